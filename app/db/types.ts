@@ -1,0 +1,65 @@
+import type { ToolCall, TokenUsage } from '#shared/types/chat'
+
+/** A conversation. Ordered in the sidebar by `updatedAt`. */
+export interface ThreadRecord {
+  id: string
+  title: string
+  createdAt: number
+  updatedAt: number
+  /** Model used last in this thread, for display. */
+  model?: string
+}
+
+export type MessageRole = 'system' | 'user' | 'assistant' | 'tool'
+
+/**
+ * - pending: stored, request not answered yet
+ * - streaming: reply arriving
+ * - complete: finalised
+ * - interrupted: the page was closed or reloaded mid-stream (set at start-up)
+ * - stopped: the user pressed Stop
+ * - error: the provider or the loop failed (see `error`)
+ */
+export type MessageStatus = 'pending' | 'streaming' | 'complete' | 'interrupted' | 'stopped' | 'error'
+
+export type ToolCallStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'skipped'
+
+export interface StoredError {
+  kind: string
+  message: string
+  retryable: boolean
+  retryAfterMs?: number
+}
+
+/** One row per message. Tool results are their own rows (role 'tool'), after the assistant row that asked. */
+export interface MessageRecord {
+  id: string
+  threadId: string
+  /** Order within the thread, strictly increasing. */
+  seq: number
+  role: MessageRole
+  /** Text. For tool rows: what the model received (maybe truncated). */
+  content: string
+  reasoning?: string
+  status: MessageStatus
+  error?: StoredError
+  /** Assistant rows: the calls it made, as sent back to the model. */
+  toolCalls?: ToolCall[]
+  /** Tool rows: */
+  toolCallId?: string
+  toolName?: string
+  toolArguments?: string
+  toolStatus?: ToolCallStatus
+  toolStatusText?: string
+  /** Tool rows: the whole result (content may be cut for the model). */
+  toolResultFull?: string
+  truncated?: boolean
+  startedAt?: number
+  finishedAt?: number
+  /** A notice about the loop shown under the message (step cap with Continue, repeated call). */
+  notice?: { kind: string, message: string }
+  usage?: TokenUsage
+  model?: string
+  createdAt: number
+  updatedAt: number
+}

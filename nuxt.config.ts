@@ -1,0 +1,37 @@
+// https://nuxt.com/docs/api/configuration/nuxt-config
+export default defineNuxtConfig({
+  // compatibilityVersion 4 makes `app/` the srcDir, so the root `plugins/` folder holds tool plugins,
+  // not Nuxt plugins. tests/unit/nuxt-config.test.ts fails if this changes.
+  future: { compatibilityVersion: 4 },
+  compatibilityDate: '2025-07-15',
+  modules: ['@nuxt/ui'],
+  css: ['~/assets/css/main.css'],
+  ssr: false,
+  telemetry: false,
+  devtools: { enabled: false },
+  ui: { fonts: false },
+  icon: { serverBundle: 'local', clientBundle: { scan: true, sizeLimitKb: 512 } },
+  runtimeConfig: {
+    // Server-only: never sent to the browser.
+    openrouterApiKey: '',
+    openrouterBaseUrl: 'https://openrouter.ai/api/v1',
+    public: {
+      defaultModel: 'openai/gpt-4o-mini',
+      appUrl: 'https://github.com/plugboard/plugboard',
+      appTitle: 'Plugboard',
+    },
+  },
+  vite: {
+    optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema'] },
+  },
+  nitro: {
+    routeRules: {
+      '/**': {
+        headers: {
+          'Content-Security-Policy':
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; connect-src 'self' https: http://localhost:* http://127.0.0.1:*; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
+        },
+      },
+    },
+  },
+})

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// `npm test`: every test there is. Unit, DOM, component and type tests (vitest), then the built app in
+// real Chromium (Playwright). Installs Debian's chromium when it is missing and we can (root + apt-get).
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+
+function run(command, args, options = {}) {
+  console.log(`\n$ ${command} ${args.join(' ')}`)
+  const result = spawnSync(command, args, { stdio: 'inherit', ...options })
+  return result.status ?? 1
+}
+
+function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean)
+  return candidates.find(path => existsSync(path))
+}
+
+function ensureChromium() {
+  let path = findChromium()
+  if (path) return path
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+  if (isRoot && spawnSync('which', ['apt-get']).status === 0) {
+    console.log('Chromium is missing: installing Debian\'s chromium package...')
+    run('apt-get', ['update'])
+    run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+    path = findChromium()
+  }
+  if (!path) {
+    console.error('\nThe browser tests need Chromium. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium\n\nor set CHROMIUM_PATH to a Chromium binary, then run `npm test` again.')
+    process.exit(1)
+  }
+  return path
+}
+
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+let status = run(npx, ['vitest', 'run'])
+if (status !== 0) process.exit(status)
+
+const chromium = ensureChromium()
+if (process.env.PLUGBOARD_SKIP_BUILD !== '1' || !existsSync('.output/server/index.mjs')) {
+  status = run(npx, ['nuxt', 'build'])
+  if (status !== 0) process.exit(status)
+}
+status = run(npx, ['playwright', 'test'], { env: { ...process.env, CHROMIUM_PATH: chromium } })
+process.exit(status)

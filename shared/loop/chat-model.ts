@@ -1,0 +1,19 @@
+import type { ModelMessage, ToolDefinition } from '../types/chat'
+import type { StreamEvent } from '../stream/stream-event'
+
+/** One request to the model. `tools` and `toolChoice` are omitted when no tool is offered. */
+export interface ChatModelRequest {
+  messages: ModelMessage[]
+  tools?: ToolDefinition[]
+  toolChoice?: 'auto'
+  signal: AbortSignal
+}
+
+/**
+ * The model protocol layer as the loop sees it: one streamed completion per call.
+ * Implementations throw a ProviderError for HTTP and network failures (before or during the stream)
+ * or yield `{ type: 'error' }` for errors inside the stream.
+ */
+export interface ChatModel {
+  stream: (request: ChatModelRequest) => AsyncIterable<StreamEvent>
+}

@@ -1,0 +1,68 @@
+import type { ToolCall, ToolDefinition } from '../types/chat'
+
+/** What a handler receives besides its arguments. */
+export interface ToolExecutionContext {
+  /** Aborted when the user presses Stop or the tool's timeout passes. Pass it to fetch(). */
+  signal: AbortSignal
+  threadId: string
+  /** The model's id for this call. */
+  callId: string
+  /** Report progress; shown on the tool card while the handler runs. */
+  status: (text: string) => void
+}
+
+/**
+ * A tool handler. Returns the result text for the model. Plain JSON values (objects, arrays, numbers,
+ * booleans, null) are serialised with JSON.stringify; `undefined`, functions, symbols, bigints and
+ * circular values are errors.
+ */
+export type ToolHandler<Args = any> = (args: Args, context: ToolExecutionContext) => unknown
+
+/** A tool the engine can run: its OpenAI definition, its handler and its limits. */
+export interface ExecutableTool {
+  definition: ToolDefinition
+  handler: ToolHandler
+  /** Per-tool timeout in ms. @default 10_000 */
+  timeoutMs?: number
+}
+
+/** The tools offered for one request. Only these may run: a call to any other name is an error result. */
+export interface ToolSet {
+  /** Definitions sent to the model, in stable order. */
+  definitions: ToolDefinition[]
+  get: (name: string) => ExecutableTool | undefined
+  /** Called when a tool fails (throw, timeout, bad return value), so the registry can set `lastError`. */
+  reportError?: (name: string, message: string) => void
+  /** Called when a tool succeeds, so the registry can clear `lastError`. */
+  reportSuccess?: (name: string) => void
+}
+
+export type ToolResultStatus = 'done' | 'error' | 'cancelled' | 'skipped'
+
+export type ToolErrorKind =
+  | 'no-such-tool'
+  | 'invalid-input'
+  | 'timeout'
+  | 'execution'
+  | 'invalid-output'
+  | 'cancelled'
+  | 'repeated-call'
+
+/** The outcome of one call. `content` is what the model gets, `fullContent` what we keep. */
+export interface ToolResult {
+  callId: string
+  name: string
+  /** The raw arguments text as the model wrote it. */
+  arguments: string
+  status: ToolResultStatus
+  /** Sent to the model: the result, cut to the size cap with a note, or a short error summary. */
+  content: string
+  /** The whole result (or the whole error text), stored in Dexie and shown under "View details". */
+  fullContent: string
+  truncated: boolean
+  error?: { kind: ToolErrorKind, message: string }
+  startedAt: number
+  finishedAt: number
+}
+
+export type { ToolCall, ToolDefinition }

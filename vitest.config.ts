@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+import { defineVitestProject } from '@nuxt/test-utils/config'
+
+const alias = {
+  '#shared': fileURLToPath(new URL('./shared', import.meta.url)),
+  '~~': fileURLToPath(new URL('.', import.meta.url)),
+  '~': fileURLToPath(new URL('./app', import.meta.url)),
+}
+
+export default defineConfig({
+  test: {
+    projects: [
+      { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
+      { resolve: { alias }, test: { name: 'dom', include: ['tests/dom/**/*.test.ts'], environment: 'jsdom', setupFiles: ['fake-indexeddb/auto'], testTimeout: 30_000 } },
+      {
+        resolve: { alias },
+        test: {
+          name: 'types',
+          include: [],
+          typecheck: { enabled: true, only: true, include: ['tests/types/**/*.test-d.ts'], tsconfig: './tests/types/tsconfig.json' },
+        },
+      },
+      await defineVitestProject({
+        test: {
+          name: 'nuxt',
+          include: ['tests/component/**/*.test.ts'],
+          environment: 'nuxt',
+          setupFiles: ['fake-indexeddb/auto'],
+          testTimeout: 30_000,
+          environmentOptions: { nuxt: { rootDir: '.', domEnvironment: 'happy-dom' } },
+        },
+      }),
+    ],
+  },
+})
