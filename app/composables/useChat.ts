@@ -1,0 +1,132 @@
+import { computed, shallowRef, toValue, onScopeDispose, type MaybeRefOrGetter } from 'vue'
+import { runChatLoop } from '#shared/loop/run-chat-loop'
+import type { ChatModel } from '#shared/loop/chat-model'
+import type { ToolCallMode } from '#shared/loop/loop-types'
+import type { ToolSet } from '#shared/tools/tool-types'
+import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
+import type { MessageRecord } from '~/db/types'
+import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/utils/chat/loop-recorder'
+
+export interface UseChatOptions {
+  /** Builds the model for a request from the current provider settings. */
+  createModel: () => ChatModel
+  /** The enabled and available tools for a request. */
+  getToolSet: (context: { threadId: string }) => Promise<ToolSet>
+  /** @default () => 'auto' */
+  toolCallMode?: () => ToolCallMode
+  /** Model label stored on assistant rows. */
+  modelLabel?: () => string | undefined
+  /** Model requests per send at most. @default 10 */
+  maxSteps?: number
+  /** Resolves when tool plugins are loaded and tool states hydrated; awaited before each send. */
+  ready?: () => Promise<unknown>
+  /** Told about store failures (the reply may not be saved). */
+  onStorageError?: (error: Error) => void
+}
+
+/**
+ * One conversation's send / stop / retry / continue. History lives in Dexie; this only runs the loop and
+ * exposes the reply being streamed (`draft`) so the UI can show tokens before the throttled write lands.
+ */
+export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options: UseChatOptions) {
+  const streaming = shallowRef(false)
+  const draft = shallowRef<StreamingDraft | null>(null)
+  const lastError = shallowRef<string | null>(null)
+  let controller: AbortController | undefined
+
+  async function runLoop(id: string) {
+    controller = new AbortController()
+    const signal = controller.signal
+    streaming.value = true
+    lastError.value = null
+    const recorder = createLoopRecorder({
+      threadId: id,
+      model: options.modelLabel?.(),
+      onDraft: value => (draft.value = value),
+      onStorageError: (error) => {
+        lastError.value = `Could not save the conversation: ${error.message}`
+        options.onStorageError?.(error)
+      },
+    })
+    try {
+      await options.ready?.()
+      const [tools, records] = await Promise.all([options.getToolSet({ threadId: id }), listMessages(id)])
+      await recorder.start()
+      let model: ChatModel
+      try {
+        model = options.createModel()
+      }
+      catch (error) {
+        await recorder.finish({ finishReason: 'error', messages: [], steps: 0, error: error as Error }, false)
+        return
+      }
+      const result = await runChatLoop({
+        model,
+        messages: toModelMessages(records),
+        tools,
+        threadId: id,
+        signal,
+        maxSteps: options.maxSteps ?? 10,
+        toolCallMode: options.toolCallMode?.() ?? 'auto',
+        callbacks: recorder.callbacks,
+      })
+      await recorder.finish(result, signal.aborted)
+    }
+    catch (error) {
+      // Failures of the loop itself (not of the provider or a tool) still end up on the message, never lost.
+      const messageId = recorder.currentMessageId()
+      if (messageId) await updateMessage(messageId, { status: 'error', error: toStoredError(error) }).catch(() => {})
+      else lastError.value = toStoredError(error).message
+    }
+    finally {
+      streaming.value = false
+      draft.value = null
+      controller = undefined
+    }
+  }
+
+  /** Stores the user's message first, then asks the model. Returns false when nothing was sent. */
+  async function send(text: string): Promise<boolean> {
+    const id = toValue(threadId)
+    const content = text.trim()
+    if (!id || !content || streaming.value) return false
+    await addMessage({ threadId: id, role: 'user', content, status: 'complete' })
+    void runLoop(id)
+    return true
+  }
+
+  /** Aborts the stream and any running tools; the partial reply is kept and marked stopped. */
+  function stop() {
+    controller?.abort()
+  }
+
+  /** Runs the last user message again: removes what came after it and streams a new reply. */
+  async function retry() {
+    const id = toValue(threadId)
+    if (!id || streaming.value) return
+    const records: MessageRecord[] = await listMessages(id)
+    const lastUser = [...records].reverse().find(record => record.role === 'user')
+    if (!lastUser) return
+    await deleteMessagesAfter(id, lastUser.seq)
+    void runLoop(id)
+  }
+
+  /** After the step cap: let the model go on from the history as it is. */
+  async function continueLoop() {
+    const id = toValue(threadId)
+    if (!id || streaming.value) return
+    void runLoop(id)
+  }
+
+  onScopeDispose(() => controller?.abort())
+
+  return {
+    streaming: computed(() => streaming.value),
+    draft,
+    lastError,
+    send,
+    stop,
+    retry,
+    continueLoop,
+  }
+}

@@ -1,0 +1,6 @@
+export { measure, median } from './measure'
+export type { Measurement, MeasureOptions } from './measure'
+export { printTable } from './print-table'
+export { startLoopbackServer } from './loopback-server'
+export type { LoopbackServer } from './loopback-server'
+export { writeResult } from './write-result'

@@ -1,0 +1,7 @@
+export * from './provider-error'
+export * from './no-such-tool-error'
+export * from './invalid-tool-input-error'
+export * from './tool-timeout-error'
+export * from './tool-execution-error'
+export * from './invalid-tool-output-error'
+export * from './storage-error'
