@@ -10,7 +10,9 @@ export default defineNuxtConfig({
   telemetry: false,
   devtools: { enabled: false },
   ui: { fonts: false },
-  icon: { serverBundle: 'local', clientBundle: { scan: true, sizeLimitKb: 512 } },
+  // Icons offline: the app's server serves them from @iconify-json/lucide (tools pick icons at run time, so
+  // a build-time scan cannot know them all); the common ones are also bundled into the client.
+  icon: { provider: 'server', serverBundle: 'local', fallbackToApi: false, clientBundle: { scan: true, sizeLimitKb: 512 } },
   runtimeConfig: {
     // Server-only: never sent to the browser.
     openrouterApiKey: '',

@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 3123)
 const FAKE_PORT = Number(process.env.FAKE_OPENROUTER_PORT ?? 3124)
+const PROXY_PORT = Number(process.env.E2E_PROXY_PORT ?? 3125)
 
 export default defineConfig({
   testDir: './tests/e2e',
@@ -30,9 +31,24 @@ export default defineConfig({
       timeout: 20_000,
     },
     {
+      // The app as a fresh install runs it: no server key, the demo model is the default.
       command: 'node .output/server/index.mjs',
       url: `http://127.0.0.1:${PORT}`,
-      env: { PORT: String(PORT), HOST: '127.0.0.1' },
+      env: { PORT: String(PORT), HOST: '127.0.0.1', NUXT_OPENROUTER_API_KEY: '' },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      // The same build with a server-held key pointed at the fake OpenRouter: the proxy is the default provider.
+      command: 'node .output/server/index.mjs',
+      url: `http://127.0.0.1:${PROXY_PORT}`,
+      env: {
+        PORT: String(PROXY_PORT),
+        HOST: '127.0.0.1',
+        NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key',
+        NUXT_OPENROUTER_BASE_URL: `http://127.0.0.1:${FAKE_PORT}/api/v1`,
+        NUXT_PUBLIC_DEFAULT_MODEL: 'fake/text',
+      },
       reuseExistingServer: false,
       timeout: 60_000,
     },

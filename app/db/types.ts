@@ -29,6 +29,8 @@ export interface StoredError {
   message: string
   retryable: boolean
   retryAfterMs?: number
+  /** The provider's own wording, shown in small text under the friendly `message`. */
+  providerMessage?: string
 }
 
 /** One row per message. Tool results are their own rows (role 'tool'), after the assistant row that asked. */

@@ -19,8 +19,13 @@ export class ToolExecutionError extends Error {
   }
 }
 
-/** Plugins throw anything (strings, objects, Errors with empty messages): make it one readable line. */
+/** Plugins throw anything (strings, objects, Errors with empty messages): make it one short readable line. */
 function describeCause(cause: unknown): string {
+  const text = causeText(cause)
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text
+}
+
+function causeText(cause: unknown): string {
   if (cause instanceof Error) return cause.message || cause.name
   if (typeof cause === 'string') return cause || 'unknown error'
   try {

@@ -1,0 +1,147 @@
+import { Dexie, type EntityTable } from 'dexie'
+import { StorageError } from '#shared/errors/storage-error'
+import type { MessageRecord, ThreadRecord } from './types'
+import { storageStatus } from './storage-status'
+
+/** Lets tests (and the in-memory fallback) hand Dexie an IndexedDB implementation. */
+export interface PlugboardDatabaseOptions {
+  /** @default globalThis.indexedDB, as Dexie found it when it loaded */
+  indexedDB?: IDBFactory
+  /** @default globalThis.IDBKeyRange */
+  IDBKeyRange?: typeof IDBKeyRange
+}
+
+/** The chats, in IndexedDB: one row per thread, one row per message (tool results included). */
+export class PlugboardDatabase extends Dexie {
+  threads!: EntityTable<ThreadRecord, 'id'>
+  messages!: EntityTable<MessageRecord, 'id'>
+
+  constructor(name = 'plugboard', options: PlugboardDatabaseOptions = {}) {
+    // Pass only what was given: an explicit `undefined` would override Dexie's own defaults.
+    const dependencies: PlugboardDatabaseOptions = {}
+    if (options.indexedDB) dependencies.indexedDB = options.indexedDB
+    if (options.IDBKeyRange) dependencies.IDBKeyRange = options.IDBKeyRange
+    super(name, dependencies)
+
+    // Schema versions are only ever appended, never edited: users have data written by every earlier version.
+    // To change the schema add `this.version(2).stores({...}).upgrade(tx => ...)` below and keep version 1 as is.
+    this.version(1).stores({
+      threads: 'id, updatedAt, createdAt',
+      messages: 'id, threadId, [threadId+seq], createdAt, status',
+    })
+  }
+}
+
+let current: PlugboardDatabase | undefined
+let opening: Promise<PlugboardDatabase> | undefined
+
+/**
+ * The database every query uses. Call `openDatabase()` once at start-up (before the first query) so that this
+ * returns the in-memory fallback when IndexedDB cannot be used.
+ */
+export function getDatabase(): PlugboardDatabase {
+  current ??= new PlugboardDatabase()
+  return current
+}
+
+/** Replaces the database every query uses (tests); `undefined` forgets it so the next call opens a new one. */
+export function setDatabase(db: PlugboardDatabase | undefined): void {
+  current = db
+  opening = db ? Promise.resolve(db) : undefined
+}
+
+export interface OpenDatabaseOptions extends PlugboardDatabaseOptions {
+  /** @default 'plugboard' */
+  name?: string
+  /** How long to wait for IndexedDB (another tab can block an upgrade) before falling back to memory. @default 8000 */
+  openTimeoutMs?: number
+}
+
+/**
+ * Opens the chats database once and makes it the one `getDatabase()` returns. When IndexedDB is missing or
+ * cannot be opened (private mode, storage blocked, a blocked upgrade) the app keeps working on an in-memory
+ * database with the same API, and `storageStatus` says why, so the UI can warn that chats will not survive the tab.
+ */
+export function openDatabase(options: OpenDatabaseOptions = {}): Promise<PlugboardDatabase> {
+  opening ??= openWithFallback(options).then((db) => {
+    current = db
+    return db
+  }, (error: unknown) => {
+    opening = undefined
+    throw error
+  })
+  return opening
+}
+
+async function openWithFallback(options: OpenDatabaseOptions): Promise<PlugboardDatabase> {
+  const { name = 'plugboard', openTimeoutMs = 8000 } = options
+  const factory = options.indexedDB ?? readGlobal('indexedDB') as IDBFactory | undefined
+  const keyRange = options.IDBKeyRange ?? readGlobal('IDBKeyRange') as typeof IDBKeyRange | undefined
+  let reason: string
+  if (!factory || !keyRange) {
+    reason = 'IndexedDB is not available in this browser'
+  }
+  else {
+    const db = new PlugboardDatabase(name, { indexedDB: factory, IDBKeyRange: keyRange })
+    try {
+      await withTimeout(db.open(), openTimeoutMs, () => db.close())
+      storageStatus.value = { persistent: true }
+      return db
+    }
+    catch (error) {
+      db.close()
+      reason = describeOpenFailure(error)
+    }
+  }
+  try {
+    const memory = await import('fake-indexeddb')
+    const db = new PlugboardDatabase(name, { indexedDB: new memory.IDBFactory(), IDBKeyRange: memory.IDBKeyRange })
+    await db.open()
+    storageStatus.value = { persistent: false, reason }
+    return db
+  }
+  catch (error) {
+    throw new StorageError(`Could not open any chat storage (${reason}).`, { operation: 'open database', cause: error })
+  }
+}
+
+/** Reading `indexedDB` itself throws a SecurityError in sandboxed frames and with storage blocked. */
+function readGlobal(key: 'indexedDB' | 'IDBKeyRange'): unknown {
+  try {
+    return (globalThis as Record<string, unknown>)[key]
+  }
+  catch {
+    return undefined
+  }
+}
+
+class OpenTimeoutError extends Error {
+  override readonly name = 'OpenTimeoutError'
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onTimeout()
+      reject(new OpenTimeoutError(`IndexedDB did not open within ${ms} ms`))
+    }, ms)
+    promise.then(
+      (value) => { clearTimeout(timer); resolve(value) },
+      (error: unknown) => { clearTimeout(timer); reject(error) },
+    )
+  })
+}
+
+/** A reason a user can read in "Chats are kept in memory only (<reason>)". */
+function describeOpenFailure(error: unknown): string {
+  const inner = (error as { inner?: unknown })?.inner
+  const name = [error, inner].map(value => (value as { name?: string })?.name).find(value => value && value !== 'OpenFailedError')
+  switch (name) {
+    case 'OpenTimeoutError': return 'the database is blocked by another tab'
+    case 'SecurityError': return 'the browser does not allow storage on this page'
+    case 'InvalidStateError': return 'storage is disabled, as in private browsing'
+    case 'QuotaExceededError': return 'the browser storage is full'
+    case 'VersionError': return 'the stored chats were written by a newer version of Plugboard'
+    default: return `IndexedDB could not be opened: ${error instanceof Error ? error.message : String(error)}`
+  }
+}

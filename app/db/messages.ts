@@ -1,0 +1,92 @@
+import { Dexie } from 'dexie'
+import { StorageError } from '#shared/errors/storage-error'
+import { createId } from './create-id'
+import { getDatabase } from './database'
+import { DEFAULT_THREAD_TITLE } from './threads'
+import type { MessageRecord, ThreadRecord } from './types'
+
+export { toModelMessages, MISSING_TOOL_RESULT } from './model-messages'
+export { markInterrupted, TOOL_CLOSED_RESULT } from './mark-interrupted'
+export { searchMessages, type MessageSearchHit, type SearchMessagesOptions } from './search-messages'
+
+/** A message to store: the store assigns `seq` and the timestamps; `id` may be chosen by the caller. */
+export type NewMessage = Omit<MessageRecord, 'id' | 'seq' | 'createdAt' | 'updatedAt' | 'content'> & {
+  id?: string
+  /** @default '' */
+  content?: string
+}
+
+/** What `updateMessage` may change: everything but the identity and position of the row. */
+export type MessagePatch = Partial<Omit<MessageRecord, 'id' | 'threadId' | 'seq' | 'createdAt'>>
+
+const TITLE_MAX_LENGTH = 60
+
+/**
+ * Stores a message at the end of its thread and returns the stored row. The next `seq` is read and written in one
+ * transaction, so concurrent calls never share a position. Moves the thread to the top of the list, and names a
+ * thread still called 'New chat' after its first user message.
+ */
+export async function addMessage(message: NewMessage): Promise<MessageRecord> {
+  const db = getDatabase()
+  return db.transaction('rw', db.threads, db.messages, async () => {
+    const thread = await db.threads.get(message.threadId)
+    if (!thread) throw new StorageError(`Chat ${message.threadId} does not exist.`, { operation: 'add message' })
+    const last = await threadRange(message.threadId).last()
+    const now = Date.now()
+    const record: MessageRecord = {
+      ...message,
+      id: message.id ?? createId(),
+      content: message.content ?? '',
+      seq: (last?.seq ?? 0) + 1,
+      createdAt: now,
+      updatedAt: now,
+    }
+    await db.messages.add(record)
+
+    const threadPatch: Partial<ThreadRecord> = { updatedAt: now }
+    if (record.model) threadPatch.model = record.model
+    if (record.role === 'user' && thread.title === DEFAULT_THREAD_TITLE && record.content.trim()) {
+      const earlierUserMessage = await db.messages.where('threadId').equals(thread.id)
+        .filter(row => row.role === 'user' && row.id !== record.id).first()
+      if (!earlierUserMessage) threadPatch.title = titleFromText(record.content)
+    }
+    await db.threads.update(thread.id, threadPatch)
+    return record
+  })
+}
+
+/** Changes a stored message. Resolves false when there is no such message (it was deleted, e.g. by Retry). */
+export async function updateMessage(id: string, patch: MessagePatch): Promise<boolean> {
+  const updated = await getDatabase().messages.update(id, { ...patch, updatedAt: Date.now() })
+  return updated > 0
+}
+
+/** One message, or undefined. */
+export function getMessage(id: string): Promise<MessageRecord | undefined> {
+  return getDatabase().messages.get(id)
+}
+
+/** A thread's messages in order. */
+export function listMessages(threadId: string): Promise<MessageRecord[]> {
+  return threadRange(threadId).toArray()
+}
+
+/** Deletes the messages of a thread that come after position `seq` (Retry keeps the user message and redoes the rest). */
+export function deleteMessagesAfter(threadId: string, seq: number): Promise<number> {
+  return getDatabase().messages.where('[threadId+seq]')
+    .between([threadId, seq], [threadId, Dexie.maxKey], false, true)
+    .delete()
+}
+
+/** A short thread title from a message: its first non-empty line, whitespace collapsed, cut at a word. */
+export function titleFromText(text: string): string {
+  const line = text.split('\n').map(part => part.replace(/\s+/g, ' ').trim()).find(Boolean) ?? DEFAULT_THREAD_TITLE
+  if (line.length <= TITLE_MAX_LENGTH) return line
+  const cut = line.slice(0, TITLE_MAX_LENGTH)
+  const lastSpace = cut.lastIndexOf(' ')
+  return `${(lastSpace > TITLE_MAX_LENGTH / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`
+}
+
+function threadRange(threadId: string) {
+  return getDatabase().messages.where('[threadId+seq]').between([threadId, Dexie.minKey], [threadId, Dexie.maxKey])
+}

@@ -1,0 +1,55 @@
+import type { ModelMessage, ToolMessage } from '#shared/types/chat'
+import type { MessageRecord } from './types'
+
+/** What the model reads for a call whose result was never stored (Stop, a crash, a closed tab). */
+export const MISSING_TOOL_RESULT = 'Cancelled: no result was recorded.'
+
+/**
+ * Turns stored rows into exactly the OpenAI history the model must see, always valid:
+ * - system and user rows as they are; errored rows with no content are left out;
+ * - assistant rows with their `tool_calls` (content null when empty); rows with neither text nor calls are left out;
+ * - tool rows only right after the assistant row whose call they answer (others, and duplicates, are dropped);
+ * - every call left without a result gets a synthetic cancelled result after the real ones, because providers
+ *   reject a history in which a tool call has no answer.
+ */
+export function toModelMessages(records: readonly MessageRecord[]): ModelMessage[] {
+  const ordered = [...records].sort((a, b) => a.seq - b.seq)
+  const history: ModelMessage[] = []
+  /** Calls of the latest assistant row still waiting for a result, in the model's order: id → tool name. */
+  let openCalls = new Map<string, string>()
+
+  const closeOpenCalls = () => {
+    for (const [id, name] of openCalls) history.push({ role: 'tool', tool_call_id: id, name, content: MISSING_TOOL_RESULT })
+    openCalls = new Map()
+  }
+
+  for (const record of ordered) {
+    const hasContent = record.content.trim().length > 0
+    if (record.status === 'error' && !hasContent) continue
+
+    if (record.role === 'tool') {
+      const callId = record.toolCallId
+      if (!callId || !openCalls.has(callId)) continue
+      const message: ToolMessage = { role: 'tool', tool_call_id: callId, name: record.toolName ?? openCalls.get(callId), content: record.content }
+      openCalls.delete(callId)
+      history.push(message)
+      continue
+    }
+
+    closeOpenCalls()
+    if (record.role === 'assistant') {
+      const toolCalls = record.toolCalls ?? []
+      if (!hasContent && toolCalls.length === 0) continue
+      if (toolCalls.length === 0) {
+        history.push({ role: 'assistant', content: record.content })
+        continue
+      }
+      history.push({ role: 'assistant', content: hasContent ? record.content : null, tool_calls: toolCalls })
+      for (const call of toolCalls) openCalls.set(call.id, call.function.name)
+      continue
+    }
+    history.push({ role: record.role, content: record.content })
+  }
+  closeOpenCalls()
+  return history
+}

@@ -1,0 +1,61 @@
+import { StorageError } from '#shared/errors/storage-error'
+import { createId } from './create-id'
+import { getDatabase } from './database'
+import type { ThreadRecord } from './types'
+
+/** The title a thread has until its first user message names it. */
+export const DEFAULT_THREAD_TITLE = 'New chat'
+
+/** Creates an empty thread and returns it. */
+export async function createThread(title = DEFAULT_THREAD_TITLE): Promise<ThreadRecord> {
+  const now = Date.now()
+  const thread: ThreadRecord = { id: createId(), title: title.trim() || DEFAULT_THREAD_TITLE, createdAt: now, updatedAt: now }
+  await getDatabase().threads.add(thread)
+  return thread
+}
+
+/** Renames a thread. The title is trimmed; an empty title is refused with a RangeError. */
+export async function renameThread(id: string, title: string): Promise<void> {
+  const trimmed = title.trim()
+  if (!trimmed) throw new RangeError('A chat title cannot be empty.')
+  // Renaming does not move the thread in the list: updatedAt means "last message".
+  const updated = await getDatabase().threads.update(id, { title: trimmed })
+  if (!updated) throw new StorageError(`Chat ${id} does not exist.`, { operation: 'rename thread' })
+}
+
+/** Deletes a thread and all of its messages, atomically. */
+export async function deleteThread(id: string): Promise<void> {
+  const db = getDatabase()
+  await db.transaction('rw', db.threads, db.messages, async () => {
+    await db.messages.where('threadId').equals(id).delete()
+    await db.threads.delete(id)
+  })
+}
+
+/** All threads, most recently active first. */
+export function listThreads(): Promise<ThreadRecord[]> {
+  return getDatabase().threads.orderBy('updatedAt').reverse().toArray()
+}
+
+/** One thread, or undefined. */
+export function getThread(id: string): Promise<ThreadRecord | undefined> {
+  return getDatabase().threads.get(id)
+}
+
+/** The threads whose title contains `query`, ignoring case and surrounding spaces; all of them for an empty query. */
+export function filterThreads(threads: readonly ThreadRecord[], query: string): ThreadRecord[] {
+  const needle = query.trim().toLocaleLowerCase()
+  if (!needle) return [...threads]
+  return threads.filter(thread => thread.title.toLocaleLowerCase().includes(needle))
+}
+
+/** Marks a thread as just active (moves it to the top), optionally changing other fields at the same time. */
+export async function touchThread(id: string, patch: Partial<Omit<ThreadRecord, 'id'>> = {}): Promise<void> {
+  await getDatabase().threads.update(id, { ...patch, updatedAt: patch.updatedAt ?? Date.now() })
+}
+
+/** How many threads hold at least one message, leaving out `excludeThreadId` (usually the open one). */
+export async function countThreadsWithMessages(excludeThreadId?: string): Promise<number> {
+  const threadIds = await getDatabase().messages.orderBy('threadId').uniqueKeys()
+  return threadIds.filter(threadId => threadId !== excludeThreadId).length
+}

@@ -1,0 +1,93 @@
+import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
+import { toJSONSchema } from 'zod/v4/core'
+import type { JsonSchemaObject } from '#shared/types/chat'
+import type { ToolExecutionContext } from '#shared/tools/tool-types'
+import type { FromSchema } from './json-schema-type'
+import type { RegisterableToolDefinition, ToolAvailability, ToolUiMetadata } from './tool-registry-types'
+
+/** A tool's parameters: a zod object schema, or a JSON Schema object written `as const`. */
+export type ToolParameters = $ZodType | Readonly<JsonSchemaObject>
+
+/** The handler's argument type, inferred from the parameters. */
+export type InferToolArgs<P> = P extends $ZodType ? ZodOutput<P> : FromSchema<P>
+
+/** What `defineTool` takes. */
+export interface DefineToolOptions<P extends ToolParameters> {
+  /** `^[a-zA-Z0-9_-]{1,64}$`; by convention snake_case, the file the same name in kebab-case. */
+  name: string
+  /** Tells the model when to use the tool. Also shown in the popover unless `ui.descriptionHint` is set. */
+  description?: string
+  /** Omitted: the tool takes no arguments. */
+  parameters?: P
+  handler: (args: InferToolArgs<P>, context: ToolExecutionContext) => unknown
+  ui?: ToolUiMetadata
+  icon?: string
+  category?: string
+  /** @default true */
+  defaultEnabled?: boolean
+  /** @default the executor's (10 000 ms) */
+  timeoutMs?: number
+  available?: ToolAvailability
+  /** Sets OpenAI's `strict` on the function. @default undefined */
+  strict?: boolean
+}
+
+/** A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. */
+export interface ToolPlugin {
+  readonly kind: 'plugboard.tool'
+  readonly definition: RegisterableToolDefinition
+  readonly handler: (args: unknown, context: ToolExecutionContext) => unknown
+}
+
+function isZodSchema(value: unknown): value is $ZodType {
+  return typeof value === 'object' && value !== null && '_zod' in value
+}
+
+/**
+ * Define a tool. The handler's arguments are typed from `parameters`: `z.output<schema>` for a zod schema
+ * (sent to the model as draft-07 JSON Schema, and the arguments are parsed by zod before the handler runs,
+ * so defaults and transforms apply), or `FromSchema<schema>` for a JSON Schema written `as const`.
+ */
+export function defineTool<const P extends ToolParameters = { type: 'object', properties: {} }>(
+  options: DefineToolOptions<P>,
+): ToolPlugin {
+  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, strict } = options
+  let jsonSchema: JsonSchemaObject | undefined
+  let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
+  if (isZodSchema(parameters)) {
+    const { $schema: _dropped, ...schema } = toJSONSchema(parameters, { target: 'draft-7', io: 'input' }) as JsonSchemaObject
+    jsonSchema = schema
+    run = async (args, context) => {
+      const parsed = await parameters['~standard'].validate(args)
+      if (parsed.issues) {
+        throw new Error(`Invalid arguments: ${parsed.issues.map(issue => `${issue.path?.join('.') || '(root)'}: ${issue.message}`).join('; ')}`)
+      }
+      return handler(parsed.value as InferToolArgs<P>, context)
+    }
+  }
+  else if (parameters !== undefined) {
+    jsonSchema = parameters as JsonSchemaObject
+  }
+  const definition: RegisterableToolDefinition = {
+    type: 'function',
+    function: {
+      name,
+      ...(description !== undefined && { description }),
+      ...(jsonSchema !== undefined && { parameters: jsonSchema }),
+      ...(strict !== undefined && { strict }),
+    },
+    ...(ui !== undefined && { ui }),
+    ...(icon !== undefined && { icon }),
+    ...(category !== undefined && { category }),
+    ...(defaultEnabled !== undefined && { defaultEnabled }),
+    ...(timeoutMs !== undefined && { timeoutMs }),
+    ...(available !== undefined && { available }),
+  }
+  return { kind: 'plugboard.tool', definition, handler: run }
+}
+
+/** True for a value made by `defineTool` (also across duplicated module copies). */
+export function isToolPlugin(value: unknown): value is ToolPlugin {
+  return typeof value === 'object' && value !== null && (value as ToolPlugin).kind === 'plugboard.tool'
+    && typeof (value as ToolPlugin).handler === 'function' && typeof (value as ToolPlugin).definition === 'object'
+}

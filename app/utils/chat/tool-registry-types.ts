@@ -1,0 +1,113 @@
+import type { ComputedRef } from 'vue'
+import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
+import type { ToolHandler, ToolSet } from '#shared/tools/tool-types'
+
+/** Context given to a tool's availability predicate, once per request. */
+export interface ToolAvailabilityContext {
+  threadId: string
+}
+
+/** Decides, for each request, whether the tool is offered to the model (on top of the user's switch). */
+export type ToolAvailability = (context: ToolAvailabilityContext) => boolean | Promise<boolean>
+
+/** How a tool looks in the composer popover. Never sent to the model. */
+export interface ToolUiMetadata {
+  /** Switch label. @default derived from the name: 'get_weather' → 'Get weather' */
+  label?: string
+  /** Iconify name. @default 'i-lucide-wrench' */
+  icon?: string
+  /** Helper text under the switch; replaces the model-facing description in the UI only. */
+  descriptionHint?: string
+  /** Enabled state before the user chooses. Wins over the top-level `defaultEnabled`. @default true */
+  defaultEnabled?: boolean
+  /** Heading the tool is grouped under. @default 'General' */
+  category?: string
+}
+
+/**
+ * What `registerTool` accepts: the OpenAI function tool plus optional metadata. Only `type` and `function`
+ * ever reach the model; `function.parameters` may be left out (→ `{ type: 'object', properties: {} }`).
+ */
+export interface RegisterableToolDefinition {
+  type: 'function'
+  function: {
+    name: string
+    description?: string
+    parameters?: JsonSchemaObject
+    strict?: boolean
+  }
+  ui?: ToolUiMetadata
+  /** UI description when `ui.descriptionHint` is absent; model description when `function.description` is. */
+  description?: string
+  /** Same as `ui.icon` (which wins). */
+  icon?: string
+  /** Same as `ui.category` (which wins). */
+  category?: string
+  /** Same as `ui.defaultEnabled` (which wins). @default true */
+  defaultEnabled?: boolean
+  /** Per-tool timeout in ms, passed to the executor. @default the executor's (10 000) */
+  timeoutMs?: number
+  /** Availability predicate, evaluated for each request. A throwing predicate makes the tool unavailable. */
+  available?: ToolAvailability
+}
+
+/** Options of `registerTool`. */
+export interface RegisterToolOptions {
+  /** Replace a tool of the same name (keeps its position in the list). @default false */
+  override?: boolean
+  /** Initial enabled state; wins over the saved choice and the defaults. @default undefined */
+  enabled?: boolean
+}
+
+/** One registered tool. `enabled` and `lastError` are reactive; change `enabled` with `setEnabled`. */
+export interface RegisteredTool {
+  readonly name: string
+  /** Pure OpenAI JSON, deep-frozen: exactly what `getEnabledDefinitions()` returns for this tool. */
+  readonly definition: ToolDefinition
+  /** Stored raw (markRaw): never a proxy. */
+  readonly handler: ToolHandler
+  readonly label: string
+  readonly icon: string
+  readonly category: string
+  /** Text shown under the switch ('' when the tool has none). */
+  readonly description: string
+  readonly timeoutMs?: number
+  readonly available?: ToolAvailability
+  readonly enabled: boolean
+  /** Message of the last failed run; cleared by the next successful one. */
+  readonly lastError: string | null
+}
+
+/** Saved enabled choices, by tool name. */
+export type ToolStates = Record<string, boolean>
+
+/** The client tool registry. Create one with `createToolRegistry()`; the app uses `getToolRegistry()`. */
+export interface ToolRegistry {
+  /**
+   * Register a tool. Returns a disposer that unregisters it; called inside an effect scope (a component's
+   * setup), the tool is unregistered when the scope is disposed.
+   * @throws DuplicateToolError when the name is taken and `override` is not set
+   * @throws InvalidToolDefinitionError when the name, the parameters schema or the metadata is invalid
+   */
+  registerTool: (definition: RegisterableToolDefinition, handler: ToolHandler, options?: RegisterToolOptions) => () => void
+  /** Returns true when a tool was removed. */
+  unregisterTool: (name: string) => boolean
+  getTool: (name: string) => RegisteredTool | undefined
+  /** Every registered tool in registration order (an override keeps the original position). */
+  listTools: ComputedRef<readonly RegisteredTool[]>
+  /** Switch a tool on or off and save the choice. Returns false when no such tool is registered. */
+  setEnabled: (name: string, enabled: boolean) => boolean
+  /**
+   * Apply saved states: registered tools switch now, the others when they register. A promise is awaited
+   * by `getToolSet()` before it answers.
+   */
+  hydrate: (states: ToolStates | Promise<ToolStates>) => Promise<void>
+  /** Definitions of enabled tools as pure OpenAI JSON (no availability check), in registration order. */
+  getEnabledDefinitions: () => ToolDefinition[]
+  /** The tools for one request: enabled and available, in registration order, wired to `lastError`. */
+  getToolSet: (context: ToolAvailabilityContext) => Promise<ToolSet>
+  /** Write pending state changes to storage now. */
+  flush: () => void
+  /** Flush, then remove storage and page listeners. The tools stay registered. */
+  dispose: () => void
+}

@@ -1,0 +1,78 @@
+import { defineTool } from '~/utils/chat/plugin-api'
+
+const GEOCODING_URL = 'https://geocoding-api.open-meteo.com/v1/search'
+const FORECAST_URL = 'https://api.open-meteo.com/v1/forecast'
+
+/** WMO weather interpretation codes, as Open-Meteo documents them. */
+const WEATHER_CODES: Record<number, string> = {
+  0: 'clear sky', 1: 'mainly clear', 2: 'partly cloudy', 3: 'overcast', 45: 'fog', 48: 'depositing rime fog',
+  51: 'light drizzle', 53: 'drizzle', 55: 'dense drizzle', 56: 'light freezing drizzle', 57: 'freezing drizzle',
+  61: 'slight rain', 63: 'rain', 65: 'heavy rain', 66: 'light freezing rain', 67: 'freezing rain',
+  71: 'slight snow', 73: 'snow', 75: 'heavy snow', 77: 'snow grains', 80: 'slight rain showers', 81: 'rain showers',
+  82: 'violent rain showers', 85: 'slight snow showers', 86: 'heavy snow showers', 95: 'thunderstorm',
+  96: 'thunderstorm with slight hail', 99: 'thunderstorm with heavy hail',
+}
+
+async function getJson(url: string, signal: AbortSignal): Promise<any> {
+  let response: Response
+  try {
+    response = await fetch(url, { signal, headers: { accept: 'application/json' } })
+  }
+  catch (error) {
+    if (signal.aborted) throw error
+    throw new Error(`Could not reach Open-Meteo: ${(error as Error).message}`, { cause: error })
+  }
+  if (!response.ok) throw new Error(`Could not reach Open-Meteo: HTTP ${response.status} ${response.statusText}`.trim())
+  try {
+    return await response.json()
+  }
+  catch (error) {
+    throw new Error('Open-Meteo sent an answer that is not JSON.', { cause: error })
+  }
+}
+
+export default defineTool({
+  name: 'get_weather',
+  description: 'Get the current weather for a city (temperature in °C, feels-like, humidity, wind in km/h, conditions).',
+  parameters: {
+    type: 'object',
+    properties: {
+      city: { type: 'string', description: 'City name, optionally with country, e.g. "Lisbon" or "Paris, France".' },
+    },
+    required: ['city'],
+    additionalProperties: false,
+  } as const,
+  icon: 'i-lucide-cloud-sun',
+  category: 'Web',
+  ui: { label: 'Weather', descriptionHint: 'Current weather from Open-Meteo (needs the network).' },
+  // it sends the city to a third party: the user opts in
+  defaultEnabled: false,
+  timeoutMs: 15_000,
+  async handler({ city }, context) {
+    const name = city.split(',')[0]!.trim()
+    if (!name) throw new Error('The city is empty.')
+    context.status(`Looking up ${name}…`)
+    const places = await getJson(`${GEOCODING_URL}?${new URLSearchParams({ name, count: '1', language: 'en', format: 'json' })}`, context.signal)
+    const place = places?.results?.[0]
+    if (!place) throw new Error(`No place named "${city}" was found.`)
+    context.status(`Fetching the weather for ${place.name}…`)
+    const query = new URLSearchParams({
+      latitude: String(place.latitude),
+      longitude: String(place.longitude),
+      current: 'temperature_2m,apparent_temperature,relative_humidity_2m,weather_code,wind_speed_10m',
+      timezone: 'auto',
+    })
+    const forecast = await getJson(`${FORECAST_URL}?${query}`, context.signal)
+    const current = forecast?.current
+    if (!current) throw new Error('Open-Meteo sent no current weather.')
+    return {
+      location: [place.name, place.admin1, place.country].filter(Boolean).join(', '),
+      time: current.time,
+      temperatureC: current.temperature_2m,
+      feelsLikeC: current.apparent_temperature,
+      humidityPercent: current.relative_humidity_2m,
+      windKmh: current.wind_speed_10m,
+      conditions: WEATHER_CODES[current.weather_code as number] ?? `weather code ${current.weather_code}`,
+    }
+  },
+})

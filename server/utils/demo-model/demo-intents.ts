@@ -1,0 +1,107 @@
+import { findDemoCity } from './city-timezones'
+
+/**
+ * What the demo model "understands" in a user message: which well-known tool a sentence asks for and with
+ * which arguments. Pure pattern matching, no tools involved; the planner decides whether the tool is offered.
+ */
+export interface DemoIntent {
+  /** The tool this intent needs, e.g. `calculate`. */
+  toolName: string
+  /** Arguments keyed by meaning (`expression`, `timezone`, `city`, `query`); mapped onto the tool's schema later. */
+  arguments: Record<string, string>
+}
+
+const CLAUSE_SEPARATOR = /\s*(?:[?;!]+|\.\s+|,?\s+(?:and then|and also|and|also|then|plus)\s+|,\s+)\s*/i
+const SEARCH_PATTERNS = [
+  /\bsearch\s+(?:through\s+|in\s+)?(?:my\s+|the\s+|all\s+)?(?:old\s+|past\s+|previous\s+)?(?:chats?|chat history|history|conversations?|threads?|messages?)\s+(?:for|about)\s+(.+)$/i,
+  /\bfind\s+(.+?)\s+in\s+(?:my\s+|the\s+)?(?:chats?|chat history|history|conversations?|threads?)\b/i,
+]
+const TIME_PATTERN = /\bwhat\s+time\b|\bwhat(?:'s|\s+is)\s+the\s+time\b|\bcurrent\s+time\b|\blocal\s+time\b|\btime\s+(?:is\s+it\s+)?(?:now\s+)?in\b|\btime\s+now\b/i
+const WEATHER_PATTERN = /\bweather\b|\bforecast\b/i
+const WEATHER_CITY = /\b(?:in|for|at)\s+([\p{L}][\p{L} .'-]*)/u
+const CALC_VERB = /^(?:please\s+)?(?:can you\s+)?(?:calculate|compute|evaluate|solve|convert)\s+(.+)$/i
+const WHAT_IS = /^(?:please\s+)?(?:what(?:'s|\s+is)|how\s+much\s+is)\s+(.+)$/i
+const MATHY = /\d\s*(?:[-+*/×÷^%]|\bx\b|\bto\b|\bin\b|\bmod\b)|\b(?:sqrt|sin|cos|tan|log|pi|exp)\b\s*\(?|\d\s*[a-z]+\s+(?:to|in)\s+[a-z]+/i
+const BARE_EXPRESSION = /^[\d\s.,+\-*/×÷^%()]+$/
+// An expression inside a sentence ("think about 5*5 for me"). No `-`, so dates like 2024-01-01 are not sums.
+const EMBEDDED_EXPRESSION = /\d+(?:\.\d+)?(?:\s*[+*/×÷^]\s*\d+(?:\.\d+)?)+/
+
+/** Split a message into the sentences/clauses that could each ask for one tool. */
+export function splitDemoClauses(text: string): string[] {
+  return text.split(CLAUSE_SEPARATOR).map(clause => clause.trim()).filter(Boolean)
+}
+
+/** Makes a typed expression readable by a math library: `12 x 7` → `12*7`, `×` → `*`, no trailing `?`. */
+export function normaliseDemoExpression(raw: string): string {
+  return raw
+    .replace(/×/g, '*')
+    .replace(/÷/g, '/')
+    .replace(/(\d)\s*x\s*(?=\d)/gi, '$1*')
+    .replace(/^(?:the\s+(?:result|value)\s+of\s+|the\s+)/i, '')
+    .replace(/[\s?!=.]+$/, '')
+    .trim()
+}
+
+function arithmeticIntent(clause: string): DemoIntent | undefined {
+  const verb = CALC_VERB.exec(clause)
+  const whatIs = verb ? undefined : WHAT_IS.exec(clause)
+  let candidate: string | undefined
+  if (verb) candidate = verb[1]
+  else if (whatIs && MATHY.test(whatIs[1]!)) candidate = whatIs[1]
+  else if (BARE_EXPRESSION.test(clause) && /\d\s*[-+*/×÷^%]\s*[\d(]/.test(clause)) candidate = clause
+  else candidate = EMBEDDED_EXPRESSION.exec(clause)?.[0]
+  if (!candidate) return undefined
+  const expression = normaliseDemoExpression(candidate)
+  return expression ? { toolName: 'calculate', arguments: { expression } } : undefined
+}
+
+function timeIntent(clause: string): DemoIntent | undefined {
+  if (!TIME_PATTERN.test(clause)) return undefined
+  const city = findDemoCity(clause)
+  return { toolName: 'get_current_time', arguments: city ? { timezone: city.timezone } : {} }
+}
+
+function weatherIntent(clause: string): DemoIntent | undefined {
+  if (!WEATHER_PATTERN.test(clause)) return undefined
+  const named = WEATHER_CITY.exec(clause)?.[1]
+    ?.replace(/\s+(?:today|tomorrow|now|right now|this week|like|please)\b.*$/i, '')
+    .replace(/[\s.'-]+$/, '')
+    .trim()
+  const city = named || findDemoCity(clause)?.city
+  if (!city) return undefined
+  return { toolName: 'get_weather', arguments: { city: titleCase(city) } }
+}
+
+function titleCase(text: string): string {
+  return text.replace(/(^|[\s-])(\p{Ll})/gu, (_, before: string, letter: string) => before + letter.toUpperCase())
+}
+
+/** The search intent, taken from the whole message so "cats and dogs" stays one query. */
+function searchIntent(text: string): { intent: DemoIntent, rest: string } | undefined {
+  for (const pattern of SEARCH_PATTERNS) {
+    const match = pattern.exec(text)
+    if (!match) continue
+    const query = match[1]!.replace(/[\s?!.]+$/, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim()
+    if (!query) continue
+    return { intent: { toolName: 'search_chat_history', arguments: { query } }, rest: text.slice(0, match.index) }
+  }
+  return undefined
+}
+
+/**
+ * Every tool-worthy request in `text`, in the order the user wrote them.
+ * @example detectDemoIntents('what is 2+2 and what time is it in Paris')
+ *   // → [{ toolName: 'calculate', arguments: { expression: '2+2' } },
+ *   //    { toolName: 'get_current_time', arguments: { timezone: 'Europe/Paris' } }]
+ */
+export function detectDemoIntents(text: string): DemoIntent[] {
+  const search = searchIntent(text)
+  const clauses = splitDemoClauses(search ? search.rest : text)
+  const intents: DemoIntent[] = []
+  for (const clause of clauses) {
+    const intent = timeIntent(clause) ?? weatherIntent(clause) ?? arithmeticIntent(clause)
+    if (intent) intents.push(intent)
+  }
+  if (search) intents.push(search.intent)
+  return intents
+}

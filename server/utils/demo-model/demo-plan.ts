@@ -1,0 +1,122 @@
+import { demoMessageText, offeredDemoTools } from './demo-request'
+import type { DemoRequest, DemoTool } from './demo-request'
+import { detectDemoIntents } from './demo-intents'
+import type { DemoIntent } from './demo-intents'
+import { findDemoNamedCalls } from './demo-named-tools'
+import { demoIntroReply, demoLongReply, demoMarkdownReply, demoReasoning, demoToolsOffReply, DEMO_STREAM_ERROR } from './demo-replies'
+import { demoAnswerFromToolResults, trailingDemoToolOutcomes } from './demo-tool-answer'
+
+/** One call the demo model makes. `arguments` is the JSON text, as a provider would send it. */
+export interface DemoToolCall { id: string, name: string, arguments: string }
+
+export type DemoScenario = 'intro' | 'markdown' | 'long' | 'error' | 'tool-calls' | 'tool-answer' | 'tools-off'
+
+/** What the demo model will say for one request; turned into chunks by `buildDemoFrames`. */
+export interface DemoPlan {
+  scenario: DemoScenario
+  /** Streamed as `reasoning` deltas before anything else. */
+  reasoning?: string
+  text: string
+  toolCalls: DemoToolCall[]
+  /** Sent as an error object after the text, instead of a normal finish. */
+  streamError?: { message: string, code: number }
+  /** Pause between chunks when streamed, in ms. */
+  chunkDelayMs: number
+  /** Words per text chunk. */
+  wordsPerChunk: number
+}
+
+const ARGUMENT_ALIASES: Record<string, string[]> = {
+  expression: ['expr', 'input', 'formula', 'query'],
+  timezone: ['tz', 'time_zone', 'zone', 'location'],
+  city: ['location', 'place', 'q'],
+  query: ['q', 'text', 'search', 'term'],
+}
+
+/** FNV-1a, base 36: stable ids from the conversation so the same request gives the same ids. */
+export function demoHash(text: string): string {
+  let hash = 0x811C9DC5
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index)
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash.toString(36)
+}
+
+/** Puts an intent's arguments under the names the offered tool's schema uses (`expression` → `expr`, ...). */
+export function mapDemoArguments(intentArguments: Record<string, string>, tool: DemoTool): Record<string, unknown> {
+  const parameters = tool.function.parameters ?? {}
+  const properties = (parameters.properties && typeof parameters.properties === 'object' ? parameters.properties : {}) as Record<string, unknown>
+  const required = Array.isArray(parameters.required) ? parameters.required.filter((key): key is string => typeof key === 'string') : []
+  const names = Object.keys(properties)
+  const mapped: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(intentArguments)) {
+    const target = names.length === 0 || names.includes(key)
+      ? key
+      : ARGUMENT_ALIASES[key]?.find(alias => names.includes(alias))
+        ?? required.find(name => !(name in mapped) && (properties[name] as { type?: unknown } | undefined)?.type === 'string')
+        ?? key
+    mapped[target] = value
+  }
+  return mapped
+}
+
+function lastUserText(request: DemoRequest): string {
+  for (let index = request.messages.length - 1; index >= 0; index--) {
+    const message = request.messages[index]!
+    if (message.role === 'user') return demoMessageText(message.content)
+  }
+  return ''
+}
+
+function textPlan(scenario: DemoScenario, text: string, extra: Partial<DemoPlan> = {}): DemoPlan {
+  return { scenario, text, toolCalls: [], chunkDelayMs: 12, wordsPerChunk: 2, ...extra }
+}
+
+function toolCallsFrom(calls: { name: string, arguments: Record<string, unknown> }[], seed: string): DemoToolCall[] {
+  return calls.map((call, index) => ({ id: `call_demo_${seed}_${index}`, name: call.name, arguments: JSON.stringify(call.arguments) }))
+}
+
+/**
+ * The demo model's whole script: what to answer to a request. Pure and deterministic.
+ * Only tools in `request.tools` are ever called; tools needed but not offered are named in the text instead.
+ */
+export function planDemoReply(request: DemoRequest): DemoPlan {
+  const prompt = lastUserText(request)
+  const reasoning = /\b(?:think|thinking|reason|reasoning)\b/i.test(prompt) ? demoReasoning(prompt) : undefined
+  const tools = offeredDemoTools(request)
+  const toolsByName = new Map(tools.map(tool => [tool.function.name, tool]))
+  const seed = demoHash(JSON.stringify(request.messages))
+
+  const outcomes = trailingDemoToolOutcomes(request.messages)
+  if (outcomes.length > 0) return textPlan('tool-answer', demoAnswerFromToolResults(outcomes), { reasoning })
+
+  const intents = detectDemoIntents(prompt)
+  const intentFor = (name: string): DemoIntent | undefined => intents.find(intent => intent.toolName === name)
+
+  const named = findDemoNamedCalls(prompt, [...toolsByName.keys()])
+  if (named.length > 0) {
+    const calls = named.map((call) => {
+      const tool = toolsByName.get(call.toolName)!
+      const intent = intentFor(call.toolName)
+      return { name: call.toolName, arguments: call.arguments ?? (intent ? mapDemoArguments(intent.arguments, tool) : {}) }
+    })
+    return textPlan('tool-calls', '', { reasoning, toolCalls: toolCallsFrom(calls, seed) })
+  }
+
+  if (intents.length > 0) {
+    const offered = intents.filter(intent => toolsByName.has(intent.toolName))
+    const missing = [...new Set(intents.filter(intent => !toolsByName.has(intent.toolName)).map(intent => intent.toolName))]
+    if (offered.length === 0) return textPlan('tools-off', demoToolsOffReply(missing), { reasoning })
+    const calls = offered.map(intent => ({ name: intent.toolName, arguments: mapDemoArguments(intent.arguments, toolsByName.get(intent.toolName)!) }))
+    const note = missing.length > 0 ? demoToolsOffReply(missing) : ''
+    return textPlan('tool-calls', note, { reasoning, toolCalls: toolCallsFrom(calls, seed) })
+  }
+
+  if (/\berror\b/i.test(prompt)) {
+    return textPlan('error', 'Starting a reply that will fail part-way through, as a provider sometimes does', { reasoning, streamError: { ...DEMO_STREAM_ERROR } })
+  }
+  if (/\blong\b/i.test(prompt)) return textPlan('long', demoLongReply(), { reasoning, chunkDelayMs: 15, wordsPerChunk: 3 })
+  if (/\bmarkdown\b/i.test(prompt)) return textPlan('markdown', demoMarkdownReply(), { reasoning })
+  return textPlan('intro', demoIntroReply(), { reasoning })
+}

@@ -1,0 +1,104 @@
+import { demoMessageText } from './demo-request'
+import type { DemoMessage } from './demo-request'
+import { parseUserJsonObject } from './demo-named-tools'
+import { DEMO_LABEL } from './demo-replies'
+
+/** One tool result at the end of the history, joined with the call that asked for it. */
+export interface DemoToolOutcome {
+  name: string
+  arguments: Record<string, unknown>
+  content: string
+  failed: boolean
+}
+
+// The executor writes failures as a short summary; these are the shapes it (and most apps) use.
+const FAILURE_START = /^\s*(?:\[?error\]?|tool\s+(?:error|failed)|failed|failure|timeout|timed out|cancelled|canceled|invalid|no such tool|unknown tool)\b/i
+
+/** True when a tool message reads as a failure: "Error: ...", "Tool failed ...", or JSON `{"error": ...}`. */
+export function isDemoToolFailure(content: string): boolean {
+  if (FAILURE_START.test(content)) return true
+  const json = content.trim().startsWith('{') ? parseUserJsonObject(content) : undefined
+  return Boolean(json && 'error' in json && json.error)
+}
+
+/**
+ * The tool messages after the last assistant message, with the calls they answer, or [] when the history
+ * does not end with tool results.
+ */
+export function trailingDemoToolOutcomes(messages: readonly DemoMessage[]): DemoToolOutcome[] {
+  let start = messages.length
+  while (start > 0 && messages[start - 1]!.role === 'tool') start--
+  if (start === messages.length) return []
+  const assistant = messages[start - 1]
+  const calls = assistant?.role === 'assistant' ? assistant.tool_calls ?? [] : []
+  return messages.slice(start).map((message) => {
+    const toolMessage = message as Extract<DemoMessage, { role: 'tool' }>
+    const call = calls.find(candidate => candidate.id === toolMessage.tool_call_id)
+    const content = demoMessageText(toolMessage.content)
+    return {
+      name: call?.function.name ?? toolMessage.name ?? 'tool',
+      arguments: (call && parseUserJsonObject(call.function.arguments || '{}')) ?? {},
+      content,
+      failed: isDemoToolFailure(content),
+    }
+  })
+}
+
+/** A short, readable form of a result: `84` from `84`, `{"result":84}` or `"84"`. */
+export function demoDisplayValue(content: string): string {
+  const trimmed = content.trim()
+  let value: unknown = trimmed
+  try {
+    value = JSON.parse(trimmed)
+  }
+  catch {}
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>
+    const key = ['result', 'value', 'answer', 'output', 'time', 'text'].find(candidate => candidate in record)
+    if (key && (typeof record[key] === 'string' || typeof record[key] === 'number')) value = record[key]
+  }
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  return text.length > 600 ? `${text.slice(0, 600)}…` : text
+}
+
+/** Argument text shown inside the markdown answer: `2*3*4` must not turn into emphasis. */
+export function escapeDemoMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>]/g, '\\$&')
+}
+
+function quoteFailure(content: string): string {
+  const message = content.trim().replace(/\s+/g, ' ')
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message
+}
+
+function answerOne(outcome: DemoToolOutcome): string {
+  const tool = `\`${outcome.name}\``
+  if (outcome.failed) return `The ${tool} tool failed: "${quoteFailure(outcome.content)}". I can't answer that part without it.`
+  const value = demoDisplayValue(outcome.content)
+  const argument = (key: string) => (typeof outcome.arguments[key] === 'string' ? escapeDemoMarkdown(outcome.arguments[key] as string) : undefined)
+  switch (outcome.name) {
+    case 'calculate': {
+      const expression = argument('expression')
+      return expression ? `${expression} = **${value}** (computed with the ${tool} tool).` : `The result is **${value}** (computed with the ${tool} tool).`
+    }
+    case 'get_current_time': {
+      const zone = argument('timezone')
+      return `The time${zone ? ` in ${zone}` : ''} is **${value}** (from the ${tool} tool).`
+    }
+    case 'get_weather': {
+      const city = argument('city')
+      return `Weather${city ? ` in ${city}` : ''}: ${value} (from the ${tool} tool).`
+    }
+    case 'search_chat_history': {
+      const query = argument('query')
+      return `Here is what ${tool} found${query ? ` for "${query}"` : ''}:\n\n${value}`
+    }
+    default:
+      return value.includes('\n') ? `The ${tool} tool returned:\n\n${value}` : `The ${tool} tool returned: ${value}`
+  }
+}
+
+/** The final answer once the tools have run: one line per result, failures quoted, then the demo label. */
+export function demoAnswerFromToolResults(outcomes: readonly DemoToolOutcome[]): string {
+  return `${outcomes.map(answerOne).join('\n\n')}\n\n${DEMO_LABEL}`
+}

@@ -1,0 +1,147 @@
+import type { AssistantMessage, ModelMessage, ToolCall, ToolMessage } from '../types/chat'
+import { executeToolCalls, cancelledToolResult } from '../tools/execute-tool-calls'
+import type { ToolResult } from '../tools/tool-types'
+import { describeToolsForTextMode } from '../tools/text-tool-calls/index'
+import type { LoopFinishReason, RunChatLoopOptions, RunChatLoopResult } from './loop-types'
+import { createRepeatTracker } from './repeat-tracker'
+import { streamStep } from './stream-step'
+import type { StepOutcome } from './stream-step'
+
+/** Content of a 'cancelled' result for calls left unrun because the provider's stream failed. */
+const INTERRUPTED_CONTENT = 'Not run: the reply was interrupted by an error.'
+
+/**
+ * The tool-calling loop shared by the browser and the server: stream a reply, run the tools it calls, send the
+ * results back, and repeat until the model answers without calling a tool.
+ *
+ * Every step reports its assistant message exactly once (also when aborted or failed), before any tool runs; every
+ * call in it gets a result (run, failed, skipped as a repeat, or cancelled), so the history stays valid for the next
+ * request. Provider failures and Stop resolve the promise with `finishReason` 'error' / 'aborted'; it rejects only
+ * when a callback (e.g. the store) throws.
+ */
+export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatLoopResult> {
+  const {
+    model, tools, threadId, maxSteps = 10, toolCallMode = 'auto', toolTimeoutMs = 10_000,
+    maxResultChars = 32_768, repeatLimit = 3, callbacks = {},
+  } = options
+  const signal = options.signal ?? new AbortController().signal
+  const history: ModelMessage[] = [...options.messages]
+  const added: ModelMessage[] = []
+  const repeats = createRepeatTracker(repeatLimit, options.messages)
+  const textMode = toolCallMode === 'text' && tools.definitions.length > 0
+  let textCallNoticeSent = false
+
+  const finish = (finishReason: LoopFinishReason, steps: number, error?: Error): RunChatLoopResult =>
+    ({ finishReason, messages: added, steps, ...(error ? { error } : {}) })
+  const append = (...messages: ModelMessage[]) => {
+    history.push(...messages)
+    added.push(...messages)
+  }
+
+  for (let step = 1; ; step++) {
+    if (signal.aborted) return finish('aborted', step - 1)
+    callbacks.onStepStart?.(step)
+    const outcome = await streamStep({
+      model,
+      // A copy: the history grows after this request, and a model may read its messages lazily.
+      messages: textMode ? withToolDescription(history, describeToolsForTextMode(tools.definitions)) : [...history],
+      tools: toolCallMode === 'text' ? [] : tools.definitions,
+      textTools: toolCallMode === 'native' ? [] : tools.definitions,
+      step,
+      signal,
+      callbacks,
+      onTextCall: () => {
+        if (toolCallMode !== 'auto' || textCallNoticeSent) return
+        textCallNoticeSent = true
+        callbacks.onNotice?.({ kind: 'text-tool-calls', message: 'This model wrote its tool calls as text; Plugboard read and ran them.' })
+      },
+    })
+
+    const assistant = assistantMessage(outcome)
+    await callbacks.onAssistantMessage?.(assistant, { step, finishReason: stepFinishReason(outcome), usage: outcome.usage })
+    if (assistant.content !== null || assistant.tool_calls) append(assistant)
+    const calls = outcome.toolCalls
+
+    if (outcome.aborted || outcome.error) {
+      if (calls.length > 0) {
+        const content = outcome.aborted ? undefined : INTERRUPTED_CONTENT
+        const results = calls.map(call => cancelledToolResult(call, Date.now(), content))
+        for (const result of results) await callbacks.onToolResult?.(result, step)
+        await reportToolMessages(results, step)
+      }
+      return outcome.aborted ? finish('aborted', step) : finish('error', step, outcome.error)
+    }
+    if (calls.length === 0) return finish(outcome.finishReason === 'length' ? 'length' : 'stop', step)
+
+    const results = await runStepCalls(calls, step)
+    await reportToolMessages(results, step)
+    if (signal.aborted) return finish('aborted', step)
+    if (step >= maxSteps) {
+      callbacks.onNotice?.({ kind: 'step-cap', message: `Stopped after ${maxSteps} steps. Press Continue to let the model go on.` })
+      return finish('step-cap', step)
+    }
+  }
+
+  async function runStepCalls(calls: ToolCall[], step: number): Promise<ToolResult[]> {
+    const skipped = new Map<string, ToolResult>()
+    for (const call of calls) {
+      if (!repeats.isRepeat(call)) continue
+      const result = repeatedCallResult(call, repeatLimit)
+      skipped.set(call.id, result)
+      callbacks.onNotice?.({ kind: 'repeated-call', message: `"${call.function.name}" was called ${repeatLimit} times in a row with the same arguments; Plugboard did not run it again and told the model.` })
+      await callbacks.onToolResult?.(result, step)
+    }
+    const executed = await executeToolCalls(calls.filter(call => !skipped.has(call.id)), tools, {
+      threadId,
+      signal,
+      defaultTimeoutMs: toolTimeoutMs,
+      maxResultChars,
+      onStart: call => callbacks.onToolCallStart?.(call, step),
+      onStatus: (callId, text) => callbacks.onToolCallStatus?.(callId, text),
+      onResult: result => callbacks.onToolResult?.(result, step),
+    })
+    for (const result of executed) {
+      if (!result.truncated) continue
+      callbacks.onNotice?.({ kind: 'truncated-result', message: `The result of "${result.name}" was ${result.fullContent.length} characters; the model got the first ${maxResultChars}. The whole result is kept.` })
+    }
+    const byId = new Map(executed.map(result => [result.callId, result]))
+    return calls.map(call => skipped.get(call.id) ?? byId.get(call.id)!)
+  }
+
+  async function reportToolMessages(results: ToolResult[], step: number): Promise<void> {
+    const messages: ToolMessage[] = results.map(result => ({ role: 'tool', tool_call_id: result.callId, name: result.name, content: result.content }))
+    await callbacks.onToolMessages?.(messages, results, step)
+    append(...messages)
+  }
+}
+
+function assistantMessage(outcome: StepOutcome): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: outcome.text === '' ? null : outcome.text,
+    ...(outcome.toolCalls.length > 0 ? { tool_calls: outcome.toolCalls } : {}),
+  }
+}
+
+function stepFinishReason(outcome: StepOutcome): string {
+  if (outcome.aborted) return 'aborted'
+  if (outcome.error) return 'error'
+  return outcome.finishReason
+}
+
+function repeatedCallResult(call: ToolCall, repeatLimit: number): ToolResult {
+  const now = Date.now()
+  const message = `this exact call was already made ${repeatLimit - 1} times in a row with the same arguments; not running it again. Use the results above or try something different.`
+  const content = `Error: ${message}`
+  return {
+    callId: call.id, name: call.function.name, arguments: call.function.arguments, status: 'skipped',
+    content, fullContent: content, truncated: false, error: { kind: 'repeated-call', message }, startedAt: now, finishedAt: now,
+  }
+}
+
+/** Text mode: the tools are described in the system prompt; merged into an existing first system message. */
+function withToolDescription(history: ModelMessage[], description: string): ModelMessage[] {
+  const [first, ...rest] = history
+  if (first?.role === 'system') return [{ role: 'system', content: `${description}\n\n${first.content}` }, ...rest]
+  return [{ role: 'system', content: description }, ...history]
+}

@@ -1,0 +1,172 @@
+import { ProviderError } from '../errors/provider-error'
+import type { ProviderErrorKind } from '../errors/provider-error'
+
+/** What the caller knows about the request, used to name things in the message. */
+export interface ProviderErrorContext {
+  /** The requested model id, quoted in "model not available" messages. */
+  model?: string
+  /** The provider's base URL: names the host in network errors and tells OpenRouter apart for the credits hint. */
+  baseUrl?: string
+}
+
+type JsonObject = Record<string, unknown>
+
+/** How much of an error body is kept; an HTML error page can be large and is never shown whole. */
+const MAX_BODY_CHARS = 4000
+
+const MODEL_PATTERNS = [/model[^.]{0,80}not (?:be )?found/i, /no endpoints found/i, /is not a valid model/i, /unknown model/i, /model[^.]{0,80}does not exist/i, /model_not_found/i]
+const NO_TOOLS_PATTERN = /support(?:s)? tool|tool use|tools? (?:are|is) not supported|does not support tools/i
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function hostOf(baseUrl: string | undefined): string {
+  if (!baseUrl) return 'the provider'
+  try {
+    return new URL(baseUrl).host || baseUrl
+  }
+  catch {
+    return baseUrl
+  }
+}
+
+function isOpenRouter(baseUrl: string | undefined): boolean {
+  return /openrouter\.ai|\/api\/openrouter/i.test(baseUrl ?? '')
+}
+
+/** `retry-after` as seconds ("12", "1.5") or an HTTP date, in milliseconds from now; undefined when absent or invalid. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined
+  const trimmed = value.trim()
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
+  const date = Date.parse(trimmed)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+function waitPhrase(retryAfterMs: number | undefined): string {
+  if (retryAfterMs === undefined) return 'Wait a moment and try again.'
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
+  return seconds < 120 ? `Try again in ${seconds} s.` : `Try again in ${Math.ceil(seconds / 60)} min.`
+}
+
+/** Message, code and metadata from the shapes providers use: OpenAI/OpenRouter `{error:{…}}`, Ollama `{error:"…"}`, FastAPI `{detail}`. */
+function readErrorBody(text: string): { message?: string, code?: string | number, metadata?: JsonObject } {
+  const trimmed = text.trim()
+  if (trimmed === '') return {}
+  if (trimmed.startsWith('<')) {
+    // An HTML error page from a proxy or gateway: keep only its title, never the markup.
+    const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1]?.trim()
+    return { message: title ? `HTML error page: ${title}` : 'HTML error page' }
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(trimmed)
+  }
+  catch {
+    return { message: trimmed.slice(0, 500) }
+  }
+  return readErrorObject(isObject(body) && body.error !== undefined ? body.error : body)
+}
+
+function readErrorObject(error: unknown): { message?: string, code?: string | number, metadata?: JsonObject } {
+  if (typeof error === 'string') return { message: error }
+  if (!isObject(error)) return {}
+  const message = typeof error.message === 'string' ? error.message : typeof error.detail === 'string' ? error.detail : typeof error.error === 'string' ? error.error : undefined
+  const rawCode = error.code ?? error.type
+  const code = typeof rawCode === 'string' || typeof rawCode === 'number' ? rawCode : undefined
+  return { message, code, metadata: isObject(error.metadata) ? error.metadata : undefined }
+}
+
+function modelLabel(model: string | undefined): string {
+  return model ? `The model "${model}"` : 'The selected model'
+}
+
+function classify(status: number, providerMessage: string, context: ProviderErrorContext): { kind: ProviderErrorKind, message: string } {
+  const model = modelLabel(context.model)
+  const mentionsModel = MODEL_PATTERNS.some(pattern => pattern.test(providerMessage))
+  if (mentionsModel && NO_TOOLS_PATTERN.test(providerMessage)) {
+    return { kind: 'model', message: `${model} cannot call tools with this provider. Turn tools off or pick another model in Settings.` }
+  }
+  if (status === 401) return { kind: 'auth', message: 'The API key is missing or invalid. Check it in Settings.' }
+  if (status === 403) {
+    // OpenRouter uses 403 for moderation too; calling that a key problem would send the user the wrong way.
+    if (/moderation|flagged/i.test(providerMessage)) return { kind: 'bad-request', message: `The provider's moderation refused this request: ${providerMessage}` }
+    return { kind: 'auth', message: 'The API key is missing or invalid. Check it in Settings.' }
+  }
+  if (status === 402) {
+    return isOpenRouter(context.baseUrl)
+      ? { kind: 'credits', message: 'Your OpenRouter account has no credits left. Add credits at https://openrouter.ai/settings/credits or pick a free model.' }
+      : { kind: 'credits', message: 'The provider account has no credits left. Add credits with the provider or pick another model.' }
+  }
+  if (status === 429) return { kind: 'rate-limit', message: 'Rate limited by the provider.' }
+  if (status === 404 || mentionsModel) return { kind: 'model', message: `${model} is not available from this provider. Pick another model in Settings.` }
+  if (status === 408 || status >= 500) return { kind: 'server', message: `The provider had a server error (${status}). Try again in a moment.` }
+  if (status >= 400) return { kind: 'bad-request', message: `The provider rejected the request${providerMessage ? `: ${providerMessage}` : ` (${status}).`}` }
+  return { kind: 'unknown', message: `Unexpected response from the provider (${status}).` }
+}
+
+/**
+ * Maps a non-2xx response to a ProviderError with a user-facing message (401/403 auth, 402 credits, 429 rate-limit
+ * with `retry-after` honoured, 404 or "model not found"-like messages → model, other 4xx bad-request, 5xx server).
+ * Reads the body (JSON, plain text or HTML); the raw provider text is kept in `providerMessage`.
+ */
+export async function providerErrorFromResponse(response: Response, context: ProviderErrorContext = {}): Promise<ProviderError> {
+  let text = ''
+  try {
+    text = (await response.text()).slice(0, MAX_BODY_CHARS)
+  }
+  catch {
+    // The body could not be read (connection dropped); the status alone still says enough.
+  }
+  const { message: bodyMessage, code, metadata } = readErrorBody(text)
+  const raw = typeof metadata?.raw === 'string' ? metadata.raw : undefined
+  const providerMessage = [bodyMessage, raw].filter(Boolean).join(' | ') || response.statusText || undefined
+  const { kind, message } = classify(response.status, providerMessage ?? '', context)
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'))
+  return new ProviderError(kind === 'rate-limit' ? `${message} ${waitPhrase(retryAfterMs)}` : message, {
+    kind,
+    status: response.status,
+    retryAfterMs,
+    code,
+    providerMessage,
+  })
+}
+
+/**
+ * Maps an error reported inside a stream (`{error:{message,code,metadata}}`, an `event: error` payload, or nothing
+ * for a bare `finish_reason: 'error'`) to a ProviderError of kind 'stream'. Retryable when the code says rate limit or
+ * server trouble (429, 5xx, `server_error`, `rate_limit…`).
+ */
+export function providerErrorFromStreamError(errorObject: unknown): ProviderError {
+  const { message: providerMessage, code, metadata } = readErrorObject(errorObject)
+  const numeric = typeof code === 'number' ? code : isObject(errorObject) && typeof errorObject.status_code === 'number' ? errorObject.status_code : undefined
+  const retryable = numeric === 429 || (numeric !== undefined && numeric >= 500) || /server_error|rate_limit|overloaded|timeout/i.test(String(code ?? metadata?.error_type ?? ''))
+  const detail = providerMessage ? `: ${providerMessage}` : '.'
+  return new ProviderError(`The provider stopped with an error mid-answer${detail}`, {
+    kind: 'stream',
+    status: numeric !== undefined && numeric >= 400 && numeric < 600 ? numeric : undefined,
+    retryable,
+    code,
+    providerMessage,
+    cause: errorObject,
+  })
+}
+
+/**
+ * Maps a failed `fetch` (DNS, refused connection, offline, CORS) or a body that broke off to a ProviderError of kind
+ * 'network'. Callers must check for aborts first: an abort is not a network error.
+ * @param options.midStream the body broke off after the response started (changes the wording). @default false
+ */
+export function providerErrorFromNetworkError(error: unknown, baseUrl?: string, options: { midStream?: boolean } = {}): ProviderError {
+  const providerMessage = error instanceof Error ? error.message : typeof error === 'string' ? error : undefined
+  const host = hostOf(baseUrl)
+  const message = options.midStream
+    ? `The connection to ${host} broke off mid-answer. Check your connection and try again.`
+    : `Cannot reach ${host}. Check your connection or the base URL in Settings.`
+  return new ProviderError(message, {
+    kind: 'network',
+    providerMessage,
+    cause: error,
+  })
+}

@@ -1,0 +1,141 @@
+import type { ToolCall } from '../types/chat'
+import { InvalidToolInputError } from '../errors/invalid-tool-input-error'
+import { InvalidToolOutputError } from '../errors/invalid-tool-output-error'
+import { NoSuchToolError } from '../errors/no-such-tool-error'
+import { ToolExecutionError } from '../errors/tool-execution-error'
+import { ToolTimeoutError } from '../errors/tool-timeout-error'
+import type { ExecutableTool, ToolErrorKind, ToolResult, ToolSet } from './tool-types'
+import { serialiseToolOutput, truncateToolOutput } from './tool-output'
+import { parseToolArguments, validateToolArguments } from './validate-tool-arguments'
+
+export interface ExecuteToolCallsOptions {
+  threadId: string
+  /** Aborting (the user pressed Stop) aborts every handler; unfinished calls end as 'cancelled'. */
+  signal?: AbortSignal
+  /** Handler timeout for tools without their own `timeoutMs`. @default 10_000 */
+  defaultTimeoutMs?: number
+  /** Results longer than this (characters) are cut for the model with a note. @default 32_768 */
+  maxResultChars?: number
+  onStart?: (call: ToolCall) => void
+  /** A handler reported progress with `context.status(text)`. */
+  onStatus?: (callId: string, text: string) => void
+  /** One result as soon as it is known (not necessarily in the model's order). */
+  onResult?: (result: ToolResult) => void | Promise<void>
+}
+
+export const CANCELLED_CONTENT = 'Cancelled by the user.'
+
+type Outcome = { kind: 'done', text: string } | { kind: 'cancelled' } | { kind: 'error', errorKind: ToolErrorKind, error: Error }
+
+/**
+ * Runs the tool calls of one assistant turn concurrently and returns their results in the model's order.
+ * Never throws for a tool's fault: unknown tools, bad arguments, throws, timeouts and unusable return values all
+ * become results with status 'error' and a short summary the model can act on.
+ */
+export async function executeToolCalls(calls: ToolCall[], tools: ToolSet, options: ExecuteToolCallsOptions): Promise<ToolResult[]> {
+  const { defaultTimeoutMs = 10_000, maxResultChars = 32_768 } = options
+  const callbackErrors: unknown[] = []
+
+  async function executeOne(call: ToolCall): Promise<ToolResult> {
+    const startedAt = Date.now()
+    const name = call.function.name
+    const outcome = await runCall(call, tools.get(name), tools, { ...options, defaultTimeoutMs })
+    const result = toResult(call, outcome, startedAt, maxResultChars)
+    if (outcome.kind === 'error') console.warn(`[tools] ${outcome.error.message}`)
+    try {
+      if (outcome.kind === 'done') tools.reportSuccess?.(name)
+      // Bad arguments are the model's mistake, not the tool's: they do not mark the tool as failing.
+      if (outcome.kind === 'error' && outcome.errorKind !== 'invalid-input') tools.reportError?.(name, outcome.error.message)
+      await options.onResult?.(result)
+    }
+    catch (error) {
+      callbackErrors.push(error)
+    }
+    return result
+  }
+
+  const results = await Promise.all(calls.map(executeOne))
+  // A failing store callback is a failure of the loop, not of a tool: surface it once every call has settled.
+  if (callbackErrors.length > 0) throw callbackErrors[0]
+  return results
+}
+
+async function runCall(call: ToolCall, tool: ExecutableTool | undefined, tools: ToolSet,
+  options: ExecuteToolCallsOptions & { defaultTimeoutMs: number }): Promise<Outcome> {
+  const name = call.function.name
+  if (options.signal?.aborted) return { kind: 'cancelled' }
+  if (!tool) {
+    const availableTools = tools.definitions.map(definition => definition.function.name)
+    return { kind: 'error', errorKind: 'no-such-tool', error: new NoSuchToolError({ toolName: name, availableTools }) }
+  }
+  const parsed = parseToolArguments(call.function.arguments)
+  if (!parsed.ok) {
+    return { kind: 'error', errorKind: 'invalid-input', error: new InvalidToolInputError({ toolName: name, issues: [{ path: '', message: parsed.error }] }) }
+  }
+  const validation = validateToolArguments(name, tool.definition.function.parameters, parsed.value)
+  if (!validation.valid) return { kind: 'error', errorKind: 'invalid-input', error: validation.error }
+
+  const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs
+  const controller = new AbortController()
+  const timeoutError = new ToolTimeoutError({ toolName: name, timeoutMs })
+  const timer = setTimeout(() => controller.abort(timeoutError), timeoutMs)
+  const onOuterAbort = () => controller.abort(options.signal?.reason)
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true })
+  let running = true
+  // A handler may ignore its signal and never settle: racing with the signal makes the timeout and Stop win anyway.
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })
+  })
+  aborted.catch(() => {})
+  try {
+    // After the abort listener is in place: a Stop pressed from inside onStart must still cancel this call.
+    options.onStart?.(call)
+    if (options.signal?.aborted) return { kind: 'cancelled' }
+    const context = {
+      signal: controller.signal,
+      threadId: options.threadId,
+      callId: call.id,
+      status: (text: string) => {
+        if (running) options.onStatus?.(call.id, String(text))
+      },
+    }
+    const value = await Promise.race([Promise.resolve().then(() => tool.handler(parsed.value, context)), aborted])
+    const output = serialiseToolOutput(value)
+    if (!output.ok) return { kind: 'error', errorKind: 'invalid-output', error: new InvalidToolOutputError({ toolName: name, reason: output.reason }) }
+    return { kind: 'done', text: output.text }
+  }
+  catch (error) {
+    if (options.signal?.aborted) return { kind: 'cancelled' }
+    if (controller.signal.reason === timeoutError) return { kind: 'error', errorKind: 'timeout', error: timeoutError }
+    return { kind: 'error', errorKind: 'execution', error: new ToolExecutionError({ toolName: name, cause: error }) }
+  }
+  finally {
+    running = false
+    clearTimeout(timer)
+    options.signal?.removeEventListener('abort', onOuterAbort)
+  }
+}
+
+function toResult(call: ToolCall, outcome: Outcome, startedAt: number, maxResultChars: number): ToolResult {
+  const base = { callId: call.id, name: call.function.name, arguments: call.function.arguments, startedAt, finishedAt: Date.now() }
+  if (outcome.kind === 'done') {
+    const { content, truncated } = truncateToolOutput(outcome.text, maxResultChars)
+    return { ...base, status: 'done', content, fullContent: outcome.text, truncated }
+  }
+  if (outcome.kind === 'cancelled') {
+    return { ...base, status: 'cancelled', content: CANCELLED_CONTENT, fullContent: CANCELLED_CONTENT, truncated: false, error: { kind: 'cancelled', message: CANCELLED_CONTENT } }
+  }
+  const message = `Error: ${outcome.error.message}`
+  return { ...base, status: 'error', content: message, fullContent: message, truncated: false, error: { kind: outcome.errorKind, message: outcome.error.message } }
+}
+
+/**
+ * A 'cancelled' result for a call that never ran (Stop pressed while it streamed, or the stream failed).
+ * @param content @default 'Cancelled by the user.'
+ */
+export function cancelledToolResult(call: ToolCall, at = Date.now(), content = CANCELLED_CONTENT): ToolResult {
+  return {
+    callId: call.id, name: call.function.name, arguments: call.function.arguments, status: 'cancelled',
+    content, fullContent: content, truncated: false, error: { kind: 'cancelled', message: content }, startedAt: at, finishedAt: at,
+  }
+}

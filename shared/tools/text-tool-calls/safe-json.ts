@@ -1,0 +1,63 @@
+/** Keys that must never reach a handler: merging them into an object can pollute prototypes. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+
+export type JsonParseResult = { ok: true, value: unknown } | { ok: false }
+
+/** JSON.parse for untrusted model output: never throws, drops prototype-polluting keys. */
+export function safeJsonParse(text: string): JsonParseResult {
+  try {
+    return { ok: true, value: JSON.parse(text, (key, value) => (FORBIDDEN_KEYS.has(key) ? undefined : value)) }
+  }
+  catch {
+    return { ok: false }
+  }
+}
+
+/** Copies a decoded value without prototype-polluting keys and with a null-free plain-object shape. */
+export function sanitizeValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sanitizeValue)
+  if (value !== null && typeof value === 'object') {
+    const copy: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(value)) {
+      if (!FORBIDDEN_KEYS.has(key)) copy[key] = sanitizeValue(item)
+    }
+    return copy
+  }
+  return value
+}
+
+export function isForbiddenKey(key: string): boolean {
+  return FORBIDDEN_KEYS.has(key)
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+export type BalancedScan = { complete: true, end: number } | { complete: false }
+
+/**
+ * Finds where the JSON object or array opening at `start` closes, honouring strings and escapes.
+ * Bracket kinds are not checked here: JSON.parse validates the slice afterwards.
+ */
+export function scanBalanced(text: string, start: number): BalancedScan {
+  let depth = 0
+  let inString = false
+  let escaped = false
+  for (let index = start; index < text.length; index++) {
+    const char = text[index]
+    if (inString) {
+      if (escaped) escaped = false
+      else if (char === '\\') escaped = true
+      else if (char === '"') inString = false
+      continue
+    }
+    if (char === '"') inString = true
+    else if (char === '{' || char === '[') depth++
+    else if (char === '}' || char === ']') {
+      depth--
+      if (depth === 0) return { complete: true, end: index + 1 }
+    }
+  }
+  return { complete: false }
+}

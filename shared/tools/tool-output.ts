@@ -1,0 +1,38 @@
+/** Turning a handler's return value into the text the model reads. */
+
+export type SerialiseToolOutputResult = { ok: true, text: string } | { ok: false, reason: string }
+
+/**
+ * Strings go to the model as they are; plain JSON values are stringified. `undefined`, functions, symbols,
+ * bigints and circular values are refused with a reason (see ToolHandler).
+ */
+export function serialiseToolOutput(value: unknown): SerialiseToolOutputResult {
+  if (typeof value === 'string') return { ok: true, text: value }
+  if (value === undefined) return { ok: false, reason: 'returned undefined; return a string or a JSON value' }
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
+    return { ok: false, reason: `returned a ${typeof value}; return a string or a JSON value` }
+  }
+  try {
+    const text = JSON.stringify(value)
+    if (text === undefined) return { ok: false, reason: 'returned a value that has no JSON form' }
+    return { ok: true, text }
+  }
+  catch (error) {
+    return { ok: false, reason: `returned a value that cannot be serialised to JSON (${(error as Error).message.split('\n')[0]})` }
+  }
+}
+
+/**
+ * Cuts a result to `maxChars` for the model and says so, so it knows the data is partial.
+ * The cut never splits a surrogate pair.
+ */
+export function truncateToolOutput(text: string, maxChars: number): { content: string, truncated: boolean } {
+  if (text.length <= maxChars) return { content: text, truncated: false }
+  let end = Math.max(0, maxChars)
+  const lastCode = text.charCodeAt(end - 1)
+  if (lastCode >= 0xD800 && lastCode <= 0xDBFF) end--
+  return {
+    content: `${text.slice(0, end)}\n\n[Result truncated: showing the first ${end} of ${text.length} characters.]`,
+    truncated: true,
+  }
+}

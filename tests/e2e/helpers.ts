@@ -1,0 +1,35 @@
+import { expect, type Page } from '@playwright/test'
+
+export const FAKE_URL = `http://127.0.0.1:${process.env.FAKE_OPENROUTER_PORT ?? 3124}`
+export const PROXY_APP_URL = `http://127.0.0.1:${process.env.E2E_PROXY_PORT ?? 3125}`
+
+/** Opens the app and waits until it is hydrated and the tool plugins are loaded. */
+export async function openApp(page: Page, url = '/') {
+  await page.goto(url)
+  await page.waitForFunction(() => (window as unknown as { __plugboardReady?: boolean }).__plugboardReady === true)
+}
+
+/** Types into the composer and presses Enter. */
+export async function sendMessage(page: Page, text: string) {
+  const input = page.getByTestId('composer-input')
+  await input.fill(text)
+  await input.press('Enter')
+}
+
+/** The last assistant message element. */
+export function lastAssistant(page: Page) {
+  return page.locator('[data-testid="message"][data-role="assistant"]').last()
+}
+
+export async function waitForIdle(page: Page) {
+  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 })
+}
+
+export async function clearFakeRequests() {
+  await fetch(`${FAKE_URL}/__requests`, { method: 'DELETE' })
+}
+
+export async function fakeRequests(): Promise<Array<{ body: Record<string, unknown>, headers: Record<string, string> }>> {
+  const response = await fetch(`${FAKE_URL}/__requests`)
+  return response.json()
+}

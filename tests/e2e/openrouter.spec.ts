@@ -1,0 +1,107 @@
+import { expect, test } from '@playwright/test'
+import { clearFakeRequests, fakeRequests, lastAssistant, openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+
+// This build runs with NUXT_OPENROUTER_API_KEY set and NUXT_OPENROUTER_BASE_URL pointing at the fake OpenRouter
+// (tests/fixtures/fake-openrouter), so OpenRouter through the server's proxy is the default provider.
+test.use({ baseURL: PROXY_APP_URL })
+
+test.describe('OpenRouter through the server proxy (fake OpenRouter replaying recorded streams)', () => {
+  test.beforeEach(async () => {
+    await clearFakeRequests()
+  })
+
+  test('chats through the proxy with the server key, which never reaches the browser', async ({ page }) => {
+    const seenInBrowser: string[] = []
+    page.on('response', async (response) => {
+      if (response.url().includes('/api/')) seenInBrowser.push(await response.text().catch(() => ''))
+    })
+    await openApp(page)
+    await expect(page.getByText(/OpenRouter/).first()).toBeVisible()
+    await sendMessage(page, 'Say hello')
+    await waitForIdle(page)
+    await expect(lastAssistant(page)).not.toBeEmpty()
+    const requests = await fakeRequests()
+    expect(requests.length).toBeGreaterThan(0)
+    expect(requests[0]!.headers.authorization).toBe('Bearer sk-or-test-server-key')
+    expect(requests[0]!.headers['x-title']).toBeTruthy()
+    expect(requests[0]!.headers['http-referer']).toBeTruthy()
+    expect(seenInBrowser.join('\n')).not.toContain('sk-or-test-server-key')
+  })
+
+  test('the request carries exactly the enabled tools, and omits tools and tool_choice when none is enabled', async ({ page }) => {
+    await openApp(page)
+    await sendMessage(page, 'Which tools do you have?')
+    await waitForIdle(page)
+    let requests = await fakeRequests()
+    const offered = (requests.at(-1)!.body.tools as Array<{ function: { name: string } }>).map(tool => tool.function.name).sort()
+    const enabled = await page.evaluate(() => (window as any).plugboard.registry.getEnabledDefinitions().map((tool: any) => tool.function.name).sort())
+    expect(offered).toEqual(enabled)
+    expect(offered).toContain('calculate')
+    expect(offered).not.toContain('get_weather') // off by default
+    expect(requests.at(-1)!.body.tool_choice).toBe('auto')
+    for (const tool of requests.at(-1)!.body.tools as Array<Record<string, unknown>>) expect(Object.keys(tool).sort()).toEqual(['function', 'type'])
+
+    await page.getByTestId('tool-popover-trigger').click()
+    for (const name of enabled) await page.getByTestId(`tool-switch-${name}`).click()
+    await page.keyboard.press('Escape')
+    await clearFakeRequests()
+    await sendMessage(page, 'And now?')
+    await waitForIdle(page)
+    requests = await fakeRequests()
+    expect(requests).toHaveLength(1)
+    expect(requests[0]!.body).not.toHaveProperty('tools')
+    expect(requests[0]!.body).not.toHaveProperty('tool_choice')
+  })
+
+  for (const [model, pattern] of [
+    ['fake/401', /key is missing or invalid/i],
+    ['fake/402', /credits/i],
+    ['fake/429', /rate limit/i],
+    ['fake/unknown', /not available/i],
+    ['fake/error-stream', /error/i],
+  ] as const) {
+    test(`shows a clear message with Retry for ${model}`, async ({ page }) => {
+      await openApp(page)
+      await page.evaluate((model) => {
+        const raw = localStorage.getItem('plugboard:provider:v1')
+        const settings = raw ? JSON.parse(raw) : null
+        localStorage.setItem('plugboard:provider:v1', JSON.stringify({
+          ...(settings ?? {}),
+          version: 1,
+          providerId: 'openrouter',
+          openrouter: { keySource: 'server', apiKey: '', model },
+          openaiCompatible: settings?.openaiCompatible ?? { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
+        }))
+      }, model)
+      await page.reload()
+      await openApp(page)
+      await sendMessage(page, 'Hello')
+      const reply = lastAssistant(page)
+      await expect(reply).toContainText(pattern, { timeout: 15_000 })
+      await expect(reply.getByRole('button', { name: /retry/i })).toBeVisible()
+      // Nothing the user wrote is lost.
+      await expect(page.locator('[data-testid="message"][data-role="user"]').last()).toContainText('Hello')
+    })
+  }
+
+  test('the model calls a tool through OpenRouter and answers with its result', async ({ page }) => {
+    await openApp(page)
+    await page.evaluate(() => {
+      localStorage.setItem('plugboard:provider:v1', JSON.stringify({
+        version: 1,
+        providerId: 'openrouter',
+        openrouter: { keySource: 'server', apiKey: '', model: 'fake/tools' },
+        openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
+      }))
+    })
+    await page.reload()
+    await openApp(page)
+    await sendMessage(page, 'Use a tool please')
+    await expect(page.locator('[data-testid="tool-card"]').first()).toHaveAttribute('data-status', /done|error/, { timeout: 15_000 })
+    await waitForIdle(page)
+    const requests = await fakeRequests()
+    expect(requests.length).toBeGreaterThanOrEqual(2)
+    const history = requests.at(-1)!.body.messages as Array<{ role: string }>
+    expect(history.map(message => message.role)).toEqual(['user', 'assistant', 'tool'])
+  })
+})
