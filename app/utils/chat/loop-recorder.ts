@@ -86,12 +86,18 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
     })
   }
 
+  /** Text of the current step that arrived before its row existed (the row is created asynchronously). */
+  let stepText = ''
+  let stepReasoning = ''
+
   async function openAssistantRow() {
     const row = await addMessage({ threadId, role: 'assistant', content: '', status: 'streaming', model })
     assistantId = row.id
     lastAssistantId = row.id
-    draft = { messageId: row.id, content: '', reasoning: '' }
     writer = createStreamingWriter(row.id, { intervalMs: options.writeIntervalMs ?? 250, onError: onStorageError })
+    if (stepText) writer.appendText(stepText)
+    if (stepReasoning) writer.appendReasoning(stepReasoning)
+    draft = { messageId: row.id, content: stepText, reasoning: stepReasoning }
     publishDraft()
   }
 
@@ -124,14 +130,18 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
 
   const callbacks: LoopCallbacks = {
     onStepStart: (step) => {
+      stepText = ''
+      stepReasoning = ''
       if (step > 1) enqueue(openAssistantRow)
     },
     onTextDelta: (text) => {
+      stepText += text
       writer?.appendText(text)
       if (draft) draft.content += text
       publishDraft()
     },
     onReasoningDelta: (text) => {
+      stepReasoning += text
       writer?.appendReasoning(text)
       if (draft) draft.reasoning += text
       publishDraft()
@@ -144,6 +154,8 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
       ensureToolRow(call.id, call.name)
     },
     onAssistantMessage: async (message, info) => {
+      // The row of this step may still be being created.
+      await queue
       const currentWriter = writer
       const id = assistantId
       if (!currentWriter || !id) return

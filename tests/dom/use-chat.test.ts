@@ -1,0 +1,165 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { effectScope } from 'vue'
+import { PlugboardDatabase, setDatabase } from '~/db/database'
+import { listMessages, toModelMessages } from '~/db/messages'
+import { createThread } from '~/db/threads'
+import { useChat, type UseChatOptions } from '~/composables/useChat'
+import { toolSetFromArray } from '#shared/tools/tool-set'
+import type { ExecutableTool } from '#shared/tools/tool-types'
+import { ProviderError } from '#shared/errors/provider-error'
+import { createScriptedModel, textStep, toolCallStep, type ScriptedModel } from '../unit/helpers/scripted-model'
+
+const calculate: ExecutableTool = {
+  definition: {
+    type: 'function',
+    function: { name: 'calculate', description: 'Evaluate', parameters: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } },
+  },
+  handler: ({ expression }: { expression: string }) => (expression === '12*7' ? '84' : '?'),
+}
+
+let db: PlugboardDatabase
+let threadId: string
+
+beforeEach(async () => {
+  db = new PlugboardDatabase(`use-chat-${Math.random()}`)
+  setDatabase(db)
+  threadId = (await createThread()).id
+})
+
+afterEach(async () => {
+  db.close()
+  setDatabase(undefined)
+})
+
+function startChat(model: ScriptedModel, tools: ExecutableTool[] = [calculate], extra: Partial<UseChatOptions> = {}) {
+  const scope = effectScope()
+  const chat = scope.run(() => useChat(() => threadId, {
+    createModel: () => model,
+    getToolSet: async () => toolSetFromArray(tools),
+    ...extra,
+  }))!
+  return { chat, scope }
+}
+
+async function settle(chat: ReturnType<typeof useChat>) {
+  for (let i = 0; i < 400 && chat.streaming.value; i++) await new Promise(resolve => setTimeout(resolve, 5))
+  await new Promise(resolve => setTimeout(resolve, 20))
+}
+
+describe('useChat', () => {
+  it('stores the user message before the request goes out', async () => {
+    let storedWhenAsked: string[] = []
+    const model = createScriptedModel([
+      (request) => {
+        void listMessages(threadId).then(rows => (storedWhenAsked = rows.map(row => `${row.role}:${row.content}`)))
+        expect(request.messages).toEqual([{ role: 'user', content: 'hello' }])
+        return textStep('hi there')
+      },
+    ])
+    const { chat } = startChat(model)
+    await chat.send('hello')
+    await settle(chat)
+    expect(storedWhenAsked[0]).toBe('user:hello')
+    const rows = await listMessages(threadId)
+    expect(rows.map(row => [row.role, row.content, row.status])).toEqual([
+      ['user', 'hello', 'complete'],
+      ['assistant', 'hi there', 'complete'],
+    ])
+  })
+
+  it('sends the whole tool history to the model on the next step and on the next turn', async () => {
+    const model = createScriptedModel([
+      toolCallStep([{ name: 'calculate', args: { expression: '12*7' }, id: 'call_a' }]),
+      textStep('12*7 = 84'),
+      textStep('you are welcome'),
+    ])
+    const { chat } = startChat(model)
+    await chat.send('what is 12*7')
+    await settle(chat)
+    const expectedToolTurn = [
+      { role: 'user', content: 'what is 12*7' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'calculate', arguments: '{"expression":"12*7"}' } }] },
+      { role: 'tool', tool_call_id: 'call_a', name: 'calculate', content: '84' },
+    ]
+    expect(model.requests[1]!.messages).toEqual(expectedToolTurn)
+    expect(model.requests[1]!.tools?.map(tool => tool.function.name)).toEqual(['calculate'])
+    expect(model.requests[1]!.toolChoice).toBe('auto')
+
+    await chat.send('thanks')
+    await settle(chat)
+    // As after a reload: the history is rebuilt from Dexie, tool rows included.
+    expect(model.requests[2]!.messages).toEqual([
+      ...expectedToolTurn,
+      { role: 'assistant', content: '12*7 = 84' },
+      { role: 'user', content: 'thanks' },
+    ])
+    const rows = await listMessages(threadId)
+    const toolRow = rows.find(row => row.role === 'tool')!
+    expect(toolRow).toMatchObject({ toolName: 'calculate', toolStatus: 'done', toolResultFull: '84', toolArguments: '{"expression":"12*7"}' })
+    expect(toModelMessages(rows)).toEqual(model.requests[2]!.messages.concat([{ role: 'assistant', content: 'you are welcome' }]))
+  })
+
+  it('omits tools and tool_choice when no tool is enabled', async () => {
+    const model = createScriptedModel([textStep('plain')])
+    const { chat } = startChat(model, [])
+    await chat.send('hi')
+    await settle(chat)
+    expect(model.requests[0]).not.toHaveProperty('tools')
+    expect(model.requests[0]).not.toHaveProperty('toolChoice')
+  })
+
+  it('Stop keeps the partial reply and marks it stopped', async () => {
+    const model = createScriptedModel([textStep(['one ', 'two ', 'three ', 'four ', 'five '])], { delayMs: 30 })
+    const { chat } = startChat(model)
+    await chat.send('count')
+    for (let i = 0; i < 100 && !(chat.draft.value?.content ?? '').includes('two'); i++) await new Promise(resolve => setTimeout(resolve, 5))
+    chat.stop()
+    await settle(chat)
+    const assistant = (await listMessages(threadId)).find(row => row.role === 'assistant')!
+    expect(assistant.status).toBe('stopped')
+    expect(assistant.content).toContain('one two')
+    expect(assistant.content).not.toContain('five')
+  })
+
+  it('keeps a provider error on the reply with a retryable message, and Retry answers again', async () => {
+    const model = createScriptedModel([
+      () => { throw new ProviderError('Rate limited by the provider. Try again in 7 s.', { kind: 'rate-limit', status: 429, retryAfterMs: 7000 }) },
+      textStep('second time lucky'),
+    ])
+    const { chat } = startChat(model)
+    await chat.send('hello')
+    await settle(chat)
+    let rows = await listMessages(threadId)
+    expect(rows.at(-1)).toMatchObject({ role: 'assistant', status: 'error', error: { kind: 'rate-limit', retryable: true, retryAfterMs: 7000 } })
+    expect(rows.at(-1)!.error!.message).toContain('Rate limited')
+
+    await chat.retry()
+    await settle(chat)
+    rows = await listMessages(threadId)
+    expect(rows.map(row => [row.role, row.content])).toEqual([['user', 'hello'], ['assistant', 'second time lucky']])
+    expect(model.requests[1]!.messages).toEqual([{ role: 'user', content: 'hello' }])
+  })
+
+  it('ends at the step cap with a notice, and Continue goes on from the stored history', async () => {
+    const loop = () => toolCallStep([{ name: 'calculate', args: { expression: '12*7' } }])
+    const model = createScriptedModel([loop(), loop(), textStep('done now')])
+    const { chat } = startChat(model, [calculate], { maxSteps: 2 })
+    await chat.send('loop')
+    await settle(chat)
+    let rows = await listMessages(threadId)
+    const capped = rows.filter(row => row.role === 'assistant').at(-1)!
+    expect(capped.notice?.kind).toBe('step-cap')
+    await chat.continueLoop()
+    await settle(chat)
+    rows = await listMessages(threadId)
+    expect(rows.at(-1)).toMatchObject({ role: 'assistant', content: 'done now', status: 'complete' })
+    expect(model.requests[2]!.messages.filter(message => message.role === 'tool')).toHaveLength(2)
+  })
+
+  it('does not send empty text', async () => {
+    const model = createScriptedModel([])
+    const { chat } = startChat(model)
+    expect(await chat.send('   ')).toBe(false)
+    expect(await listMessages(threadId)).toEqual([])
+  })
+})
