@@ -6,6 +6,14 @@ export default defineNuxtConfig({
   compatibilityDate: '2025-07-15',
   modules: ['@nuxt/ui'],
   css: ['~/assets/css/main.css'],
+  app: {
+    head: {
+      htmlAttrs: { lang: 'en' },
+      title: 'Plugboard',
+      meta: [{ name: 'description', content: 'A tool-calling chat app: plugins register LLM tools, you switch them on or off, the chat loop runs them.' }],
+      link: [{ rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }],
+    },
+  },
   ssr: false,
   telemetry: false,
   devtools: { enabled: false },

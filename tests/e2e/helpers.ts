@@ -9,11 +9,14 @@ export async function openApp(page: Page, url = '/') {
   await page.waitForFunction(() => (window as unknown as { __plugboardReady?: boolean }).__plugboardReady === true)
 }
 
-/** Types into the composer and presses Enter. */
+/** Types into the composer, presses Enter, and waits until the message is shown in the thread. */
 export async function sendMessage(page: Page, text: string) {
+  const userMessages = page.locator('[data-testid="message"][data-role="user"]')
+  const before = await userMessages.count()
   const input = page.getByTestId('composer-input')
   await input.fill(text)
   await input.press('Enter')
+  await expect(userMessages).toHaveCount(before + 1, { timeout: 10_000 })
 }
 
 /** The last assistant message element. */
@@ -21,8 +24,12 @@ export function lastAssistant(page: Page) {
   return page.locator('[data-testid="message"][data-role="assistant"]').last()
 }
 
+/** Waits until the reply (and every tool run) is over: no Stop button, and the last message is a settled assistant reply. */
 export async function waitForIdle(page: Page) {
-  await expect(page.getByTestId('send-button')).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByTestId('stop-button')).toHaveCount(0, { timeout: 20_000 })
+  const last = page.locator('[data-testid="message"]').last()
+  await expect(last).toHaveAttribute('data-role', 'assistant')
+  await expect(last).toHaveAttribute('data-status', /complete|stopped|error|interrupted/)
 }
 
 export async function clearFakeRequests() {

@@ -121,6 +121,6 @@ test.describe('tools', () => {
     await openToolPopover(page)
     const results = await new AxeBuilder({ page }).analyze()
     const serious = results.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    expect(serious.map(violation => `${violation.id}: ${violation.help}`)).toEqual([])
+    expect(serious.map(violation => `${violation.id}: ${violation.help} at ${violation.nodes.map(node => `${node.target.join(' ')} (${node.failureSummary})`).join('; ')}`)).toEqual([])
   })
 })
