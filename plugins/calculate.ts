@@ -15,7 +15,8 @@ let calculator: Promise<{ evaluate: Evaluate, format: Format }> | undefined
  */
 function loadCalculator() {
   return (calculator ??= import('mathjs').then(({ create, all }) => {
-    const math = create(all)
+    // `all` is typed optional but always present in the full bundle
+    const math = create(all!)
     const evaluate = math.evaluate.bind(math) as Evaluate
     const format = math.format.bind(math) as Format
     const disabled = (name: string) => () => {

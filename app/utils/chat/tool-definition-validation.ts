@@ -2,7 +2,7 @@ import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
 import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
 import { describeJsonKind, findSchemaProblem, isPlainObject } from './json-schema-structure'
 import { labelFromToolName } from './tool-label'
-import type { RegisterableToolDefinition, ToolAvailability } from './tool-registry-types'
+import type { RegisterableToolDefinition, ToolAvailability, ToolUiMetadata } from './tool-registry-types'
 
 /** OpenAI's rule for function names. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/
@@ -42,8 +42,8 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
   if (!TOOL_NAME_PATTERN.test(rawName)) {
     fail('function.name', 'must be 1 to 64 letters, digits, "_" or "-" (OpenAI\'s rule ^[a-zA-Z0-9_-]{1,64}$)')
   }
-  const ui = input.ui ?? {}
-  if (!isPlainObject(ui)) fail('ui', `must be an object (got ${describeJsonKind(ui)})`)
+  const ui: ToolUiMetadata = input.ui ?? {}
+  if (!isPlainObject(ui as unknown)) fail('ui', `must be an object (got ${describeJsonKind(ui)})`)
   for (const [path, value] of [
     ['function.description', fn.description], ['description', input.description], ['icon', input.icon],
     ['category', input.category], ['ui.label', ui.label], ['ui.icon', ui.icon],

@@ -33,11 +33,13 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     onExternalChange: applyStates,
   })
   // saved choices, including those of tools not registered (yet)
-  let savedStates: ToolStates = persistence.read()
+  // fresh and without prototype (a tool named '__proto__' is a plain key); mutated in place, since a copy
+  // per toggle would make 10,000 toggles quadratic
+  const savedStates: ToolStates = persistence.read()
   let pendingHydration: Promise<void> | undefined
 
   function applyStates(states: ToolStates) {
-    savedStates = { ...savedStates, ...states }
+    Object.assign(savedStates, states)
     for (const [name, enabled] of Object.entries(states)) {
       const tool = tools.get(name)
       if (tool) tool.enabled = enabled
@@ -86,7 +88,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     if (!tool) return false
     tool.enabled = enabled
     if (savedStates[name] !== enabled) {
-      savedStates = { ...savedStates, [name]: enabled }
+      savedStates[name] = enabled
       persistence.save(name, enabled)
     }
     return true

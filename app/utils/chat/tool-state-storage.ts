@@ -32,10 +32,11 @@ export interface ToolStatePersistence {
 
 /**
  * Parse the stored text. Returns the states, or an error message for text that is not ours.
- * `__proto__` and non-boolean values are dropped rather than trusted.
+ * Non-boolean values are dropped rather than trusted; the result has no prototype, so no key (`__proto__`
+ * included) can reach Object.prototype.
  */
 export function parseToolStates(text: string | null): { states: ToolStates } | { error: string } {
-  if (text === null || text === '') return { states: {} }
+  if (text === null || text === '') return { states: Object.create(null) }
   let data: unknown
   try {
     data = JSON.parse(text)
@@ -50,9 +51,9 @@ export function parseToolStates(text: string | null): { states: ToolStates } | {
   if (typeof states !== 'object' || states === null || Array.isArray(states)) return { error: '`states` is not an object' }
   const clean: ToolStates = Object.create(null)
   for (const [name, value] of Object.entries(states)) {
-    if (name !== '__proto__' && typeof value === 'boolean') clean[name] = value
+    if (typeof value === 'boolean') clean[name] = value
   }
-  return { states: { ...clean } }
+  return { states: clean }
 }
 
 /**
@@ -67,20 +68,21 @@ export function createToolStatePersistence(options: ToolStatePersistenceOptions)
   let lastWarnedText: string | null | undefined
   let warnedWrite = false
 
+  /** A fresh object without prototype on every call: callers may keep and change it. */
   function read(): ToolStates {
-    if (!storage) return {}
+    if (!storage) return Object.create(null)
     let text: string | null
     try {
       text = storage.getItem(key)
     }
     catch (error) {
       warnOnce(`cannot read localStorage (${(error as Error).message})`, null)
-      return {}
+      return Object.create(null)
     }
     const parsed = parseToolStates(text)
     if ('error' in parsed) {
       warnOnce(`ignoring the saved tool states under "${key}": ${parsed.error}`, text)
-      return {}
+      return Object.create(null)
     }
     return parsed.states
   }

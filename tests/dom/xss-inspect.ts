@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+
+/**
+ * Shared by the xss-*.test.ts files (split so that vitest runs them in parallel, each in a fresh jsdom: DOMPurify
+ * creates a document per call and jsdom slows down as they pile up).
+ */
+
+const corpus = resolve(process.cwd(), 'tests/fixtures/corpora/xss-vectors')
+
+/** The 1,584 payloads of xss-vectors.json. */
+export function loadXssVectors(): string[] {
+  return JSON.parse(readFileSync(resolve(corpus, 'xss-vectors.json'), 'utf8'))
+}
+
+export function loadCorpusFile<T>(name: string): T {
+  return JSON.parse(readFileSync(resolve(corpus, name), 'utf8')) as T
+}
+
+const ALLOWED_TAGS = new Set([
+  'P', 'BR', 'HR', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'STRONG', 'EM', 'S', 'DEL', 'CODE', 'PRE', 'BLOCKQUOTE',
+  'UL', 'OL', 'LI', 'A', 'IMG', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD',
+])
+const ALLOWED_ATTRIBUTES = new Set(['href', 'title', 'alt', 'src', 'class', 'start', 'target', 'rel', 'tabindex', 'loading'])
+const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'background', 'poster', 'srcset', 'data'])
+const ACTIVE_TAGS = new Set(['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'STYLE', 'FRAME', 'FRAMESET', 'BASE', 'META', 'LINK', 'SVG', 'MATH'])
+
+/** Browsers ignore control characters and whitespace inside a URL scheme: `java\tscript:` is still script. */
+function normaliseUrl(value: string): string {
+  return value.replace(/[\u0000-\u0020\u007F-\u00A0]+/g, '').toLowerCase()
+}
+
+/**
+ * Everything dangerous in rendered HTML, as readable findings (empty when safe). The HTML is parsed into an
+ * inert <template> of the jsdom document: nothing in it can load or run while we look.
+ */
+export function findDanger(html: string): string[] {
+  const template = document.createElement('template')
+  template.innerHTML = html
+  const findings: string[] = []
+  for (const element of Array.from(template.content.querySelectorAll('*'))) {
+    const tag = element.tagName.toUpperCase()
+    if (ACTIVE_TAGS.has(tag)) findings.push(`<${tag.toLowerCase()}>`)
+    if (tag === 'FORM' && element.hasAttribute('action')) findings.push('<form action>')
+    if (!ALLOWED_TAGS.has(tag)) findings.push(`tag outside the allow-list: ${tag}`)
+    for (const attribute of Array.from(element.attributes)) {
+      const name = attribute.name.toLowerCase()
+      if (name.startsWith('on')) findings.push(`${name} attribute`)
+      if (name === 'srcdoc') findings.push('srcdoc attribute')
+      if (name === 'style') findings.push('style attribute')
+      if (!ALLOWED_ATTRIBUTES.has(name)) findings.push(`attribute outside the allow-list: ${name}`)
+      if (URL_ATTRIBUTES.has(name) || name.endsWith(':href')) {
+        const url = normaliseUrl(attribute.value)
+        if (url.startsWith('javascript:') || url.startsWith('vbscript:')) findings.push(`${name}=${attribute.value.slice(0, 40)}`)
+        if (url.startsWith('data:') && !(name === 'src' && /^data:image\/(?:png|gif|jpeg|webp);/.test(url))) findings.push(`${name}=data: URL`)
+      }
+    }
+    if (tag === 'A' && element.hasAttribute('href') && element.getAttribute('rel') !== 'noopener noreferrer nofollow') findings.push('link without rel')
+  }
+  return findings
+}
+
+/** Renders every payload with `render` and returns those whose output has findings (with the findings). */
+export function unsafePayloads(payloads: string[], render: (payload: string) => string): { payload: string, findings: string[] }[] {
+  const failures: { payload: string, findings: string[] }[] = []
+  for (const payload of payloads) {
+    const findings = findDanger(render(payload))
+    if (findings.length > 0) failures.push({ payload, findings })
+  }
+  return failures
+}
