@@ -1,0 +1,95 @@
+import { expect, test, type Page } from '@playwright/test'
+import { clearFakeRequests, FAKE_URL, fakeRequests, lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+
+/** Stores OpenAI-compatible settings as the settings panel would, then reloads. */
+async function useCompatibleEndpoint(page: Page, settings: { baseUrl: string, apiKey?: string, model: string, toolCallMode?: 'native' | 'auto' | 'text' }) {
+  await page.evaluate((settings) => {
+    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
+      version: 1,
+      providerId: 'openai-compatible',
+      openrouter: { keySource: 'user', apiKey: '', model: 'openai/gpt-4o-mini' },
+      openaiCompatible: { apiKey: '', toolCallMode: 'auto', ...settings },
+    }))
+  }, settings)
+  await page.reload()
+  await openApp(page)
+}
+
+test.describe('providers', () => {
+  test.beforeEach(async () => {
+    await clearFakeRequests()
+  })
+
+  test('an OpenAI-compatible endpoint chosen in Settings answers straight from the browser', async ({ page }) => {
+    await openApp(page)
+    await page.getByTestId('settings-open').click()
+    await page.getByTestId('provider-openai-compatible').check()
+    await page.getByLabel('Base URL').fill(`${FAKE_URL}/api/v1`)
+    await page.getByLabel('API key (optional)').fill('sk-local-key')
+    await page.getByTestId('model-picker').click()
+    await page.getByRole('option', { name: /Fake: recorded text/ }).click()
+    await page.getByTestId('settings-save').click()
+    await expect(page.getByTestId('settings-panel')).toBeHidden()
+
+    await sendMessage(page, 'Name two pets')
+    await waitForIdle(page)
+    await expect(lastAssistant(page)).toContainText('Pebbles and Skipper')
+    const requests = await fakeRequests()
+    expect(requests.at(-1)!.headers.authorization).toBe('Bearer sk-local-key')
+    expect(requests.at(-1)!.body.model).toBe('fake/text')
+
+    // Remembered across visits.
+    await page.reload()
+    await openApp(page)
+    await expect(page.getByText('fake/text').first()).toBeVisible()
+  })
+
+  test('says clearly when the endpoint cannot be reached, and keeps the message', async ({ page }) => {
+    await openApp(page)
+    await useCompatibleEndpoint(page, { baseUrl: 'http://127.0.0.1:9/v1', model: 'llama3' })
+    await sendMessage(page, 'Are you there?')
+    const reply = lastAssistant(page)
+    await expect(reply).toContainText(/cannot reach/i, { timeout: 15_000 })
+    await expect(reply.getByRole('button', { name: /retry/i })).toBeVisible()
+    await expect(page.locator('[data-testid="message"][data-role="user"]').last()).toContainText('Are you there?')
+  })
+
+  test('a local model that writes tool calls as text gets them run, and the markup is hidden', async ({ page }) => {
+    await openApp(page)
+    await useCompatibleEndpoint(page, { baseUrl: `${FAKE_URL}/api/v1`, apiKey: 'k', model: 'fake/text-tool-calls', toolCallMode: 'auto' })
+    await sendMessage(page, 'What is 6*7?')
+    await waitForIdle(page)
+    const card = page.locator('[data-testid="tool-card"]').first()
+    await expect(card).toHaveAttribute('data-status', 'done')
+    await expect(lastAssistant(page)).toContainText('The tool returned: 42')
+    await expect(page.getByText('<tool_call>')).toHaveCount(0)
+    const history = (await fakeRequests()).at(-1)!.body.messages as Array<{ role: string, tool_calls?: unknown[] }>
+    expect(history.map(message => message.role)).toEqual(['user', 'assistant', 'tool'])
+    expect(history[1]!.tool_calls).toHaveLength(1)
+  })
+
+  test('text-only tool calling describes the tools in a system message instead of sending tools', async ({ page }) => {
+    await openApp(page)
+    await useCompatibleEndpoint(page, { baseUrl: `${FAKE_URL}/api/v1`, apiKey: 'k', model: 'fake/text-tool-calls', toolCallMode: 'text' })
+    await sendMessage(page, 'What is 6*7?')
+    await waitForIdle(page)
+    const first = (await fakeRequests())[0]!.body
+    expect(first).not.toHaveProperty('tools')
+    expect(first).not.toHaveProperty('tool_choice')
+    const system = (first.messages as Array<{ role: string, content: string }>)[0]!
+    expect(system.role).toBe('system')
+    expect(system.content).toContain('### calculate')
+    await expect(page.locator('[data-testid="tool-card"]').first()).toHaveAttribute('data-status', 'done')
+  })
+
+  test('without IndexedDB the app still chats, in memory, and says so', async ({ page }) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(window, 'indexedDB', { get: () => { throw new DOMException('The operation is insecure.', 'SecurityError') } })
+    })
+    await openApp(page)
+    await expect(page.getByTestId('storage-warning')).toContainText(/memory only/i)
+    await sendMessage(page, 'Hello without storage')
+    await waitForIdle(page)
+    await expect(lastAssistant(page)).toContainText(/scripted demo/i)
+  })
+})
