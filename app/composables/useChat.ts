@@ -5,6 +5,7 @@ import type { ToolCallMode } from '#shared/loop/loop-types'
 import type { ToolSet } from '#shared/tools/tool-types'
 import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
 import type { MessageRecord } from '~/db/types'
+import { holdThreadLock } from '~/db/thread-lock'
 import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/utils/chat/loop-recorder'
 
 export interface UseChatOptions {
@@ -48,6 +49,8 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         options.onStorageError?.(error)
       },
     })
+    // Tells other tabs this thread is being answered, so their start-up does not mark it interrupted.
+    const releaseLock = await holdThreadLock(id)
     try {
       await options.ready?.()
       const [tools, records] = await Promise.all([options.getToolSet({ threadId: id }), listMessages(id)])
@@ -79,6 +82,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       else lastError.value = toStoredError(error).message
     }
     finally {
+      releaseLock()
       streaming.value = false
       draft.value = null
       controller = undefined

@@ -1,20 +1,29 @@
 import { openDatabase } from '~/db/database'
 import { markInterrupted } from '~/db/messages'
+import { busyThreadIds } from '~/db/thread-lock'
 
 /**
  * Start-up chores, before anything renders: open the chats database (IndexedDB, or memory when it cannot be used),
  * then mark replies left streaming when the page was closed as interrupted (their partial text stays) and tool
- * runs left running as cancelled.
+ * runs left running as cancelled, except in threads another open tab is answering right now.
  */
 export default defineNuxtPlugin({
   name: 'plugboard:startup',
+  enforce: 'pre',
   async setup() {
     try {
       await openDatabase()
-      await markInterrupted()
     }
     catch (error) {
-      console.error('Plugboard could not open its chat storage:', error)
+      console.error('Plugboard could not open any chat storage:', error, (error as Error).cause)
+      return
+    }
+    try {
+      const busy = await busyThreadIds()
+      await markInterrupted({ skipThreadIds: busy })
+    }
+    catch (error) {
+      console.error('Could not mark the replies cut off by the last reload:', error)
     }
   },
 })
