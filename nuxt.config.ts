@@ -34,14 +34,4 @@ export default defineNuxtConfig({
   vite: {
     optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema'] },
   },
-  nitro: {
-    routeRules: {
-      '/**': {
-        headers: {
-          'Content-Security-Policy':
-            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; connect-src 'self' https: http://localhost:* http://127.0.0.1:*; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
-        },
-      },
-    },
-  },
 })

@@ -35,6 +35,8 @@ function ensureChromium() {
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
 let status = run(npx, ['vitest', 'run'])
 if (status !== 0) process.exit(status)
+status = run(npx, ['nuxi', 'typecheck'])
+if (status !== 0) process.exit(status)
 
 const chromium = ensureChromium()
 if (process.env.PLUGBOARD_SKIP_BUILD !== '1' || !existsSync('.output/server/index.mjs')) {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatMessageList from '~/components/chat/ChatMessageList.vue'
 import type { MessageRecord } from '~/db/types'
@@ -96,7 +96,8 @@ describe('ChatMessageList', () => {
     expect(jump.text()).toBe('Jump to latest')
 
     await jump.trigger('click')
-    expect(scroller.scrollTop).toBe(1400)
+    // Smooth scrolling may take a few frames.
+    await vi.waitFor(() => expect(scroller.scrollTop).toBe(1400))
     expect(wrapper.find('[data-testid="jump-to-latest"]').exists()).toBe(false)
   })
 })

@@ -2,7 +2,11 @@ import { expect, test } from '@playwright/test'
 import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
 
 test.describe('chatting with the offline demo model', () => {
-  test('a fresh install opens on the demo model and answers', async ({ page }) => {
+  test('a fresh install opens on the demo model and answers, with nothing blocked by the CSP', async ({ page }) => {
+    const violations: string[] = []
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+    })
     await openApp(page)
     await expect(page.getByText(/demo/i).first()).toBeVisible()
     await sendMessage(page, 'Hello there')
@@ -11,6 +15,7 @@ test.describe('chatting with the offline demo model', () => {
     await waitForIdle(page)
     // The thread appears in the list, titled from the first message.
     await expect(page.getByTestId('thread-item').filter({ hasText: 'Hello there' })).toBeVisible()
+    expect(violations).toEqual([])
   })
 
   test('Stop keeps the partial reply, and a reload finds the thread and the partial reply', async ({ page }) => {

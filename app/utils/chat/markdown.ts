@@ -21,7 +21,7 @@ for (const rule of ['th_open', 'td_open'] as const) {
     const token = tokens[index]!
     const style = token.attrGet('style')
     if (style) {
-      const align = /text-align:\s*(left|right|center)/.exec(style)?.[1]
+      const align = /text-align:\s*(left|right|center)/.exec(String(style))?.[1]
       token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style')
       if (align) token.attrJoin('class', ALIGN_CLASSES[align as keyof typeof ALIGN_CLASSES])
     }
