@@ -39,7 +39,8 @@ export function toStoredError(error: unknown): StoredError {
     const providerError = error as ProviderError
     return {
       kind: providerError.kind,
-      message: providerError.message + (providerError.providerMessage && !providerError.message.includes(providerError.providerMessage) ? `\n${providerError.providerMessage}` : ''),
+      message: providerError.message,
+      providerMessage: providerError.providerMessage && !providerError.message.includes(providerError.providerMessage) ? providerError.providerMessage : undefined,
       retryable: true,
       retryAfterMs: providerError.retryAfterMs,
     }
