@@ -44,7 +44,7 @@ export function trailingDemoToolOutcomes(messages: readonly DemoMessage[]): Demo
   })
 }
 
-/** A short, readable form of a result: `84` from `84`, `{"result":84}` or `"84"`. */
+/** A short, readable form of a result: `84` from `84`, `{"result":84}` or `"84"`; a time from `{"readable": ...}`. */
 export function demoDisplayValue(content: string): string {
   const trimmed = content.trim()
   let value: unknown = trimmed
@@ -54,7 +54,7 @@ export function demoDisplayValue(content: string): string {
   catch {}
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, unknown>
-    const key = ['result', 'value', 'answer', 'output', 'time', 'text'].find(candidate => candidate in record)
+    const key = ['result', 'readable', 'value', 'answer', 'output', 'time', 'text', 'summary'].find(candidate => candidate in record)
     if (key && (typeof record[key] === 'string' || typeof record[key] === 'number')) value = record[key]
   }
   const text = typeof value === 'string' ? value : JSON.stringify(value)
