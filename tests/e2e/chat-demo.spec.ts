@@ -85,6 +85,17 @@ test.describe('chatting with the offline demo model', () => {
     await expect(page.getByTestId('thread-item')).toHaveCount(2)
   })
 
+  test('a message sent in one tab shows in another', async ({ page, context }) => {
+    await openApp(page)
+    const other = await context.newPage()
+    await openApp(other)
+    await sendMessage(page, 'Hello from the first tab')
+    await waitForIdle(page)
+    await expect(other.getByTestId('thread-item').filter({ hasText: 'Hello from the first tab' })).toBeVisible()
+    await other.getByTestId('thread-item').filter({ hasText: 'Hello from the first tab' }).click()
+    await expect(lastAssistant(other)).toContainText(/scripted demo/i)
+  })
+
   test('works at phone width', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 })
     await openApp(page)

@@ -116,6 +116,18 @@ test.describe('tools', () => {
     await expect(page.getByText(/last run failed/i).first()).toBeAttached()
   })
 
+  test('search_chat_history finds an earlier chat once there is one', async ({ page }) => {
+    await openApp(page)
+    await sendMessage(page, 'My cat is called Pebbles')
+    await waitForIdle(page)
+    await page.getByTestId('new-thread').click()
+    await sendMessage(page, 'search my chats for Pebbles')
+    const card = page.locator('[data-testid="tool-card"][data-tool="search_chat_history"]').first()
+    await expect(card).toHaveAttribute('data-status', 'done', { timeout: 10_000 })
+    await waitForIdle(page)
+    await expect(card).toContainText('Pebbles')
+  })
+
   test('the tool popover has no serious accessibility violations', async ({ page }) => {
     await openApp(page)
     await openToolPopover(page)
