@@ -77,6 +77,7 @@ test.describe('chatting with the offline demo model', () => {
     await sendMessage(page, 'First thread message')
     await waitForIdle(page)
     await page.getByTestId('new-thread').click()
+    await expect(page.getByTestId('message')).toHaveCount(0)
     await sendMessage(page, 'Second thread message')
     await waitForIdle(page)
     await page.getByTestId('thread-filter').fill('First')

@@ -121,11 +121,40 @@ test.describe('tools', () => {
     await sendMessage(page, 'My cat is called Pebbles')
     await waitForIdle(page)
     await page.getByTestId('new-thread').click()
+    await expect(page.getByTestId('message')).toHaveCount(0)
     await sendMessage(page, 'search my chats for Pebbles')
     const card = page.locator('[data-testid="tool-card"][data-tool="search_chat_history"]').first()
     await expect(card).toHaveAttribute('data-status', 'done', { timeout: 10_000 })
     await waitForIdle(page)
     await expect(card).toContainText('Pebbles')
+  })
+
+  test('a model that never stops calling tools is stopped at the step cap, and Continue lets it go on', async ({ page }) => {
+    test.setTimeout(60_000)
+    await openApp(page)
+    await sendMessage(page, 'keep counting')
+    await waitForIdle(page)
+    const notice = page.getByTestId('loop-notice').last()
+    await expect(notice).toContainText(/10 steps/)
+    await expect(page.locator('[data-testid="tool-card"][data-tool="calculate"]')).toHaveCount(10)
+    await page.getByTestId('continue-button').click()
+    await expect(page.locator('[data-testid="tool-card"][data-tool="calculate"]')).toHaveCount(20, { timeout: 30_000 })
+    await waitForIdle(page)
+    // The counting went on from where it stopped: the last call added 1 to 19.
+    await page.locator('[data-testid="tool-card"][data-tool="calculate"]').last().getByRole('button', { name: /details/i }).click()
+    await expect(page.locator('[data-testid="tool-card"][data-tool="calculate"]').last()).toContainText('19 + 1')
+  })
+
+  test('the same call three times in a row is not run again, and the user is told', async ({ page }) => {
+    await openApp(page)
+    await sendMessage(page, 'repeat yourself')
+    await waitForIdle(page)
+    const cards = page.locator('[data-testid="tool-card"][data-tool="calculate"]')
+    await expect(cards).toHaveCount(3)
+    await expect(cards.nth(0)).toHaveAttribute('data-status', 'done')
+    await expect(cards.nth(1)).toHaveAttribute('data-status', 'done')
+    await expect(cards.nth(2)).toHaveAttribute('data-status', 'skipped')
+    await expect(page.getByTestId('loop-notice').last()).toContainText(/same arguments|repeat/i)
   })
 
   test('the tool popover has no serious accessibility violations', async ({ page }) => {

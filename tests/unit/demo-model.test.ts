@@ -307,3 +307,37 @@ describe('demo request validation', () => {
     expect(callsOf(request)).toEqual([{ name: 'calculate', arguments: { expression: '6*7' } }])
   })
 })
+
+describe('demo model: scenarios that show the loop guards', () => {
+  const calculate = { type: 'function' as const, function: { name: 'calculate', parameters: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] } } }
+
+  it('keeps calling calculate for "keep counting", one more each step', () => {
+    const first = planDemoReply({ messages: [{ role: 'user', content: 'keep counting' }], tools: [calculate] } as never)
+    expect(first.toolCalls.map(call => JSON.parse(call.arguments))).toEqual([{ expression: '0 + 1' }])
+    const later = planDemoReply({
+      messages: [
+        { role: 'user', content: 'keep counting' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'calculate', arguments: '{"expression":"0 + 1"}' } }] },
+        { role: 'tool', tool_call_id: 'a', content: '1' },
+      ],
+      tools: [calculate],
+    } as never)
+    expect(later.toolCalls.map(call => JSON.parse(call.arguments))).toEqual([{ expression: '1 + 1' }])
+  })
+
+  it('repeats the same call for "repeat yourself" until the app refuses, then says so', () => {
+    const history = [
+      { role: 'user', content: 'repeat yourself' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'calculate', arguments: '{"expression":"1 + 1"}' } }] },
+      { role: 'tool', tool_call_id: 'a', content: '2' },
+    ]
+    const again = planDemoReply({ messages: history, tools: [calculate] } as never)
+    expect(again.toolCalls[0]!.arguments).toBe('{"expression":"1 + 1"}')
+    const refused = planDemoReply({
+      messages: [...history.slice(0, 2), { role: 'tool', tool_call_id: 'a', content: 'Error: this exact call was already made 2 times in a row with the same arguments; not running it again.' }],
+      tools: [calculate],
+    } as never)
+    expect(refused.toolCalls).toEqual([])
+    expect(refused.text).toMatch(/fail|error/i)
+  })
+})

@@ -9,7 +9,7 @@ import { demoAnswerFromToolResults, trailingDemoToolOutcomes } from './demo-tool
 /** One call the demo model makes. `arguments` is the JSON text, as a provider would send it. */
 export interface DemoToolCall { id: string, name: string, arguments: string }
 
-export type DemoScenario = 'intro' | 'markdown' | 'long' | 'error' | 'tool-calls' | 'tool-answer' | 'tools-off'
+export type DemoScenario = 'intro' | 'markdown' | 'long' | 'error' | 'tool-calls' | 'tool-answer' | 'tools-off' | 'tool-loop'
 
 /** What the demo model will say for one request; turned into chunks by `buildDemoFrames`. */
 export interface DemoPlan {
@@ -69,6 +69,14 @@ function lastUserText(request: DemoRequest): string {
   return ''
 }
 
+function toolMessagesSinceLastUser(request: DemoRequest): number {
+  let count = 0
+  for (let index = request.messages.length - 1; index >= 0 && request.messages[index]!.role !== 'user'; index--) {
+    if (request.messages[index]!.role === 'tool') count++
+  }
+  return count
+}
+
 function textPlan(scenario: DemoScenario, text: string, extra: Partial<DemoPlan> = {}): DemoPlan {
   return { scenario, text, toolCalls: [], chunkDelayMs: 12, wordsPerChunk: 2, ...extra }
 }
@@ -89,6 +97,16 @@ export function planDemoReply(request: DemoRequest): DemoPlan {
   const seed = demoHash(JSON.stringify(request.messages))
 
   const outcomes = trailingDemoToolOutcomes(request.messages)
+  const calculate = toolsByName.get('calculate')
+  // "keep counting": a model that never stops calling tools, to show the step cap and Continue.
+  if (calculate && /\bkeep counting\b/i.test(prompt)) {
+    const expression = `${toolMessagesSinceLastUser(request)} + 1`
+    return textPlan('tool-loop', '', { toolCalls: toolCallsFrom([{ name: 'calculate', arguments: mapDemoArguments({ expression }, calculate) }], seed) })
+  }
+  // "repeat yourself": the same call again and again until the app refuses to run it, to show repeat detection.
+  if (calculate && /\brepeat yourself\b/i.test(prompt) && !outcomes.some(outcome => outcome.failed)) {
+    return textPlan('tool-loop', '', { toolCalls: toolCallsFrom([{ name: 'calculate', arguments: mapDemoArguments({ expression: '1 + 1' }, calculate) }], seed) })
+  }
   if (outcomes.length > 0) return textPlan('tool-answer', demoAnswerFromToolResults(outcomes), { reasoning })
 
   const intents = detectDemoIntents(prompt)

@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test'
+import { FAKE_URL, lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+
+test('a reply made of 1,584 XSS payloads renders inert in real Chromium', async ({ page }) => {
+  test.setTimeout(90_000)
+  const dialogs: string[] = []
+  page.on('dialog', async (dialog) => {
+    dialogs.push(dialog.message())
+    await dialog.dismiss()
+  })
+  await openApp(page)
+  await page.evaluate((baseUrl) => {
+    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
+      version: 1,
+      providerId: 'openai-compatible',
+      openrouter: { keySource: 'user', apiKey: '', model: 'openai/gpt-4o-mini' },
+      openaiCompatible: { baseUrl, apiKey: 'k', model: 'fake/xss', toolCallMode: 'native' },
+    }))
+  }, `${FAKE_URL}/api/v1`)
+  await page.reload()
+  await openApp(page)
+  // Anything that runs script in this page flips this flag (payloads call alert/prompt/confirm).
+  await page.evaluate(() => {
+    for (const name of ['alert', 'prompt', 'confirm'] as const) {
+      (window as any)[name] = () => { (window as any).__xssFired = true }
+    }
+  })
+  await sendMessage(page, 'Show me your worst')
+  await waitForIdle(page)
+  const reply = lastAssistant(page)
+  await expect(reply).toContainText('XSS corpus complete.')
+  await page.waitForTimeout(1000) // let images fail to load and any handler fire
+  const report = await reply.evaluate((element) => {
+    const active: string[] = []
+    for (const node of element.querySelectorAll('*')) {
+      const tag = node.tagName.toLowerCase()
+      if (['script', 'iframe', 'object', 'embed', 'form', 'style', 'base', 'meta', 'link'].includes(tag)) active.push(`<${tag}>`)
+      for (const attribute of node.attributes) {
+        if (/^on/i.test(attribute.name) || attribute.name === 'srcdoc' || attribute.name === 'style') active.push(`${tag}[${attribute.name}]`)
+        if (['href', 'src', 'xlink:href', 'action', 'formaction'].includes(attribute.name) && /^(?:javascript|vbscript):|^data:text/i.test(attribute.value.replace(/[\s\u0000-\u001F]/g, ''))) active.push(`${tag}[${attribute.name}=${attribute.value.slice(0, 30)}]`)
+      }
+    }
+    return { active, fired: (window as any).__xssFired === true }
+  })
+  expect(report.active).toEqual([])
+  expect(report.fired).toBe(false)
+  expect(dialogs).toEqual([])
+})
