@@ -156,6 +156,59 @@ describe('useChat', () => {
     expect(model.requests[2]!.messages.filter(message => message.role === 'tool')).toHaveLength(2)
   })
 
+  it('cuts a huge tool result for the model with a note, and keeps it whole in Dexie', async () => {
+    const huge: ExecutableTool = {
+      definition: { type: 'function', function: { name: 'dump', parameters: { type: 'object', properties: {} } } },
+      handler: () => 'x'.repeat(40_000),
+    }
+    const model = createScriptedModel([toolCallStep([{ name: 'dump', id: 'call_dump' }]), textStep('that was a lot')])
+    const { chat } = startChat(model, [huge])
+    await chat.send('dump it')
+    await settle(chat)
+    const sent = model.requests[1]!.messages.find(message => message.role === 'tool')!
+    expect(sent.content.length).toBeLessThan(33_000)
+    expect(sent.content).toContain('[Result truncated: showing the first 32768 of 40000 characters.]')
+    const row = (await listMessages(threadId)).find(record => record.role === 'tool')!
+    expect(row.toolResultFull).toHaveLength(40_000)
+    expect(row.truncated).toBe(true)
+  })
+
+  it('Stop during a tool run cancels it, and the next turn sends a valid history with a cancelled result', async () => {
+    let aborted = false
+    const slow: ExecutableTool = {
+      definition: { type: 'function', function: { name: 'slow', parameters: { type: 'object', properties: {} } } },
+      timeoutMs: 60_000,
+      handler: (_args, context) => new Promise((_resolve, reject) => {
+        context.signal.addEventListener('abort', () => {
+          aborted = true
+          reject(new Error('aborted'))
+        })
+      }),
+    }
+    const model = createScriptedModel([toolCallStep([{ name: 'slow', id: 'call_slow' }]), textStep('ok, moving on')])
+    const { chat } = startChat(model, [slow])
+    await chat.send('be slow')
+    for (let i = 0; i < 200; i++) {
+      const rows = await listMessages(threadId)
+      if (rows.some(row => row.toolStatus === 'running')) break
+      await new Promise(resolve => setTimeout(resolve, 5))
+    }
+    chat.stop()
+    await settle(chat)
+    expect(aborted).toBe(true)
+    const toolRow = (await listMessages(threadId)).find(row => row.role === 'tool')!
+    expect(toolRow.toolStatus).toBe('cancelled')
+
+    await chat.send('next')
+    await settle(chat)
+    expect(model.requests[1]!.messages).toEqual([
+      { role: 'user', content: 'be slow' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_slow', type: 'function', function: { name: 'slow', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'call_slow', name: 'slow', content: 'Cancelled by the user.' },
+      { role: 'user', content: 'next' },
+    ])
+  })
+
   it('does not send empty text', async () => {
     const model = createScriptedModel([])
     const { chat } = startChat(model)
