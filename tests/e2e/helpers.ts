@@ -24,12 +24,16 @@ export function lastAssistant(page: Page) {
   return page.locator('[data-testid="message"][data-role="assistant"]').last()
 }
 
-/** Waits until the reply (and every tool run) is over: no Stop button, and the last message is a settled assistant reply. */
+/**
+ * Waits until the reply (and every tool run) is over: the last message is a settled assistant reply, and then the
+ * page says nothing is streaming (a step's reply is settled while the loop still runs tools and the next step).
+ */
 export async function waitForIdle(page: Page) {
-  await expect(page.getByTestId('stop-button')).toHaveCount(0, { timeout: 20_000 })
   const last = page.locator('[data-testid="message"]').last()
-  await expect(last).toHaveAttribute('data-role', 'assistant')
-  await expect(last).toHaveAttribute('data-status', /complete|stopped|error|interrupted/)
+  await expect(last).toHaveAttribute('data-role', 'assistant', { timeout: 20_000 })
+  await expect(last).toHaveAttribute('data-status', /complete|stopped|error|interrupted/, { timeout: 20_000 })
+  await expect(page.locator('main')).toHaveAttribute('data-streaming', 'false', { timeout: 20_000 })
+  await expect(page.getByTestId('stop-button')).toHaveCount(0)
 }
 
 export async function clearFakeRequests() {

@@ -107,3 +107,14 @@ test.describe('OpenRouter through the server proxy (fake OpenRouter replaying re
     expect(history.map(message => message.role)).toEqual(['user', 'assistant', 'tool'])
   })
 })
+
+test('the model picker lists OpenRouter models and marks which support tools', async ({ page }) => {
+  await openApp(page)
+  await page.getByTestId('settings-open').click()
+  await expect(page.getByTestId('settings-panel')).toBeVisible()
+  await page.getByTestId('model-picker').click()
+  const withTools = page.getByRole('option', { name: /Fake: tool caller/ })
+  const withoutTools = page.getByRole('option', { name: /Fake: recorded text/ })
+  await expect(withTools).toContainText('tools')
+  await expect(withoutTools).toContainText('no tools')
+})
