@@ -61,7 +61,6 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
   const { threadId, model, onDraft, onStorageError } = options
   let writer: ReturnType<typeof createStreamingWriter> | undefined
   let assistantId: string | undefined
-  let draft: StreamingDraft | null = null
   let lastAssistantId: string | undefined
   let pendingNotice: LoopNotice | undefined
   let frame: ReturnType<typeof setTimeout> | number | undefined
@@ -83,7 +82,8 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
     const schedule = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (callback: () => void) => setTimeout(callback, 16)
     frame = schedule(() => {
       frame = undefined
-      onDraft?.(draft ? { ...draft } : null)
+      // Derived, not stored: the open row and the text of this step so far.
+      onDraft?.(assistantId ? { messageId: assistantId, content: stepText, reasoning: stepReasoning } : null)
     })
   }
 
@@ -98,7 +98,6 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
     writer = createStreamingWriter(row.id, { intervalMs: options.writeIntervalMs ?? 250, onError: onStorageError })
     if (stepText) writer.appendText(stepText)
     if (stepReasoning) writer.appendReasoning(stepReasoning)
-    draft = { messageId: row.id, content: stepText, reasoning: stepReasoning }
     publishDraft()
   }
 
@@ -138,13 +137,11 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
     onTextDelta: (text) => {
       stepText += text
       writer?.appendText(text)
-      if (draft) draft.content += text
       publishDraft()
     },
     onReasoningDelta: (text) => {
       stepReasoning += text
       writer?.appendReasoning(text)
-      if (draft) draft.reasoning += text
       publishDraft()
     },
     onToolCallStreaming: (call) => {
@@ -170,7 +167,6 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
       await enqueue(() => currentWriter.finalise(patch))
       for (const call of message.tool_calls ?? []) ensureToolRow(call.id, call.function.name, call.function.arguments)
       await queue
-      draft = null
       writer = undefined
       assistantId = undefined
       publishDraft()
@@ -226,7 +222,6 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
       if (pendingNotice) patch.notice = { kind: pendingNotice.kind, message: pendingNotice.message }
       if (Object.keys(patch).length) await enqueue(() => updateMessage(targetId, patch))
       await queue
-      draft = null
       onDraft?.(null)
     },
   }
