@@ -1,5 +1,6 @@
 import type { ModelMessage, TokenUsage, ToolCall, ToolDefinition } from '../types/chat'
 import { ProviderError } from '../errors/provider-error'
+import { createThinkTagSplitter } from '../stream/think-tag-splitter'
 import { createToolCallAccumulator } from '../tools/tool-call-accumulator'
 import type { ChatModel } from './chat-model'
 import { iterateWithAbort } from './iterate-with-abort'
@@ -36,6 +37,8 @@ export async function streamStep(options: StreamStepOptions): Promise<StepOutcom
   const accumulator = createToolCallAccumulator()
   const textReader = options.textTools.length > 0 ? createTextCallReader(options.textTools) : undefined
   const textCalls: ToolCall[] = []
+  // `<think>…</think>` written into the content by reasoning models without a reasoning channel.
+  const thinkSplitter = createThinkTagSplitter()
   const outcome: StepOutcome = { text: '', toolCalls: [], finishReason: 'unknown', aborted: false }
 
   const emitText = (part: { text: string, calls: ToolCall[] }) => {
@@ -50,6 +53,11 @@ export async function streamStep(options: StreamStepOptions): Promise<StepOutcom
     }
   }
 
+  const onContent = (part: { text: string, reasoning: string }) => {
+    if (part.reasoning) callbacks.onReasoningDelta?.(part.reasoning, step)
+    if (part.text) emitText(textReader ? textReader.push(part.text) : { text: part.text, calls: [] })
+  }
+
   const request = {
     messages: options.messages,
     ...(options.tools.length > 0 ? { tools: options.tools, toolChoice: 'auto' as const } : {}),
@@ -57,7 +65,7 @@ export async function streamStep(options: StreamStepOptions): Promise<StepOutcom
   }
   try {
     for await (const event of iterateWithAbort(options.model.stream(request), signal)) {
-      if (event.type === 'text-delta') emitText(textReader ? textReader.push(event.text) : { text: event.text, calls: [] })
+      if (event.type === 'text-delta') onContent(thinkSplitter.push(event.text))
       else if (event.type === 'reasoning-delta') callbacks.onReasoningDelta?.(event.text, step)
       else if (event.type === 'tool-call-delta') {
         const announced = accumulator.push(event)
@@ -81,6 +89,7 @@ export async function streamStep(options: StreamStepOptions): Promise<StepOutcom
   }
   if (signal.aborted) outcome.aborted = true
   // Flush even after an abort or error: held-back text is still part of what the user saw being written.
+  onContent(thinkSplitter.flush())
   if (textReader) emitText(textReader.flush())
   outcome.toolCalls = [...accumulator.calls(), ...textCalls]
   return outcome

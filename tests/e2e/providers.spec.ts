@@ -82,6 +82,20 @@ test.describe('providers', () => {
     await expect(page.locator('[data-testid="tool-card"]').first()).toHaveAttribute('data-status', 'done')
   })
 
+  test('a local reasoning model\'s <think> block shows as collapsed reasoning, not as text', async ({ page }) => {
+    await openApp(page)
+    await useCompatibleEndpoint(page, { baseUrl: `${FAKE_URL}/api/v1`, apiKey: 'k', model: 'fake/think' })
+    await sendMessage(page, 'Name two pets')
+    await waitForIdle(page)
+    const reply = lastAssistant(page)
+    await expect(reply).toContainText('Pebbles and Skipper.')
+    await expect(reply).not.toContainText('<think>')
+    const reasoning = reply.getByTestId('reasoning')
+    await expect(reasoning).not.toHaveAttribute('open')
+    await reasoning.getByText('Reasoning').click()
+    await expect(reasoning).toContainText('Classic ones: Pebbles, Skipper.')
+  })
+
   test('without IndexedDB the app still chats, in memory, and says so', async ({ page }) => {
     await page.addInitScript(() => {
       // As in browsers and modes without IndexedDB: opening fails, so the app must fall back to memory.

@@ -386,3 +386,32 @@ describe('runChatLoop: tool calls written as text', () => {
     expect(result.messages[0]).not.toHaveProperty('tool_calls')
   })
 })
+
+describe('runChatLoop: reasoning written into the content', () => {
+  it('moves a leading <think> block to reasoning, keeps it out of the history, and still finds text tool calls after it', async () => {
+    const echo: ExecutableTool = {
+      definition: { type: 'function', function: { name: 'echo', parameters: { type: 'object', properties: { text: { type: 'string' } } } } },
+      handler: ({ text }: { text: string }) => text,
+    }
+    const model = createScriptedModel([
+      textStep(['<thi', 'nk>I should call echo.</th', 'ink>\n\n<tool_call>{"name": "echo", "arguments": {"text": "hi"}}</tool_call>']),
+      textStep(['<think>Got it.</think>', 'Echoed: hi']),
+    ])
+    const reasoning: string[] = []
+    const text: string[] = []
+    const result = await runChatLoop({
+      model,
+      messages: [{ role: 'user', content: 'echo hi' }],
+      tools: toolSetFromArray([echo]),
+      threadId: 't',
+      toolCallMode: 'auto',
+      callbacks: { onReasoningDelta: delta => reasoning.push(delta), onTextDelta: delta => text.push(delta) },
+    })
+    expect(result.finishReason).toBe('stop')
+    expect(reasoning.join('')).toBe('I should call echo.Got it.')
+    expect(text.join('')).toBe('Echoed: hi')
+    const history = model.requests[1]!.messages
+    expect(history[1]).toMatchObject({ role: 'assistant', content: null, tool_calls: [{ function: { name: 'echo', arguments: '{"text":"hi"}' } }] })
+    expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: 'Echoed: hi' })
+  })
+})
