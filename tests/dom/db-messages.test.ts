@@ -1,22 +1,11 @@
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { PlugboardDatabase, setDatabase } from '~/db/database'
+import { describe, expect, it } from 'vitest'
 import {
   addMessage, deleteMessagesAfter, getMessage, listMessages, markInterrupted, searchMessages, titleFromText, updateMessage,
 } from '~/db/messages'
 import { createThread, getThread, renameThread, touchThread } from '~/db/threads'
+import { useFreshDatabase } from './helpers/fresh-database'
 
-let db: PlugboardDatabase
-
-beforeEach(() => {
-  db = new PlugboardDatabase('messages-test', { indexedDB: new IDBFactory(), IDBKeyRange })
-  setDatabase(db)
-})
-
-afterEach(() => {
-  db.close()
-  setDatabase(undefined)
-})
+const database = useFreshDatabase('messages-test')
 
 describe('addMessage', () => {
   it('gives concurrent messages distinct, increasing positions in call order', async () => {
@@ -70,7 +59,7 @@ describe('addMessage', () => {
   it('refuses a message for a thread that does not exist', async () => {
     await expect(addMessage({ threadId: 'missing', role: 'user', content: 'x', status: 'complete' }))
       .rejects.toMatchObject({ name: 'StorageError', operation: 'add message' })
-    expect(await db.messages.count()).toBe(0)
+    expect(await database().messages.count()).toBe(0)
   })
 })
 
@@ -149,7 +138,7 @@ describe('searchMessages', () => {
     await addMessage({ threadId: old.id, role: 'tool', content: 'lisbon weather: 20C', status: 'complete', toolCallId: 'c', toolName: 'weather', toolStatus: 'done' })
     await addMessage({ threadId: old.id, role: 'system', content: 'lisbon system prompt', status: 'complete' })
     await addMessage({ threadId: recent.id, role: 'user', content: 'Porto', status: 'complete' })
-    await db.messages.update(oldHit.id, { createdAt: 1 })
+    await database().messages.update(oldHit.id, { createdAt: 1 })
     const recentHit = await addMessage({ threadId: recent.id, role: 'assistant', content: 'Lisbon has trams.', status: 'complete' })
 
     const hits = await searchMessages('lisbon', { excludeThreadId: current.id })

@@ -1,31 +1,20 @@
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { PlugboardDatabase, setDatabase } from '~/db/database'
+import { describe, expect, it } from 'vitest'
 import { addMessage, listMessages } from '~/db/messages'
 import {
   countThreadsWithMessages, createThread, deleteThread, filterThreads, getThread, listThreads, renameThread, touchThread,
 } from '~/db/threads'
 import type { ThreadRecord } from '~/db/types'
+import { useFreshDatabase } from './helpers/fresh-database'
 
-let db: PlugboardDatabase
-
-beforeEach(() => {
-  db = new PlugboardDatabase('threads-test', { indexedDB: new IDBFactory(), IDBKeyRange })
-  setDatabase(db)
-})
-
-afterEach(() => {
-  db.close()
-  setDatabase(undefined)
-})
+const database = useFreshDatabase('threads-test')
 
 describe('threads', () => {
   it('declares the version 1 schema with the indexes the queries use', async () => {
-    await db.open()
-    expect(db.verno).toBe(1)
-    expect(db.threads.schema.primKey.name).toBe('id')
-    expect(db.threads.schema.indexes.map(index => index.name).sort()).toEqual(['createdAt', 'updatedAt'])
-    expect(db.messages.schema.indexes.map(index => index.name).sort()).toEqual(['[threadId+seq]', 'createdAt', 'status', 'threadId'])
+    await database().open()
+    expect(database().verno).toBe(1)
+    expect(database().threads.schema.primKey.name).toBe('id')
+    expect(database().threads.schema.indexes.map(index => index.name).sort()).toEqual(['createdAt', 'updatedAt'])
+    expect(database().messages.schema.indexes.map(index => index.name).sort()).toEqual(['[threadId+seq]', 'createdAt', 'status', 'threadId'])
   })
 
   it('creates a thread called New chat by default', async () => {
@@ -65,7 +54,7 @@ describe('threads', () => {
     await deleteThread(doomed.id)
     expect(await getThread(doomed.id)).toBeUndefined()
     expect(await listMessages(doomed.id)).toEqual([])
-    expect(await db.messages.where('threadId').equals(doomed.id).count()).toBe(0)
+    expect(await database().messages.where('threadId').equals(doomed.id).count()).toBe(0)
     expect((await listMessages(kept.id)).map(message => message.content)).toEqual(['stay'])
   })
 

@@ -1,22 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { PlugboardDatabase, setDatabase } from '~/db/database'
+import { describe, expect, it } from 'vitest'
 import { addMessage } from '~/db/messages'
 import { createThread } from '~/db/threads'
 import searchChatHistory from '~~/plugins/search-chat-history'
+import { useFreshDatabase } from './helpers/fresh-database'
 
 const context = (threadId: string) => ({ signal: new AbortController().signal, threadId, callId: 'call_1', status: () => {} })
 
-let db: PlugboardDatabase
-
-beforeEach(() => {
-  db = new PlugboardDatabase(`search-tool-${Math.random()}`)
-  setDatabase(db)
-})
-
-afterEach(() => {
-  db.close()
-  setDatabase(undefined)
-})
+useFreshDatabase('search-tool-test')
 
 describe('the search_chat_history tool', () => {
   it('is offered only when another thread has messages', async () => {

@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { effectScope } from 'vue'
-import { PlugboardDatabase, setDatabase } from '~/db/database'
 import { listMessages, toModelMessages } from '~/db/messages'
 import { createThread } from '~/db/threads'
 import { useChat, type UseChatOptions } from '~/composables/useChat'
@@ -8,6 +7,7 @@ import { toolSetFromArray } from '#shared/tools/tool-set'
 import type { ExecutableTool } from '#shared/tools/tool-types'
 import { ProviderError } from '#shared/errors/provider-error'
 import { createScriptedModel, textStep, toolCallStep, type ScriptedModel } from '../unit/helpers/scripted-model'
+import { useFreshDatabase } from './helpers/fresh-database'
 
 const calculate: ExecutableTool = {
   definition: {
@@ -17,18 +17,11 @@ const calculate: ExecutableTool = {
   handler: ({ expression }: { expression: string }) => (expression === '12*7' ? '84' : '?'),
 }
 
-let db: PlugboardDatabase
 let threadId: string
 
+useFreshDatabase('use-chat-test')
 beforeEach(async () => {
-  db = new PlugboardDatabase(`use-chat-${Math.random()}`)
-  setDatabase(db)
   threadId = (await createThread()).id
-})
-
-afterEach(async () => {
-  db.close()
-  setDatabase(undefined)
 })
 
 function startChat(model: ScriptedModel, tools: ExecutableTool[] = [calculate], extra: Partial<UseChatOptions> = {}) {
