@@ -4,7 +4,7 @@ export default defineNuxtConfig({
   // not Nuxt plugins. tests/unit/nuxt-config.test.ts fails if this changes.
   future: { compatibilityVersion: 4 },
   compatibilityDate: '2025-07-15',
-  modules: ['@nuxt/ui'],
+  modules: ['@nuxt/ui', 'nuxt-auth-utils'],
   css: ['~/assets/css/main.css'],
   app: {
     head: {
@@ -18,13 +18,37 @@ export default defineNuxtConfig({
   telemetry: false,
   devtools: { enabled: false },
   ui: { fonts: false },
+  // Sessions only on the server (server/utils/security): the app asks /api/auth/status itself.
+  auth: { loadStrategy: 'none' },
   // Icons offline: the app's server serves them from @iconify-json/lucide (tools pick icons at run time, so
   // a build-time scan cannot know them all); the common ones are also bundled into the client.
   icon: { provider: 'server', serverBundle: 'local', fallbackToApi: false, clientBundle: { scan: true, sizeLimitKb: 512 } },
   runtimeConfig: {
-    // Server-only: never sent to the browser.
+    // Server-only: never sent to the browser. Each is set at start-up by NUXT_<NAME> (README "Configuration").
     openrouterApiKey: '',
     openrouterBaseUrl: 'https://openrouter.ai/api/v1',
+    /** Comma-separated model ids the proxy accepts; empty = any model. */
+    openrouterModels: '',
+    /** Cap on max_tokens of proxied requests; 0 = no cap. */
+    openrouterMaxTokens: 0,
+    /** When set, every /api route but signing in needs this password. */
+    accessPassword: '',
+    /** Model requests a minute, per session and per IP. */
+    rateLimitPerMinute: 30,
+    /** Body limit of chat routes, in bytes (2 MB). */
+    maxBodyBytes: 2 * 1024 * 1024,
+    /** How long the proxy waits for the upstream's first byte, and between bytes of a stream. */
+    upstreamTimeoutMs: 60_000,
+    /** Behind a reverse proxy: trust X-Forwarded-For/-Host/-Proto. */
+    trustProxy: false,
+    // nuxt-auth-utils' sealed cookie session; the seal secret comes from NUXT_SESSION_PASSWORD or .data/ (see
+    // server/plugins/00.session-secret.ts).
+    session: {
+      name: 'plugboard-session',
+      password: '',
+      maxAge: 60 * 60 * 24 * 30,
+      cookie: { sameSite: 'lax', httpOnly: true, secure: false },
+    },
     public: {
       defaultModel: 'openai/gpt-4o-mini',
       appUrl: 'https://github.com/plugboard/plugboard',

@@ -89,33 +89,37 @@ export function redactSecret(text: string, secret: string | undefined): string {
   return secret ? text.split(secret).join('[redacted]') : text
 }
 
-/** The 502 message for a fetch that failed before any response ("Could not reach ... (ECONNREFUSED)"). */
-export function describeOpenRouterNetworkError(error: unknown, baseUrl: string, apiKey?: string): string {
+/**
+ * The message for a fetch that failed before any response ("Could not reach the model provider
+ * (ECONNREFUSED)"). The browser's version never names the upstream URL (it may be an internal host); the
+ * server log's version (`internal`) does, without credentials.
+ */
+export function describeOpenRouterNetworkError(error: unknown, baseUrl: string, apiKey?: string, options: { internal?: boolean } = {}): string {
   const cause = (error as { cause?: { code?: unknown, message?: unknown } } | undefined)?.cause
   const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error)
-  return redactSecret(`Could not reach the OpenRouter API at ${withoutCredentials(baseUrl)} (${detail}). Check NUXT_OPENROUTER_BASE_URL and the server's network.`, apiKey)
+  const where = options.internal ? `the OpenRouter API at ${withoutCredentials(baseUrl)}` : 'the model provider'
+  return redactSecret(redactSecret(`Could not reach ${where} (${detail}). Try again in a moment; if it persists, the server's operator should check NUXT_OPENROUTER_BASE_URL and the server's network.`, apiKey), options.internal ? undefined : baseUrl)
 }
 
+/** Most bytes of an upstream error body passed on to the browser. */
+export const MAX_UPSTREAM_ERROR_BYTES = 64 * 1024
+
 /**
- * Passes `body` through unchanged, but when `signal` aborts (the browser went away) the stream simply ends
- * instead of erroring, so an aborted upstream read is not reported as a server failure.
+ * An upstream error body as text for the browser: at most MAX_UPSTREAM_ERROR_BYTES, with every secret
+ * (the key, the internal base URL) replaced, so an upstream that echoes its request leaks nothing.
  */
-export function relayOpenRouterBody(body: ReadableStream<Uint8Array>, signal: AbortSignal): ReadableStream<Uint8Array> {
-  const reader = body.getReader()
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read()
-        if (done) controller.close()
-        else controller.enqueue(value)
-      }
-      catch (error) {
-        if (signal.aborted) controller.close()
-        else controller.error(error)
-      }
-    },
-    cancel(reason) {
-      return reader.cancel(reason)
-    },
-  })
+export async function readUpstreamErrorBody(upstream: Response, secrets: (string | undefined)[]): Promise<string> {
+  const reader = upstream.body?.getReader()
+  if (!reader) return ''
+  const chunks: Uint8Array[] = []
+  let size = 0
+  while (size < MAX_UPSTREAM_ERROR_BYTES) {
+    const { done, value } = await reader.read()
+    if (done) break
+    chunks.push(value)
+    size += value.byteLength
+  }
+  reader.cancel().catch(() => {})
+  const text = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, MAX_UPSTREAM_ERROR_BYTES))
+  return secrets.reduce<string>((redacted, secret) => redactSecret(redacted, secret?.trim() || undefined), text)
 }

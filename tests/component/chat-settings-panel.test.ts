@@ -6,7 +6,7 @@ import ChatSettingsPanel from '~/components/chat/ChatSettingsPanel.vue'
 import { defaultProviderSettings, mergeProviderSettings } from '~/utils/chat/provider-settings'
 import type { ProviderSettings, ServerConfig } from '~/utils/chat/provider-types'
 
-const withKey: ServerConfig = { serverKey: true, defaultModel: 'openai/gpt-4o-mini', openrouterBaseUrl: 'https://openrouter.ai/api/v1' }
+const withKey: ServerConfig = { serverKey: true, defaultModel: 'openai/gpt-4o-mini', allowedModels: [], maxTokens: 0 }
 const withoutKey: ServerConfig = { ...withKey, serverKey: false }
 
 const modelList = {

@@ -8,8 +8,8 @@ import {
   validateProviderSettings,
 } from '~/utils/chat/provider-settings'
 
-const withKey: ServerConfig = { serverKey: true, defaultModel: 'anthropic/claude-3.5-haiku', openrouterBaseUrl: 'https://openrouter.ai/api/v1' }
-const withoutKey: ServerConfig = { serverKey: false, defaultModel: 'openai/gpt-4o-mini', openrouterBaseUrl: 'https://openrouter.ai/api/v1' }
+const withKey: ServerConfig = { serverKey: true, defaultModel: 'anthropic/claude-3.5-haiku', allowedModels: [], maxTokens: 0 }
+const withoutKey: ServerConfig = { serverKey: false, defaultModel: 'openai/gpt-4o-mini', allowedModels: [], maxTokens: 0 }
 const resolveOptions = { origin: 'http://localhost:3000', serverConfig: withoutKey, appUrl: 'https://plugboard.example', appTitle: 'Plugboard' }
 
 describe('defaultProviderSettings', () => {

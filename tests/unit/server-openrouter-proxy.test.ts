@@ -6,7 +6,6 @@ import {
   OPENROUTER_PROXY_ROUTES,
   pickOpenRouterResponseHeaders,
   redactSecret,
-  relayOpenRouterBody,
   resolveOpenRouterProxyPath,
   withoutCredentials,
 } from '~~/server/utils/openrouter-proxy'
@@ -89,10 +88,19 @@ describe('OpenRouter proxy: response to the browser', () => {
     })
   })
 
-  it('explains a network failure with its code and without credentials or the key', () => {
+  it('explains a network failure to the browser with its code, never naming the upstream URL or the key', () => {
     const error = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })
-    const message = describeOpenRouterNetworkError(error, 'http://user:pass@127.0.0.1:9/api/v1', KEY)
-    expect(message).toBe('Could not reach the OpenRouter API at http://127.0.0.1:9/api/v1 (ECONNREFUSED). Check NUXT_OPENROUTER_BASE_URL and the server\'s network.')
+    const message = describeOpenRouterNetworkError(error, 'http://user:pass@internal.example:9/api/v1', KEY)
+    expect(message).toMatch(/^Could not reach the model provider \(ECONNREFUSED\)\. Try again/)
+    expect(message).not.toContain('internal.example')
+    expect(message).not.toContain(KEY)
+  })
+
+  it('names the upstream, without credentials, only in the server log', () => {
+    const error = new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } })
+    const message = describeOpenRouterNetworkError(error, 'http://user:pass@127.0.0.1:9/api/v1', KEY, { internal: true })
+    expect(message).toContain('the OpenRouter API at http://127.0.0.1:9/api/v1 (ECONNREFUSED)')
+    expect(message).not.toContain('pass@')
   })
 
   it('redacts the key if an error message ever contained it', () => {
@@ -103,37 +111,12 @@ describe('OpenRouter proxy: response to the browser', () => {
   it('strips user:password from URLs shown to users', () => {
     expect(withoutCredentials('https://me:secret@proxy.example/api/v1')).toBe('https://proxy.example/api/v1')
   })
-
-  it('relays the upstream bytes unchanged', async () => {
-    const upstream = new Response('data: {"a":1}\n\ndata: [DONE]\n\n').body!
-    const relayed = await new Response(relayOpenRouterBody(upstream, new AbortController().signal)).text()
-    expect(relayed).toBe('data: {"a":1}\n\ndata: [DONE]\n\n')
-  })
-
-  it('ends the relayed stream quietly when the browser went away', async () => {
-    const abort = new AbortController()
-    const upstream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('data: 1\n\n'))
-      },
-      pull(controller) {
-        abort.abort()
-        controller.error(new DOMException('aborted', 'AbortError'))
-      },
-    })
-    await expect(new Response(relayOpenRouterBody(upstream, abort.signal)).text()).resolves.toBe('data: 1\n\n')
-  })
-
-  it('passes on an upstream failure that is not an abort', async () => {
-    const upstream = new ReadableStream<Uint8Array>({ pull: controller => controller.error(new Error('socket hang up')) })
-    await expect(new Response(relayOpenRouterBody(upstream, new AbortController().signal)).text()).rejects.toThrow('socket hang up')
-  })
 })
 
 describe('server config for the browser', () => {
-  it('says whether a key exists without ever containing it', () => {
-    const config: ServerConfig = buildServerConfig({ openrouterApiKey: KEY, openrouterBaseUrl: 'http://127.0.0.1:3124/api/v1', public: { defaultModel: 'fake/tools' } })
-    expect(config).toEqual({ serverKey: true, defaultModel: 'fake/tools', openrouterBaseUrl: 'http://127.0.0.1:3124/api/v1' })
+  it('says whether a key exists without ever containing it, or the upstream URL', () => {
+    const config: ServerConfig = buildServerConfig({ openrouterApiKey: KEY, public: { defaultModel: 'fake/tools' } })
+    expect(config).toEqual({ serverKey: true, defaultModel: 'fake/tools', allowedModels: [], maxTokens: 0 })
     expect(JSON.stringify(config)).not.toContain(KEY)
   })
 
@@ -142,11 +125,16 @@ describe('server config for the browser', () => {
     expect(buildServerConfig({ openrouterApiKey: '   ' }).serverKey).toBe(false)
   })
 
-  it('never exposes credentials embedded in the base URL', () => {
-    expect(buildServerConfig({ openrouterBaseUrl: 'https://u:p@proxy.example/api/v1' }).openrouterBaseUrl).toBe('https://proxy.example/api/v1')
+  it('tells the model picker which models and how many tokens the operator allows', () => {
+    const config = buildServerConfig({ openrouterApiKey: KEY, openrouterModels: 'a/one, b/two\nc/three', openrouterMaxTokens: '2048', public: { defaultModel: 'b/two' } })
+    expect(config).toMatchObject({ allowedModels: ['a/one', 'b/two', 'c/three'], maxTokens: 2048, defaultModel: 'b/two' })
   })
 
-  it('falls back to OpenRouter and the default model', () => {
-    expect(buildServerConfig({})).toEqual({ serverKey: false, defaultModel: 'openai/gpt-4o-mini', openrouterBaseUrl: 'https://openrouter.ai/api/v1' })
+  it('picks an allowed default model when the configured one is not allowed', () => {
+    expect(buildServerConfig({ openrouterModels: 'a/one,b/two', public: { defaultModel: 'openai/gpt-4o-mini' } }).defaultModel).toBe('a/one')
+  })
+
+  it('falls back to the default model', () => {
+    expect(buildServerConfig({})).toEqual({ serverKey: false, defaultModel: 'openai/gpt-4o-mini', allowedModels: [], maxTokens: 0 })
   })
 })

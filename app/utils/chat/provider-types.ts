@@ -15,9 +15,4 @@ export interface ProviderSettings {
   openaiCompatible: { baseUrl: string, apiKey: string, model: string, toolCallMode: ToolCallMode }
 }
 
-/** What the server tells the browser at start-up (GET /api/config). Never contains a key. */
-export interface ServerConfig {
-  serverKey: boolean
-  defaultModel: string
-  openrouterBaseUrl: string
-}
+export type { ServerConfig } from '#shared/types/server-config'

@@ -1,3 +1,5 @@
+import { readBoundedJson } from '../../utils/http/read-bounded-body'
+import { chatBodyLimitBytes } from '../../utils/http/request-limits'
 import {
   buildOpenRouterUpstreamHeaders,
   buildOpenRouterUpstreamUrl,
@@ -5,14 +7,17 @@ import {
   OPENROUTER_NO_KEY_MESSAGE,
   OPENROUTER_PROXY_ROUTES,
   pickOpenRouterResponseHeaders,
-  relayOpenRouterBody,
+  readUpstreamErrorBody,
   resolveOpenRouterProxyPath,
 } from '../../utils/openrouter-proxy'
+import { applyOpenRouterPolicy, filterModelList, OpenRouterPolicyError, readOpenRouterPolicy } from '../../utils/openrouter-policy'
+import { relayUpstreamStream } from '../../utils/openrouter-relay'
 
 /**
  * /api/openrouter/chat/completions (POST) and /api/openrouter/models (GET): OpenRouter with the server's key
- * (NUXT_OPENROUTER_API_KEY), which never reaches the browser. Upstream status, body and retry-after are passed
- * through unchanged so the browser's error mapping works the same as when it calls OpenRouter directly.
+ * (NUXT_OPENROUTER_API_KEY), which never reaches the browser. The middleware has already checked the session,
+ * origin and rate limit; here the operator's policy (models, token cap) is applied, the upstream is given a
+ * deadline, redirects are refused, and its stream is relayed with backpressure and ended cleanly on any fault.
  */
 export default defineEventHandler(async (event) => {
   const path = resolveOpenRouterProxyPath(getRouterParam(event, 'path'))
@@ -23,11 +28,28 @@ export default defineEventHandler(async (event) => {
   const config = useRuntimeConfig(event)
   const apiKey = String(config.openrouterApiKey ?? '').trim()
   if (!apiKey) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
+  const policy = readOpenRouterPolicy(config)
 
-  const body = method === 'POST' ? await readRawBody(event) : undefined
-  // 'close' fires when the browser disconnects (Stop, closed tab): abort the upstream request with it.
+  let body: string | undefined
+  if (method === 'POST') {
+    try {
+      body = JSON.stringify(applyOpenRouterPolicy(await readBoundedJson(event, chatBodyLimitBytes(config.maxBodyBytes)), policy))
+    }
+    catch (error) {
+      if (error instanceof OpenRouterPolicyError) throw createError({ statusCode: error.statusCode, message: error.message })
+      throw error
+    }
+  }
+
+  // Aborted when the browser disconnects (Stop, closed tab) or the upstream misses its first-byte deadline.
+  const upstreamAbort = new AbortController()
   const clientGone = new AbortController()
-  event.node.res.on('close', () => clientGone.abort())
+  event.node.res.on('close', () => {
+    clientGone.abort()
+    upstreamAbort.abort()
+  })
+  const timeoutMs = Number(config.upstreamTimeoutMs) > 0 ? Number(config.upstreamTimeoutMs) : 60_000
+  const firstByte = setTimeout(() => upstreamAbort.abort(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs)
 
   let upstream: Response
   try {
@@ -41,16 +63,33 @@ export default defineEventHandler(async (event) => {
         hasBody: method === 'POST',
       }),
       body,
-      signal: clientGone.signal,
+      redirect: 'manual',
+      signal: upstreamAbort.signal,
     })
   }
   catch (error) {
     if (clientGone.signal.aborted) return null
-    throw createError({ statusCode: 502, statusMessage: describeOpenRouterNetworkError(error, config.openrouterBaseUrl, apiKey) })
+    const reason = upstreamAbort.signal.aborted ? upstreamAbort.signal.reason : error
+    console.warn(`[openrouter] ${describeOpenRouterNetworkError(reason, config.openrouterBaseUrl, apiKey, { internal: true })}`)
+    throw createError({ statusCode: upstreamAbort.signal.aborted ? 504 : 502, message: describeOpenRouterNetworkError(reason, config.openrouterBaseUrl, apiKey) })
+  }
+  finally {
+    clearTimeout(firstByte)
   }
 
+  if (upstream.status >= 300 && upstream.status < 400) {
+    await upstream.body?.cancel()
+    throw createError({ statusCode: 502, message: `The model provider answered with a redirect (${upstream.status}), which this server does not follow.` })
+  }
   setResponseStatus(event, upstream.status, upstream.statusText || undefined)
   setResponseHeaders(event, pickOpenRouterResponseHeaders(upstream.headers))
+  if (!upstream.ok) return readUpstreamErrorBody(upstream, [apiKey, config.openrouterBaseUrl])
+  if (path === 'models' && policy.allowedModels.length > 0) return filterModelList(await upstream.json(), policy)
   if (!upstream.body) return null
-  return sendStream(event, relayOpenRouterBody(upstream.body, clientGone.signal))
+  await relayUpstreamStream(upstream.body, event.node.res, {
+    idleTimeoutMs: timeoutMs,
+    signal: clientGone.signal,
+    eventStream: (upstream.headers.get('content-type') ?? '').includes('text/event-stream'),
+    onFault: reason => console.warn(`[openrouter] stream ended early: ${reason}`),
+  })
 })

@@ -1,0 +1,32 @@
+import { ensureBrowserSession } from '../utils/security/browser-session'
+import { CONNECT_ORIGINS_COOKIE, parseConnectOrigins } from '#shared/security/connect-origins'
+import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, inlineScriptHashes } from '../utils/security/content-security-policy'
+
+/**
+ * Security headers on every response, static assets included (the 'request' hook runs before Nitro serves a
+ * file), and on the app's page a policy that allows exactly its own inline scripts by hash. Loading the page is
+ * also what gives a browser its session: the model routes answer only requests that carry it.
+ */
+export default defineNitroPlugin((nitroApp) => {
+  nitroApp.hooks.hook('request', (event) => {
+    setResponseHeaders(event, {
+      ...BASELINE_SECURITY_HEADERS,
+      'content-security-policy': buildContentSecurityPolicy({ dev: import.meta.dev }),
+    })
+  })
+
+  nitroApp.hooks.hook('render:response', async (response, { event }) => {
+    if (typeof response.body !== 'string') return
+    response.headers = {
+      ...response.headers,
+      'content-security-policy': buildContentSecurityPolicy({
+        scriptHashes: inlineScriptHashes(response.body),
+        connectOrigins: parseConnectOrigins(getCookie(event, CONNECT_ORIGINS_COOKIE)),
+        dev: import.meta.dev,
+      }),
+      // The page depends on cookies (session, endpoints): never serve it from a shared cache.
+      'cache-control': 'no-store',
+    }
+    await ensureBrowserSession(event)
+  })
+})

@@ -1,0 +1,55 @@
+import type { H3Event } from 'h3'
+import { bodyTooLargeError } from '../http/read-bounded-body'
+import { chatBodyLimitBytes, SMALL_BODY_LIMIT_BYTES } from '../http/request-limits'
+import { isSignedIn, readBrowserSession } from './browser-session'
+import { crossSiteReason } from './cross-site'
+import { consumeRateLimit } from './rate-limit'
+import type { RateLimitBucket } from './rate-limit'
+
+/** Routes that answer without a signed-in session in password mode: the ones that sign in. */
+const SIGN_IN_ROUTES = new Set(['/api/auth/status', '/api/auth/sign-in'])
+
+/** Model routes: only the app's own page may use them, and each chat request is counted. */
+const MODEL_ROUTES: { prefix: string, bucket: RateLimitBucket }[] = [
+  { prefix: '/api/openrouter/', bucket: 'model' },
+  { prefix: '/api/demo/', bucket: 'demo' },
+]
+
+/** Routes whose bodies carry a whole chat; every other /api route accepts only a small body. */
+function isChatRoute(path: string): boolean {
+  return path.endsWith('/chat/completions')
+}
+
+/** The operator's access password (`NUXT_ACCESS_PASSWORD`), or '' when the app is open. */
+export function accessPassword(event: H3Event): string {
+  return String(useRuntimeConfig(event).accessPassword ?? '')
+}
+
+/**
+ * Decides whether an /api request may go on, cheapest check first: a declared body over the route's limit
+ * (413), another site (403), password mode without sign-in (401), a model route without the app's session
+ * (401), a spent rate limit (429). Throws the refusal; returns when the request may proceed.
+ */
+export async function guardApiRequest(event: H3Event): Promise<void> {
+  const path = event.path.split('?')[0]!
+  const limit = isChatRoute(path) ? chatBodyLimitBytes(useRuntimeConfig(event).maxBodyBytes) : SMALL_BODY_LIMIT_BYTES
+  const declared = Number(getRequestHeader(event, 'content-length') ?? 0)
+  if (declared > limit) throw bodyTooLargeError(event, limit)
+
+  const crossSite = crossSiteReason(event)
+  if (crossSite) throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: crossSite })
+
+  const password = accessPassword(event)
+  if (SIGN_IN_ROUTES.has(path)) return
+  const session = await readBrowserSession(event)
+  if (password && !isSignedIn(session, password)) {
+    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Sign in to use this server: it is protected by a password.' })
+  }
+
+  const modelRoute = MODEL_ROUTES.find(route => path.startsWith(route.prefix))
+  if (!modelRoute) return
+  if (!session) {
+    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session: the model routes answer only the app\'s own page. Reload the app.' })
+  }
+  if (event.method === 'POST' && isChatRoute(path)) await consumeRateLimit(event, modelRoute.bucket, session.id)
+}

@@ -1,0 +1,60 @@
+import type { H3Event } from 'h3'
+import { accessPasswordFingerprint } from './access-password'
+
+/** Name of the sealed session cookie (HttpOnly, SameSite=Lax; see nuxt.config's runtimeConfig.session). */
+export const SESSION_COOKIE_NAME = 'plugboard-session'
+
+/** What Plugboard keeps in the sealed session cookie. */
+export interface BrowserSessionData {
+  /** When the app's page issued the session (ms). A session without it was not issued by a page load. */
+  issuedAt?: number
+  /** Set at sign-in in password mode: the fingerprint of the password signed in with. */
+  accessKey?: string
+}
+
+/** A session as read from the request: its id (rate limits count per id) and data. */
+export interface BrowserSession extends BrowserSessionData {
+  id: string
+}
+
+function hasSessionCookie(event: H3Event): boolean {
+  const cookies = parseCookies(event)
+  return typeof cookies[SESSION_COOKIE_NAME] === 'string' && cookies[SESSION_COOKIE_NAME] !== ''
+}
+
+/** Secure cookies only over HTTPS: on plain http (localhost, a LAN) browsers would drop them. */
+function cookieOptions(event: H3Event) {
+  return { cookie: { secure: getRequestProtocol(event, { xForwardedProto: trustsProxy(event) }) === 'https' } }
+}
+
+/** Whether the operator said the server sits behind a reverse proxy (`NUXT_TRUST_PROXY`). */
+export function trustsProxy(event: H3Event): boolean {
+  const value = String(useRuntimeConfig(event).trustProxy ?? '').trim().toLowerCase()
+  return value === 'true' || value === '1'
+}
+
+/**
+ * The browser's session when the request carries a valid one issued by the app's page, else undefined. Never
+ * mints a session (h3 would, and set a cookie on the refusal): a request without the cookie is answered at once.
+ */
+export async function readBrowserSession(event: H3Event): Promise<BrowserSession | undefined> {
+  if (!hasSessionCookie(event)) return undefined
+  const session = await getUserSession(event) as BrowserSession
+  return typeof session.issuedAt === 'number' ? session : undefined
+}
+
+/** Issues a session to a browser loading the app's page, unless it already has one. */
+export async function ensureBrowserSession(event: H3Event): Promise<void> {
+  if (await readBrowserSession(event)) return
+  await replaceUserSession(event, { issuedAt: Date.now() }, cookieOptions(event))
+}
+
+/** Whether the session is signed in with the current access password. */
+export function isSignedIn(session: BrowserSession | undefined, password: string): boolean {
+  return !!session?.accessKey && session.accessKey === accessPasswordFingerprint(password)
+}
+
+/** Marks the browser's session as signed in with `password`. */
+export async function signInBrowserSession(event: H3Event, password: string): Promise<void> {
+  await replaceUserSession(event, { issuedAt: Date.now(), accessKey: accessPasswordFingerprint(password) }, cookieOptions(event))
+}

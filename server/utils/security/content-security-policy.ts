@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto'
+import { OPENROUTER_ORIGIN } from '#shared/security/connect-origins'
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi
+
+/** `'sha256-…'` sources for every inline script of `html` (those without `src`), in document order. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = []
+  for (const match of html.matchAll(INLINE_SCRIPT)) {
+    const attributes = match[1] ?? ''
+    if (/\ssrc\s*=/i.test(attributes)) continue
+    hashes.push(`'sha256-${createHash('sha256').update(match[2] ?? '', 'utf8').digest('base64')}'`)
+  }
+  return [...new Set(hashes)]
+}
+
+/** What a page's policy depends on. */
+export interface ContentSecurityPolicyOptions {
+  /** Hashes of the page's own inline scripts (see inlineScriptHashes). @default [] */
+  scriptHashes?: string[]
+  /** Model endpoints the user configured (see parseConnectOrigins). @default [] */
+  connectOrigins?: string[]
+  /** `nuxt dev`: Vite's hot reload talks over a WebSocket. @default false */
+  dev?: boolean
+}
+
+/**
+ * The Content-Security-Policy of every response. Scripts: the app's own files and the exact inline scripts
+ * Nuxt wrote into the page (by hash), nothing inline otherwise and no eval. Connections: the app, OpenRouter,
+ * and the endpoints the user configured, nothing else. Remote images stay allowed over https because a user may
+ * click to load one (replies show a placeholder until then).
+ */
+export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions = {}): string {
+  const { scriptHashes = [], connectOrigins = [], dev = false } = options
+  return [
+    `default-src 'self'`,
+    `script-src 'self'${scriptHashes.map(hash => ` ${hash}`).join('')}`,
+    `style-src 'self' 'unsafe-inline'`,
+    `img-src 'self' data: https:`,
+    `font-src 'self' data:`,
+    `connect-src 'self' ${OPENROUTER_ORIGIN}${connectOrigins.map(origin => ` ${origin}`).join('')}${dev ? ' ws: wss:' : ''}`,
+    `worker-src 'self'`,
+    `manifest-src 'self'`,
+    `frame-src 'none'`,
+    `object-src 'none'`,
+    `base-uri 'none'`,
+    `form-action 'self'`,
+    `frame-ancestors 'none'`,
+  ].join('; ')
+}
+
+/** Headers every response carries, page or asset or API answer. */
+export const BASELINE_SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+} as const

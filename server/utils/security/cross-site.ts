@@ -1,0 +1,25 @@
+import type { H3Event } from 'h3'
+import { trustsProxy } from './browser-session'
+
+/**
+ * Why a request did not come from the app's own page, or undefined when it did (or when a non-browser client
+ * sent no browser headers: the session check decides those). Browsers send `Sec-Fetch-Site` on every fetch and
+ * `Origin` on every cross-origin or non-GET request; another site can forge neither.
+ */
+export function crossSiteReason(event: H3Event): string | undefined {
+  const fetchSite = getRequestHeader(event, 'sec-fetch-site')
+  if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') {
+    return `Requests from other sites are refused (Sec-Fetch-Site: ${fetchSite}).`
+  }
+  const origin = getRequestHeader(event, 'origin')
+  if (origin === undefined) return undefined
+  let originHost: string
+  try {
+    originHost = new URL(origin).host
+  }
+  catch {
+    return `Requests from other sites are refused (Origin: ${origin.slice(0, 100)}).`
+  }
+  const ownHost = getRequestHost(event, { xForwardedHost: trustsProxy(event) })
+  return originHost === ownHost ? undefined : `Requests from other sites are refused (Origin: ${origin.slice(0, 100)}).`
+}

@@ -1,0 +1,61 @@
+import type { H3Event } from 'h3'
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import type { RateLimiterAbstract } from 'rate-limiter-flexible'
+import { trustsProxy } from './browser-session'
+
+/** Default model requests per minute, per session and per IP (`NUXT_RATE_LIMIT_PER_MINUTE`). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 30
+
+/** The kinds of requests counted apart, each with its own budget. */
+export type RateLimitBucket = 'model' | 'demo' | 'sign-in'
+
+/** How many of each bucket a minute allows, given the configured model limit. */
+function pointsFor(bucket: RateLimitBucket, perMinute: number): number {
+  // The demo model spends no money, only a little CPU: a generous budget that still stops a flood.
+  if (bucket === 'demo') return perMinute * 20
+  // Password guessing: a handful a minute is plenty for a person who mistyped.
+  if (bucket === 'sign-in') return 10
+  return perMinute
+}
+
+const limiters = new Map<string, RateLimiterAbstract>()
+
+function limiterFor(bucket: RateLimitBucket, perMinute: number): RateLimiterAbstract {
+  const key = `${bucket}:${perMinute}`
+  let limiter = limiters.get(key)
+  if (!limiter) {
+    limiter = new RateLimiterMemory({ keyPrefix: bucket, points: pointsFor(bucket, perMinute), duration: 60 })
+    limiters.set(key, limiter)
+  }
+  return limiter
+}
+
+/** The configured per-minute limit; nonsense falls back to the default, never to "unlimited". */
+export function rateLimitPerMinute(configured: unknown): number {
+  const value = Number(configured)
+  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_RATE_LIMIT_PER_MINUTE
+}
+
+/**
+ * Counts one request of `bucket` against the session and against the client's IP, and throws 429 with
+ * `Retry-After` (seconds) when either is spent. Behind a reverse proxy set `NUXT_TRUST_PROXY` so the
+ * client's own IP (X-Forwarded-For) is counted, not the proxy's.
+ */
+export async function consumeRateLimit(event: H3Event, bucket: RateLimitBucket, sessionId: string | undefined): Promise<void> {
+  const limiter = limiterFor(bucket, rateLimitPerMinute(useRuntimeConfig(event).rateLimitPerMinute))
+  const ip = getRequestIP(event, { xForwardedFor: trustsProxy(event) }) ?? 'unknown'
+  const keys = [`ip:${ip}`, ...(sessionId ? [`session:${sessionId}`] : [])]
+  try {
+    await Promise.all(keys.map(key => limiter.consume(key)))
+  }
+  catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection
+    const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))
+    setResponseHeader(event, 'retry-after', seconds)
+    throw createError({
+      statusCode: 429,
+      statusMessage: 'Too Many Requests',
+      message: `Too many requests to this server: at most ${pointsFor(bucket, rateLimitPerMinute(useRuntimeConfig(event).rateLimitPerMinute))} a minute. Try again in ${seconds} s.`,
+    })
+  }
+}
