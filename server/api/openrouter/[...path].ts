@@ -71,7 +71,7 @@ export default defineEventHandler(async (event) => {
     if (clientGone.signal.aborted) return null
     const reason = upstreamAbort.signal.aborted ? upstreamAbort.signal.reason : error
     console.warn(`[openrouter] ${describeOpenRouterNetworkError(reason, config.openrouterBaseUrl, apiKey, { internal: true })}`)
-    throw createError({ statusCode: upstreamAbort.signal.aborted ? 504 : 502, message: describeOpenRouterNetworkError(reason, config.openrouterBaseUrl, apiKey) })
+    throw createError({ statusCode: upstreamAbort.signal.aborted ? 504 : 502, statusMessage: describeOpenRouterNetworkError(reason, config.openrouterBaseUrl, apiKey) })
   }
   finally {
     clearTimeout(firstByte)

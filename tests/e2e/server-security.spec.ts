@@ -1,0 +1,279 @@
+// The server probed as an attacker would: another site, no session, a guessed password, a flood, huge bodies,
+// a dying or hostile upstream. Each test starts the built app with the configuration it needs.
+import { expect, test } from '@playwright/test'
+import { startApp } from './support/app-instance'
+import type { AppInstance } from './support/app-instance'
+import { startHostileUpstream } from './support/hostile-upstream'
+import type { HostileUpstream } from './support/hostile-upstream'
+
+const KEY = 'sk-or-v1-operator-secret-key-0123456789'
+const chat = (model: string, extra: Record<string, unknown> = {}) => JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'hi' }], ...extra })
+const json = { 'content-type': 'application/json' }
+
+test.describe('the server key on an open server', () => {
+  let upstream: HostileUpstream
+  let app: AppInstance
+  test.beforeAll(async () => {
+    upstream = await startHostileUpstream()
+    app = await startApp({ NUXT_OPENROUTER_API_KEY: KEY, NUXT_OPENROUTER_BASE_URL: upstream.base, NUXT_UPSTREAM_TIMEOUT_MS: '30000' })
+  })
+  test.afterAll(async () => {
+    await app.stop()
+    await upstream.close()
+  })
+
+  test('the app page hands out a sealed HttpOnly SameSite session cookie', async () => {
+    const response = await fetch(`${app.url}/`)
+    const cookie = response.headers.getSetCookie().find(item => item.startsWith('plugboard-session='))
+    expect(cookie).toBeDefined()
+    expect(cookie).toMatch(/HttpOnly/i)
+    expect(cookie).toMatch(/SameSite=Lax/i)
+    expect(cookie).not.toContain(KEY)
+  })
+
+  test('a request without the session gets 401 and never reaches the upstream', async () => {
+    const before = upstream.requests.length
+    const response = await fetch(`${app.url}/api/openrouter/chat/completions`, { method: 'POST', headers: json, body: chat('h/good') })
+    expect(response.status).toBe(401)
+    expect(response.headers.getSetCookie()).toEqual([])
+    expect(upstream.requests.length).toBe(before)
+  })
+
+  test('a cross-site request gets 403, even with the session cookie', async () => {
+    const before = upstream.requests.length
+    for (const headers of [{ 'origin': 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }]) {
+      const response = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: { ...json, ...headers }, body: chat('h/good') })
+      expect(response.status, JSON.stringify(headers)).toBe(403)
+      expect((await response.json()).message).toMatch(/other sites are refused/)
+    }
+    expect(upstream.requests.length).toBe(before)
+  })
+
+  test('a page on another site cannot spend the key, even with no-cors', async ({ page }) => {
+    const before = upstream.requests.length
+    // Another origin (the hostile upstream's own host:port serves any GET): the browser attaches what it may.
+    await page.goto(upstream.base.replace('/api/v1', '/'))
+    const sent = await page.evaluate(async (target) => {
+      await fetch(target, { method: 'POST', mode: 'no-cors', credentials: 'include', body: JSON.stringify({ model: 'o1-pro', max_tokens: 100_000, messages: [{ role: 'user', content: 'x' }] }) })
+      return true
+    }, `${app.url}/api/openrouter/chat/completions`)
+    expect(sent).toBe(true)
+    expect(upstream.requests.length).toBe(before)
+  })
+
+  test('the app\'s own session streams the reply, with the key added on the server only', async () => {
+    const response = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: { ...json, 'sec-fetch-site': 'same-origin', 'origin': app.url }, body: chat('h/good') })
+    expect(response.status).toBe(200)
+    expect(await response.text()).toContain('All good.')
+    expect(upstream.requests.at(-1)!.authorization).toBe(`Bearer ${KEY}`)
+  })
+
+  test('an upstream reset mid-stream ends the reply at once with an error frame', async () => {
+    const started = Date.now()
+    const response = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('h/reset') })
+    const text = await response.text()
+    const elapsedMs = Date.now() - started
+    test.info().annotations.push({ type: 'reset → end of reply', description: `${elapsedMs} ms` })
+    expect(text).toContain('Hello ')
+    expect(text).toMatch(/data: \{"error":\{"message":"The reply stopped: the connection to the model provider broke/)
+    // Ended by the reset itself, not by the 30 s idle deadline.
+    expect(elapsedMs).toBeLessThan(10_000)
+  })
+
+  test('garbage mid-stream ends the reply with an error frame', async () => {
+    const text = await (await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('h/garbage') })).text()
+    expect(text).toMatch(/"error":\{"message":"The reply stopped: the model provider sent data that is not JSON/)
+  })
+
+  test('a redirect from the upstream is refused, not followed', async () => {
+    const response = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('h/redirect') })
+    expect(response.status).toBe(502)
+    expect((await response.json()).message).toMatch(/redirect \(307\)/)
+    expect(upstream.redirectTargetHits()).toBe(0)
+  })
+
+  test('an upstream error body is passed on without the key or the internal URL', async () => {
+    const response = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('h/echo-key') })
+    expect(response.status).toBe(400)
+    const text = await response.text()
+    expect(text).toContain('[redacted]')
+    expect(text).not.toContain(KEY)
+    expect(text).not.toContain(upstream.base)
+  })
+
+  test('a reader that does not read does not make the server buffer the upstream', async () => {
+    const response = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('h/endless') })
+    const reader = response.body!.getReader()
+    await reader.read()
+    const rssBefore = app.residentMb()
+    // Stop reading for a while: the upstream must soon be unable to write more.
+    await new Promise(resolve => setTimeout(resolve, 1500))
+    const writtenAfterPause = upstream.endlessBytesWritten()
+    await new Promise(resolve => setTimeout(resolve, 1500))
+    const writtenLater = upstream.endlessBytesWritten()
+    const rssAfter = app.residentMb()
+    test.info().annotations.push({ type: 'backpressure', description: `upstream wrote ${(writtenLater / 1e6).toFixed(1)} MB; server RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB` })
+    expect(writtenLater - writtenAfterPause).toBeLessThan(1_000_000)
+    expect(writtenLater).toBeLessThan(64 * 1024 * 1024)
+    await reader.cancel()
+  })
+
+  test('unknown API paths answer 404 JSON, not the app page', async () => {
+    const response = await app.fetchWithSession('/api/nope/../keys', { headers: { accept: 'text/html' } })
+    expect(response.status).toBe(404)
+    expect(response.headers.get('content-type')).toContain('application/json')
+  })
+})
+
+test.describe('the operator\'s policy on the key', () => {
+  let upstream: HostileUpstream
+  let app: AppInstance
+  test.beforeAll(async () => {
+    upstream = await startHostileUpstream()
+    app = await startApp({ NUXT_OPENROUTER_API_KEY: KEY, NUXT_OPENROUTER_BASE_URL: upstream.base, NUXT_OPENROUTER_MODELS: 'h/good,h/other', NUXT_OPENROUTER_MAX_TOKENS: '1000', NUXT_RATE_LIMIT_PER_MINUTE: '3' })
+  })
+  test.afterAll(async () => {
+    await app.stop()
+    await upstream.close()
+  })
+
+  test('a model outside the allow-list is refused; token limits are capped; the model list is narrowed', async () => {
+    const refused = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('o1-pro', { max_tokens: 100_000 }) })
+    expect(refused.status).toBe(403)
+    expect((await refused.json()).message).toMatch(/"o1-pro" is not allowed on this server\. Allowed: h\/good, h\/other/)
+    const fallback = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('h/good', { models: ['o1-pro'] }) })
+    expect(fallback.status).toBe(403)
+
+    const allowed = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('h/good', { max_tokens: 100_000 }) })
+    expect(allowed.status).toBe(200)
+    await allowed.text()
+    expect(upstream.requests.at(-1)!.body.max_tokens).toBe(1000)
+
+    const { data } = await (await app.fetchWithSession('/api/openrouter/models')).json() as { data: { id: string }[] }
+    expect(data.map(model => model.id)).toEqual(['h/good', 'h/other'])
+    const config = await (await app.fetchWithSession('/api/config')).json()
+    expect(config).toMatchObject({ allowedModels: ['h/good', 'h/other'], maxTokens: 1000 })
+    expect(JSON.stringify(config)).not.toContain(upstream.base)
+  })
+
+  test('past the per-minute limit the model route answers 429 with Retry-After', async () => {
+    // The first test spent 2 of the 3 requests a minute (refusals by policy are counted too: they were requests).
+    let response: Response | undefined
+    for (let attempt = 0; attempt < 5; attempt++) {
+      response = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('h/good') })
+      await response.text()
+      if (response.status === 429) break
+    }
+    expect(response!.status).toBe(429)
+    expect(Number(response!.headers.get('retry-after'))).toBeGreaterThan(0)
+    // Another session from the same IP is limited too: the IP counts, not only the session.
+    const fresh = await fetch(`${app.url}/`)
+    const cookie = fresh.headers.getSetCookie().map(item => item.split(';')[0]).join('; ')
+    const other = await fetch(`${app.url}/api/openrouter/chat/completions`, { method: 'POST', headers: { ...json, cookie }, body: chat('h/good') })
+    expect(other.status).toBe(429)
+  })
+})
+
+test.describe('every input bounded', () => {
+  let app: AppInstance
+  test.beforeAll(async () => {
+    app = await startApp()
+  })
+  test.afterAll(async () => {
+    await app.stop()
+  })
+
+  test('a 50 MB body is answered 413 at once, and the server\'s memory stays flat', async () => {
+    const rssBefore = app.residentMb()
+    const size = 50 * 1024 * 1024
+    const declared = await app.fetchWithSession('/api/demo/v1/chat/completions', { method: 'POST', headers: json, body: new Uint8Array(size) })
+    expect(declared.status).toBe(413)
+    expect((await declared.json()).message).toMatch(/larger than this server accepts \(2 MB\)/)
+
+    // Chunked, with no Content-Length: counted as it arrives and dropped at the limit.
+    const chunk = new Uint8Array(1024 * 1024)
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= size) return controller.close()
+        sent += chunk.length
+        controller.enqueue(chunk)
+      },
+    })
+    const chunked = await app.fetchWithSession('/api/demo/v1/chat/completions', { method: 'POST', headers: json, body, duplex: 'half' } as RequestInit)
+    expect(chunked.status).toBe(413)
+    const rssAfter = app.residentMb()
+    test.info().annotations.push({ type: '50 MB bodies', description: `RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB; chunked upload stopped after ${(sent / 1e6).toFixed(0)} MB sent` })
+    expect(rssAfter - rssBefore).toBeLessThan(40)
+  })
+
+  test('a worst-case 2 MB demo request is answered while other routes stay responsive', async () => {
+    const tools = Array.from({ length: 128 }, (_, index) => ({ type: 'function', function: { name: `tool_${index}_${'x'.repeat(40)}`, description: 'd'.repeat(2000), parameters: { type: 'object', properties: {} } } }))
+    const prompt = `what is ${'1+'.repeat(400_000)}1 and the time in ${'tokyo '.repeat(50_000)}`.slice(0, 1_700_000)
+    const started = Date.now()
+    const heavy = app.fetchWithSession('/api/demo/v1/chat/completions', { method: 'POST', headers: json, body: JSON.stringify({ model: 'plugboard/demo', stream: true, tools, messages: [{ role: 'user', content: prompt }] }) })
+    const probe = await app.fetchWithSession('/api/auth/status')
+    const probeMs = Date.now() - started
+    const response = await heavy
+    await response.text()
+    const heavyMs = Date.now() - started
+    test.info().annotations.push({ type: 'worst-case demo request', description: `answered in ${heavyMs} ms; another route answered in ${probeMs} ms meanwhile` })
+    expect(probe.status).toBe(200)
+    expect(response.status).toBe(200)
+  })
+
+  test('too many tools are refused with a clear message', async () => {
+    const tools = Array.from({ length: 10_000 }, (_, index) => ({ type: 'function', function: { name: `t${index}` } }))
+    const response = await app.fetchWithSession('/api/demo/v1/chat/completions', { method: 'POST', headers: json, body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], tools }) })
+    expect(response.status).toBe(400)
+    expect(await response.text()).toMatch(/128/)
+  })
+})
+
+test.describe('password mode', () => {
+  let app: AppInstance
+  test.beforeAll(async () => {
+    app = await startApp({ NUXT_ACCESS_PASSWORD: 'correct horse battery staple' })
+  })
+  test.afterAll(async () => {
+    await app.stop()
+  })
+
+  test('every API route but signing in answers 401 until the browser signs in', async () => {
+    for (const path of ['/api/config', '/api/demo/v1/models', '/api/_auth/session']) {
+      expect((await app.fetchWithSession(path)).status, path).toBe(401)
+    }
+    expect(await (await app.fetchWithSession('/api/auth/status')).json()).toEqual({ passwordRequired: true, signedIn: false })
+    const wrong = await app.fetchWithSession('/api/auth/sign-in', { method: 'POST', headers: json, body: JSON.stringify({ password: 'guess' }) })
+    expect(wrong.status).toBe(401)
+
+    const right = await app.fetchWithSession('/api/auth/sign-in', { method: 'POST', headers: json, body: JSON.stringify({ password: 'correct horse battery staple' }) })
+    expect(right.status).toBe(200)
+    const cookie = right.headers.getSetCookie().map(item => item.split(';')[0]).join('; ')
+    const config = await fetch(`${app.url}/api/config`, { headers: { cookie } })
+    expect(config.status).toBe(200)
+  })
+
+  test('the sign-in page lets a person in, then the app works', async ({ page }) => {
+    await page.goto(app.url)
+    await expect(page).toHaveURL(/\/sign-in/)
+    await page.getByTestId('sign-in-password').fill('wrong password')
+    await page.getByTestId('sign-in-submit').click()
+    await expect(page.getByText('That password is not right.')).toBeVisible()
+    await page.getByTestId('sign-in-password').fill('correct horse battery staple')
+    await page.getByTestId('sign-in-submit').click()
+    await page.waitForFunction(() => (window as unknown as { __plugboardReady?: boolean }).__plugboardReady === true)
+    await expect(page).not.toHaveURL(/sign-in/)
+    await page.getByTestId('composer-input').fill('what is 12*7')
+    await page.getByTestId('composer-input').press('Enter')
+    await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toContainText('84', { timeout: 20_000 })
+  })
+
+  test('password guessing is slowed down', async () => {
+    let status = 0
+    for (let attempt = 0; attempt < 15 && status !== 429; attempt++) {
+      status = (await fetch(`${app.url}/api/auth/sign-in`, { method: 'POST', headers: json, body: JSON.stringify({ password: `guess ${attempt}` }) })).status
+    }
+    expect(status).toBe(429)
+  })
+})

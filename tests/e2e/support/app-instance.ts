@@ -1,0 +1,79 @@
+// Starts the built app (.output) as its own process with its own environment, on a free loopback port, and stops
+// it by pid: for tests that need a server configured differently from playwright.config's (password mode, a tiny
+// rate limit, a hostile upstream) or that read the server's memory.
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
+
+export interface AppInstance {
+  url: string
+  pid: number
+  /** The server's resident memory (VmRSS), in MB. */
+  residentMb: () => number
+  /** A fetch that carries the session cookie the app's page handed out (as the app's own page would). */
+  fetchWithSession: (path: string, init?: RequestInit) => Promise<Response>
+  cookie: string
+  stop: () => Promise<void>
+}
+
+/** A free loopback port (the OS picks it; a race with another process is possible but harmless in tests). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (child.exitCode !== null) throw new Error(`The app exited with ${child.exitCode}:\n${output()}`)
+    try {
+      const response = await fetch(`${url}/api/auth/status`)
+      if (response.status < 500) return
+    }
+    catch {}
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  throw new Error(`The app did not start at ${url}:\n${output()}`)
+}
+
+/** Starts `node .output/server/index.mjs` with `env` added to a clean environment. */
+export async function startApp(env: Record<string, string> = {}): Promise<AppInstance> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['.output/server/index.mjs'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NUXT_OPENROUTER_API_KEY: '', NUXT_RATE_LIMIT_PER_MINUTE: '1000', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let log = ''
+  child.stdout!.on('data', (data: Buffer) => { log += data.toString() })
+  child.stderr!.on('data', (data: Buffer) => { log += data.toString() })
+  const url = `http://127.0.0.1:${port}`
+  await waitUntilUp(url, child, () => log)
+
+  // The app's page hands out the session, as it does to a browser.
+  const page = await fetch(`${url}/`)
+  const cookie = (page.headers.getSetCookie?.() ?? []).map(item => item.split(';')[0]).join('; ')
+  await page.text()
+
+  return {
+    url,
+    pid: child.pid!,
+    cookie,
+    residentMb: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+    },
+    fetchWithSession: (path, init = {}) => fetch(`${url}${path}`, { ...init, headers: { cookie, ...(init.headers as Record<string, string> | undefined) } }),
+    stop: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve()
+      child.once('exit', () => resolve())
+      process.kill(child.pid!, 'SIGTERM')
+    }),
+  }
+}
