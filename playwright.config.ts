@@ -34,7 +34,8 @@ export default defineConfig({
       // The app as a fresh install runs it: no server key, the demo model is the default.
       command: 'node .output/server/index.mjs',
       url: `http://127.0.0.1:${PORT}`,
-      env: { PORT: String(PORT), HOST: '127.0.0.1', NUXT_OPENROUTER_API_KEY: '' },
+      // The rate limit is probed by server-security.spec.ts on its own instance; the suite itself must not hit it.
+      env: { PORT: String(PORT), HOST: '127.0.0.1', NUXT_OPENROUTER_API_KEY: '', NUXT_RATE_LIMIT_PER_MINUTE: '10000' },
       reuseExistingServer: false,
       timeout: 60_000,
     },
@@ -48,6 +49,7 @@ export default defineConfig({
         NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key',
         NUXT_OPENROUTER_BASE_URL: `http://127.0.0.1:${FAKE_PORT}/api/v1`,
         NUXT_PUBLIC_DEFAULT_MODEL: 'fake/text',
+        NUXT_RATE_LIMIT_PER_MINUTE: '10000',
       },
       reuseExistingServer: false,
       timeout: 60_000,
