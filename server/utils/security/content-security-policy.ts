@@ -1,17 +1,33 @@
 import { createHash } from 'node:crypto'
 import { OPENROUTER_ORIGIN } from '#shared/security/connect-origins'
 
+/**
+ * Inline scripts the app inserts itself after load, which no page response contains: Nuxt UI's colour plugin, in
+ * a client-rendered app, adds this one-liner through useHead to drop its early <style>. Allowed by their exact
+ * hash; the e2e suite fails on any CSP violation, so a changed string is noticed.
+ */
+const CLIENT_INSERTED_SCRIPTS = [`document.head.removeChild(document.querySelector('[data-nuxt-ui-colors]'))`]
+
+function sha256Source(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`
+}
+
+const CLIENT_SCRIPT_HASHES = CLIENT_INSERTED_SCRIPTS.map(sha256Source)
+
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi
 
-/** `'sha256-…'` sources for every inline script of `html` (those without `src`), in document order. */
+/**
+ * `'sha256-…'` sources for every inline script of `html` (those without `src`), in document order, plus those of
+ * the scripts the app inserts itself (CLIENT_INSERTED_SCRIPTS).
+ */
 export function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = []
   for (const match of html.matchAll(INLINE_SCRIPT)) {
     const attributes = match[1] ?? ''
     if (/\ssrc\s*=/i.test(attributes)) continue
-    hashes.push(`'sha256-${createHash('sha256').update(match[2] ?? '', 'utf8').digest('base64')}'`)
+    hashes.push(sha256Source(match[2] ?? ''))
   }
-  return [...new Set(hashes)]
+  return [...new Set([...hashes, ...CLIENT_SCRIPT_HASHES])]
 }
 
 /** What a page's policy depends on. */
