@@ -5,8 +5,19 @@ export const PROXY_APP_URL = `http://127.0.0.1:${process.env.E2E_PROXY_PORT ?? 3
 
 /** Opens the app and waits until it is hydrated and the tool plugins are loaded. */
 export async function openApp(page: Page, url = '/') {
-  await page.goto(url)
-  await page.waitForFunction(() => (window as unknown as { __plugboardReady?: boolean }).__plugboardReady === true)
+  await page.goto(url, { waitUntil: 'commit' })
+  await waitForReady(page)
+}
+
+/**
+ * Waits until the app is hydrated and its tool plugins are loaded. Polled from outside the page: the app may
+ * reload once at start-up (to allow a newly chosen endpoint in its CSP), which would break an in-page wait.
+ */
+export async function waitForReady(page: Page) {
+  await expect.poll(
+    () => page.evaluate(() => (window as unknown as { __plugboardReady?: boolean }).__plugboardReady === true).catch(() => false),
+    { timeout: 20_000 },
+  ).toBe(true)
 }
 
 /** Types into the composer, presses Enter, and waits until the message is shown in the thread. */

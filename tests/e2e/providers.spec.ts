@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { clearFakeRequests, FAKE_URL, fakeRequests, lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { clearFakeRequests, FAKE_URL, fakeRequests, lastAssistant, openApp, sendMessage, waitForIdle, waitForReady } from './helpers'
 
 /** Stores OpenAI-compatible settings as the settings panel would, then reloads. */
 async function useCompatibleEndpoint(page: Page, settings: { baseUrl: string, apiKey?: string, model: string, toolCallMode?: 'native' | 'auto' | 'text' }) {
@@ -26,6 +26,11 @@ test.describe('providers', () => {
     await page.getByTestId('provider-openai-compatible').check()
     await page.getByLabel('Base URL').fill(`${FAKE_URL}/api/v1`)
     await page.getByLabel('API key (optional)').fill('sk-local-key')
+    // The page's CSP lists only endpoints the user chose: allowing this one reloads once and keeps the form.
+    await page.getByTestId('allow-connect').click()
+    await waitForReady(page)
+    await expect(page.getByLabel('Base URL')).toHaveValue(`${FAKE_URL}/api/v1`)
+    await expect(page.getByLabel('API key (optional)')).toHaveValue('sk-local-key')
     await page.getByTestId('model-picker').click()
     await page.getByRole('option', { name: /Fake: recorded text/ }).click()
     await page.getByTestId('settings-save').click()

@@ -1,6 +1,7 @@
 // The server probed as an attacker would: another site, no session, a guessed password, a flood, huge bodies,
 // a dying or hostile upstream. Each test starts the built app with the configuration it needs.
 import { expect, test } from '@playwright/test'
+import { waitForReady } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startHostileUpstream } from './support/hostile-upstream'
@@ -41,7 +42,7 @@ test.describe('the server key on an open server', () => {
 
   test('a cross-site request gets 403, even with the session cookie', async () => {
     const before = upstream.requests.length
-    for (const headers of [{ 'origin': 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }]) {
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }] as Record<string, string>[]) {
       const response = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: { ...json, ...headers }, body: chat('h/good') })
       expect(response.status, JSON.stringify(headers)).toBe(403)
       expect((await response.json()).message).toMatch(/other sites are refused/)
@@ -262,7 +263,7 @@ test.describe('password mode', () => {
     await expect(page.getByText('That password is not right.')).toBeVisible()
     await page.getByTestId('sign-in-password').fill('correct horse battery staple')
     await page.getByTestId('sign-in-submit').click()
-    await page.waitForFunction(() => (window as unknown as { __plugboardReady?: boolean }).__plugboardReady === true)
+    await waitForReady(page)
     await expect(page).not.toHaveURL(/sign-in/)
     await page.getByTestId('composer-input').fill('what is 12*7')
     await page.getByTestId('composer-input').press('Enter')
