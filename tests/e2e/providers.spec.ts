@@ -11,7 +11,6 @@ async function useCompatibleEndpoint(page: Page, settings: { baseUrl: string, ap
       openaiCompatible: { apiKey: '', toolCallMode: 'auto', ...settings },
     }))
   }, settings)
-  await page.reload()
   await openApp(page)
 }
 

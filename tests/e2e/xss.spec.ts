@@ -17,7 +17,6 @@ test('a reply made of 1,584 XSS payloads renders inert in real Chromium', async 
       openaiCompatible: { baseUrl, apiKey: 'k', model: 'fake/xss', toolCallMode: 'native' },
     }))
   }, `${FAKE_URL}/api/v1`)
-  await page.reload()
   await openApp(page)
   // Anything that runs script in this page flips this flag (payloads call alert/prompt/confirm).
   await page.evaluate(() => {
