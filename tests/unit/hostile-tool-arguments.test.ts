@@ -14,7 +14,7 @@ import type { ToolSchema } from '#shared/tools/validate-tool-arguments'
 const MAX_ERROR_CHARS = 2_048
 
 const weatherSchema = {
-  type: 'object',
+  type: 'object' as const,
   properties: { city: { type: 'string' } },
   required: ['city'],
   additionalProperties: false,
@@ -118,7 +118,7 @@ describe('executeToolCalls: huge invalid arguments', () => {
   })
 
   it('lists a few allowed values of a huge enum', async () => {
-    const parameters = { type: 'object', properties: { code: { enum: Array.from({ length: 10_000 }, (_, index) => `code-${index}`) } } }
+    const parameters = { type: 'object' as const, properties: { code: { enum: Array.from({ length: 10_000 }, (_, index) => `code-${index}`) } } }
     const tools = toolSetFromArray([{ definition: { type: 'function', function: { name: 'lookup', parameters } }, handler: () => 'ok' }])
     vi.spyOn(console, 'warn').mockImplementation(() => {})
     const [result] = await executeToolCalls([{ id: 'c', type: 'function', function: { name: 'lookup', arguments: '{"code":"nope"}' } }], tools, options)
