@@ -4,6 +4,7 @@ import { InvalidToolInputError } from '../errors/invalid-tool-input-error'
 import { describeValue } from '../errors/describe-value'
 import { describeSchemaErrors } from './describe-schema-errors'
 import { FULL_REPORT_MAX_CHARS } from './tool-limits'
+import { refuseCostlyUniqueItems } from './unique-items-budget'
 
 export { parseToolArguments } from './parse-tool-arguments'
 export type { ParseToolArgumentsResult } from './parse-tool-arguments'
@@ -30,6 +31,8 @@ export interface ValidateToolArgumentsOptions {
  * issues and counts the rest, whatever the size of the arguments.
  */
 export function validateToolArguments(toolName: string, schema: ToolSchema, value: unknown, options: ValidateToolArgumentsOptions = {}): ValidateToolArgumentsResult {
+  const refusal = refuseCostlyUniqueItems(schema, value)
+  if (refusal) return { valid: false, error: new InvalidToolInputError({ toolName, issues: [{ path: '', message: refusal }] }) }
   let check: SchemaCheck
   try {
     check = checkSchema(schema, value, (options.textLength ?? 0) <= FULL_REPORT_MAX_CHARS)
