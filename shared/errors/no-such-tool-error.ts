@@ -1,9 +1,14 @@
+import { clipMiddle } from './clip-text'
+
 export interface NoSuchToolErrorOptions {
   toolName: string
   /** Names of the tools that were offered for this request. */
   availableTools: string[]
   cause?: unknown
 }
+
+/** The name is the model's text: echoing a megabyte of it back would only feed the next turn the same garbage. */
+const MAX_ECHOED_NAME_CHARS = 100
 
 /** The model called a tool that was not offered (unknown, or switched off by the user). */
 export class NoSuchToolError extends Error {
@@ -13,7 +18,7 @@ export class NoSuchToolError extends Error {
 
   constructor(options: NoSuchToolErrorOptions) {
     const available = options.availableTools.length > 0 ? options.availableTools.join(', ') : 'none'
-    super(`no tool named "${options.toolName}" is available. Available tools: ${available}`, { cause: options.cause })
+    super(`no tool named "${clipMiddle(options.toolName, MAX_ECHOED_NAME_CHARS)}" is available. Available tools: ${available}`, { cause: options.cause })
     this.toolName = options.toolName
     this.availableTools = options.availableTools
   }

@@ -1,7 +1,8 @@
 import type { OutputUnit } from '@cfworker/json-schema'
 import type { ToolInputIssue } from '../errors/invalid-tool-input-error'
+import { formatInstancePath, joinPath } from './format-instance-path'
 
-/** Keywords whose error only says "a child failed": dropped when a child error says what. */
+/** Keywords whose error only says "a child failed": cfworker always follows it with the child's own errors. */
 const SUMMARY_KEYWORDS = new Set([
   'properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'propertyNames',
   'items', 'prefixItems', 'additionalItems', 'unevaluatedItems', 'allOf', '$ref', '$recursiveRef', '$dynamicRef',
@@ -11,17 +12,25 @@ const SUMMARY_KEYWORDS = new Set([
 /** Alternatives: their children are each one way to fail, so the parent speaks for them. */
 const ALTERNATIVE_KEYWORDS = new Set(['anyOf', 'oneOf', 'not'])
 
-/** True when `error` is a parent summary and a later error at or below its instance location explains it. */
-export function isExplainedSummary(error: OutputUnit, position: number, errors: OutputUnit[]): boolean {
+/** True for an error that only says a child failed (`Property "a" does not match schema.`). */
+export function isSummaryError(error: OutputUnit): boolean {
   if (!SUMMARY_KEYWORDS.has(error.keyword)) return false
-  return errors.some((other, i) => i > position && isAtOrBelow(other.instanceLocation, error.instanceLocation)
-    && !SUMMARY_KEYWORDS.has(other.keyword))
+  // `dependencies` with a list of names (draft 7) fails by itself: 'Instance has "a" but does not have "b".'
+  return error.keyword !== 'dependencies' || error.error.endsWith('dependant schema.')
 }
 
-/** One cfworker error as a short issue, or undefined when an enclosing anyOf/oneOf/not already covers it. */
-export function describeSchemaError(error: OutputUnit, errors: OutputUnit[]): ToolInputIssue | undefined {
-  if (errors.some(other => other !== error && ALTERNATIVE_KEYWORDS.has(other.keyword)
-    && error.keywordLocation.startsWith(`${other.keywordLocation}/`))) return undefined
+/** True for an anyOf/oneOf/not error, which speaks for the errors of its branches. */
+export function isAlternativeError(error: OutputUnit): boolean {
+  return ALTERNATIVE_KEYWORDS.has(error.keyword)
+}
+
+/**
+ * The error at `position` as a short issue. cfworker lists errors parent first, each followed by the errors of
+ * its subschemas; an anyOf/oneOf error reads only its own branches, right after it, so describing one error
+ * costs the same whatever the length of the list.
+ */
+export function describeSchemaError(errors: OutputUnit[], position: number): ToolInputIssue {
+  const error = errors[position]!
   const path = formatInstancePath(error.instanceLocation)
   const text = error.error
   switch (error.keyword) {
@@ -74,7 +83,7 @@ export function describeSchemaError(error: OutputUnit, errors: OutputUnit[]): To
       return { path, message: `must be a valid ${/format "(.*)"/.exec(text)?.[1] ?? 'value'}` }
     case 'anyOf':
     case 'oneOf':
-      return { path, message: describeAlternatives(error, errors) }
+      return { path, message: describeAlternatives(errors, position) }
     case 'not':
       return { path, message: 'matches a schema it must not match' }
     case 'false':
@@ -88,16 +97,19 @@ export function describeSchemaError(error: OutputUnit, errors: OutputUnit[]): To
   }
 }
 
-function describeAlternatives(error: OutputUnit, errors: OutputUnit[]): string {
+function describeAlternatives(errors: OutputUnit[], position: number): string {
+  const error = errors[position]!
   const matches = /\((\d+) matches\)/.exec(error.error)?.[1]
   if (error.keyword === 'oneOf' && matches && matches !== '0') return 'matches more than one allowed form'
-  const children = errors.filter(other => other.keywordLocation.startsWith(`${error.keywordLocation}/`))
-  const sameLevelTypes = children.length > 0 && children.every(child => child.keyword === 'type' && child.instanceLocation === error.instanceLocation)
-  if (sameLevelTypes) {
-    const types = [...new Set(children.flatMap(child => [...child.error.matchAll(/"([a-z]+)"/g)].slice(1).map(match => match[1])))]
-    return `expected ${types.join(' or ')}`
+  const branchPrefix = `${error.keywordLocation}/`
+  const types = new Set<string>()
+  for (let index = position + 1; index < errors.length && errors[index]!.keywordLocation.startsWith(branchPrefix); index++) {
+    const child = errors[index]!
+    // Any other kind of failure in a branch: listing types would mislead. Stops at the first one.
+    if (child.keyword !== 'type' || child.instanceLocation !== error.instanceLocation) return 'does not match any allowed form'
+    for (const match of [...child.error.matchAll(/"([a-z]+)"/g)].slice(1)) types.add(match[1]!)
   }
-  return 'does not match any allowed form'
+  return types.size > 0 ? `expected ${[...types].join(' or ')}` : 'does not match any allowed form'
 }
 
 function describeBound(keyword: string, text: string): string {
@@ -120,30 +132,4 @@ function parseJsonTail(text: string, prefix: string): unknown {
   catch {
     return undefined
   }
-}
-
-function isAtOrBelow(location: string, ancestor: string): boolean {
-  return location === ancestor || location.startsWith(`${ancestor}/`)
-}
-
-/** `#/items/2/name` → `items[2].name`; `#` → '' (the arguments as a whole). */
-export function formatInstancePath(location: string): string {
-  const segments = location.replace(/^#\/?/, '').split('/').filter(segment => segment !== '')
-  return segments.reduce<string>((path, segment) => {
-    const key = decodeSegment(segment)
-    return /^\d+$/.test(key) ? `${path}[${key}]` : joinPath(path, key)
-  }, '')
-}
-
-function joinPath(path: string, key: string): string {
-  return path ? `${path}.${key}` : key
-}
-
-function decodeSegment(segment: string): string {
-  let decoded = segment
-  try {
-    decoded = decodeURI(segment)
-  }
-  catch {}
-  return decoded.replace(/%23/g, '#').replace(/~1/g, '/').replace(/~0/g, '~')
 }

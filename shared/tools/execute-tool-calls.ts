@@ -7,12 +7,18 @@ import { ToolTimeoutError } from '../errors/tool-timeout-error'
 import type { ExecutableTool, ToolErrorKind, ToolResult, ToolSet } from './tool-types'
 import { serialiseToolOutput, truncateToolOutput } from './tool-output'
 import { parseToolArguments, validateToolArguments } from './validate-tool-arguments'
+import { readToolCall } from './read-tool-call'
+import type { ToolCallFields } from './read-tool-call'
+import { resolveTimeoutMs } from './tool-timeout'
 
 export interface ExecuteToolCallsOptions {
   threadId: string
   /** Aborting (the user pressed Stop) aborts every handler; unfinished calls end as 'cancelled'. */
   signal?: AbortSignal
-  /** Handler timeout for tools without their own `timeoutMs`. @default 10_000 */
+  /**
+   * Handler timeout for tools without their own `timeoutMs`. Values setTimeout cannot honour are replaced: see
+   * resolveTimeoutMs. @default 10_000
+   */
   defaultTimeoutMs?: number
   /** Results longer than this (characters) are cut for the model with a note. @default 32_768 */
   maxResultChars?: number
@@ -33,19 +39,27 @@ type Outcome = { kind: 'done', text: string } | { kind: 'cancelled' } | { kind: 
  * become results with status 'error' and a short summary the model can act on.
  */
 export async function executeToolCalls(calls: ToolCall[], tools: ToolSet, options: ExecuteToolCallsOptions): Promise<ToolResult[]> {
-  const { defaultTimeoutMs = 10_000, maxResultChars = 32_768 } = options
+  const defaultTimeoutMs = resolveTimeoutMs(options.defaultTimeoutMs, DEFAULT_TIMEOUT_MS)
+  const maxResultChars = typeof options.maxResultChars === 'number' && options.maxResultChars >= 0 ? options.maxResultChars : DEFAULT_MAX_RESULT_CHARS
   const callbackErrors: unknown[] = []
 
   async function executeOne(call: ToolCall): Promise<ToolResult> {
     const startedAt = Date.now()
-    const name = call.function.name
-    const outcome = await runCall(call, tools.get(name), tools, { ...options, defaultTimeoutMs })
-    const result = toResult(call, outcome, startedAt, maxResultChars)
+    const fields = readToolCall(call)
+    let outcome: Outcome
+    try {
+      outcome = await runCall(call, fields, tools, { ...options, defaultTimeoutMs })
+    }
+    catch (error) {
+      // A fault outside the handler (a tool set whose lookup throws...) is still this call's failure, not the turn's.
+      outcome = { kind: 'error', errorKind: 'execution', error: new ToolExecutionError({ toolName: fields.name, cause: error }) }
+    }
+    const result = toResult(fields, outcome, startedAt, maxResultChars)
     if (outcome.kind === 'error') console.warn(`[tools] ${outcome.error.message}`)
     try {
-      if (outcome.kind === 'done') tools.reportSuccess?.(name)
+      if (outcome.kind === 'done') tools.reportSuccess?.(fields.name)
       // Bad arguments are the model's mistake, not the tool's: they do not mark the tool as failing.
-      if (outcome.kind === 'error' && outcome.errorKind !== 'invalid-input') tools.reportError?.(name, outcome.error.message)
+      if (outcome.kind === 'error' && outcome.errorKind !== 'invalid-input') tools.reportError?.(fields.name, outcome.error.message)
       await options.onResult?.(result)
     }
     catch (error) {
@@ -60,22 +74,29 @@ export async function executeToolCalls(calls: ToolCall[], tools: ToolSet, option
   return results
 }
 
-async function runCall(call: ToolCall, tool: ExecutableTool | undefined, tools: ToolSet,
+const DEFAULT_TIMEOUT_MS = 10_000
+const DEFAULT_MAX_RESULT_CHARS = 32_768
+
+async function runCall(call: ToolCall, fields: ToolCallFields, tools: ToolSet,
   options: ExecuteToolCallsOptions & { defaultTimeoutMs: number }): Promise<Outcome> {
-  const name = call.function.name
+  const { name } = fields
   if (options.signal?.aborted) return { kind: 'cancelled' }
+  const tool = tools.get(name)
   if (!tool) {
     const availableTools = tools.definitions.map(definition => definition.function.name)
     return { kind: 'error', errorKind: 'no-such-tool', error: new NoSuchToolError({ toolName: name, availableTools }) }
   }
-  const parsed = parseToolArguments(call.function.arguments)
+  const parsed = parseToolArguments(fields.arguments)
   if (!parsed.ok) {
     return { kind: 'error', errorKind: 'invalid-input', error: new InvalidToolInputError({ toolName: name, issues: [{ path: '', message: parsed.error }] }) }
   }
-  const validation = validateToolArguments(name, tool.definition.function.parameters, parsed.value)
+  const validation = validateToolArguments(name, tool.definition.function.parameters, parsed.value, { textLength: fields.argumentsText.length })
   if (!validation.valid) return { kind: 'error', errorKind: 'invalid-input', error: validation.error }
 
-  const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs
+  const timeoutMs = resolveTimeoutMs(tool.timeoutMs, options.defaultTimeoutMs)
+  if (tool.timeoutMs !== undefined && timeoutMs !== tool.timeoutMs) {
+    console.warn(`[tools] "${name}" has timeoutMs ${String(tool.timeoutMs)}, which a timer cannot honour; using ${timeoutMs} ms`)
+  }
   const controller = new AbortController()
   const timeoutError = new ToolTimeoutError({ toolName: name, timeoutMs })
   const timer = setTimeout(() => controller.abort(timeoutError), timeoutMs)
@@ -94,9 +115,9 @@ async function runCall(call: ToolCall, tool: ExecutableTool | undefined, tools: 
     const context = {
       signal: controller.signal,
       threadId: options.threadId,
-      callId: call.id,
+      callId: fields.id,
       status: (text: string) => {
-        if (running) options.onStatus?.(call.id, String(text))
+        if (running) options.onStatus?.(fields.id, String(text))
       },
     }
     const value = await Promise.race([Promise.resolve().then(() => tool.handler(parsed.value, context)), aborted])
@@ -116,8 +137,8 @@ async function runCall(call: ToolCall, tool: ExecutableTool | undefined, tools: 
   }
 }
 
-function toResult(call: ToolCall, outcome: Outcome, startedAt: number, maxResultChars: number): ToolResult {
-  const base = { callId: call.id, name: call.function.name, arguments: call.function.arguments, startedAt, finishedAt: Date.now() }
+function toResult(fields: ToolCallFields, outcome: Outcome, startedAt: number, maxResultChars: number): ToolResult {
+  const base = { callId: fields.id, name: fields.name, arguments: fields.argumentsText, startedAt, finishedAt: Date.now() }
   if (outcome.kind === 'done') {
     const { content, truncated } = truncateToolOutput(outcome.text, maxResultChars)
     return { ...base, status: 'done', content, fullContent: outcome.text, truncated }

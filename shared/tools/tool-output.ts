@@ -1,10 +1,12 @@
 /** Turning a handler's return value into the text the model reads. */
+import { describeValue } from '../errors/describe-value'
 
 export type SerialiseToolOutputResult = { ok: true, text: string } | { ok: false, reason: string }
 
 /**
  * Strings go to the model as they are; plain JSON values are stringified. `undefined`, functions, symbols,
- * bigints and circular values are refused with a reason (see ToolHandler).
+ * bigints, circular values and values whose `toJSON` or getters throw are refused with a reason (see ToolHandler).
+ * Never throws.
  */
 export function serialiseToolOutput(value: unknown): SerialiseToolOutputResult {
   if (typeof value === 'string') return { ok: true, text: value }
@@ -13,12 +15,13 @@ export function serialiseToolOutput(value: unknown): SerialiseToolOutputResult {
     return { ok: false, reason: `returned a ${typeof value}; return a string or a JSON value` }
   }
   try {
-    const text = JSON.stringify(value)
-    if (text === undefined) return { ok: false, reason: 'returned a value that has no JSON form' }
+    const text: unknown = JSON.stringify(value)
+    // A toJSON may return a function or a symbol; a replacer-free stringify of those is undefined.
+    if (typeof text !== 'string') return { ok: false, reason: 'returned a value that has no JSON form' }
     return { ok: true, text }
   }
   catch (error) {
-    return { ok: false, reason: `returned a value that cannot be serialised to JSON (${(error as Error).message.split('\n')[0]})` }
+    return { ok: false, reason: `returned a value that cannot be serialised to JSON (${describeValue(error, 200).split('\n')[0]})` }
   }
 }
 

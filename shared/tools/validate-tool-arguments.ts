@@ -1,58 +1,52 @@
 import { Validator } from '@cfworker/json-schema'
 import type { OutputUnit, Schema, SchemaDraft } from '@cfworker/json-schema'
 import { InvalidToolInputError } from '../errors/invalid-tool-input-error'
-import type { ToolInputIssue } from '../errors/invalid-tool-input-error'
-import { describeSchemaError, isExplainedSummary } from './describe-schema-error'
+import { describeValue } from '../errors/describe-value'
+import { describeSchemaErrors } from './describe-schema-errors'
+import { FULL_REPORT_MAX_CHARS } from './tool-limits'
+import { refuseCostlyUniqueItems } from './unique-items-budget'
+
+export { parseToolArguments } from './parse-tool-arguments'
+export type { ParseToolArgumentsResult } from './parse-tool-arguments'
+export { describeSchemaErrors } from './describe-schema-errors'
 
 /** A JSON Schema as found in tool definitions and the test suite (booleans are valid schemas too). */
 export type ToolSchema = Record<string, unknown> | boolean
-
-export type ParseToolArgumentsResult =
-  | { ok: true, value: Record<string, unknown> }
-  | { ok: false, error: string }
-
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
-
-/**
- * Parses the arguments text a model wrote. Empty or blank text means `{}` (models send `""` for tools
- * without parameters). Keys that could reach an object's prototype are dropped at every depth.
- */
-export function parseToolArguments(text: string): ParseToolArgumentsResult {
-  if (!text.trim()) return { ok: true, value: {} }
-  let value: unknown
-  try {
-    value = JSON.parse(text, (key, item) => (UNSAFE_KEYS.has(key) ? undefined : item))
-  }
-  catch (error) {
-    return { ok: false, error: `arguments are not valid JSON: ${(error as Error).message}` }
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
-    return { ok: false, error: `arguments must be a JSON object, got ${kind}` }
-  }
-  return { ok: true, value: value as Record<string, unknown> }
-}
 
 export type ValidateToolArgumentsResult =
   | { valid: true }
   | { valid: false, error: InvalidToolInputError }
 
+export interface ValidateToolArgumentsOptions {
+  /**
+   * Length of the arguments text the value was parsed from. Above FULL_REPORT_MAX_CHARS the check stops at the
+   * first problems instead of collecting every one. @default 0
+   */
+  textLength?: number
+}
+
 /**
  * Checks parsed arguments against the tool's JSON Schema and reports one short issue per field
- * (`city: required`, `days: expected integer`), so the model can correct its call.
+ * (`city: required`, `days: expected integer`), so the model can correct its call. The report lists the first
+ * issues and counts the rest, whatever the size of the arguments.
  */
-export function validateToolArguments(toolName: string, schema: ToolSchema, value: unknown): ValidateToolArgumentsResult {
-  let result: ReturnType<Validator['validate']>
+export function validateToolArguments(toolName: string, schema: ToolSchema, value: unknown, options: ValidateToolArgumentsOptions = {}): ValidateToolArgumentsResult {
+  const refusal = refuseCostlyUniqueItems(schema, value)
+  if (refusal) return { valid: false, error: new InvalidToolInputError({ toolName, issues: [{ path: '', message: refusal }] }) }
+  let check: SchemaCheck
   try {
-    result = getSchemaValidator(schema).validate(value)
+    check = checkSchema(schema, value, (options.textLength ?? 0) <= FULL_REPORT_MAX_CHARS)
   }
   catch (error) {
-    // cfworker throws on an unresolvable $ref: the call cannot be checked, so it must not run.
-    const message = `the tool's parameter schema cannot be used: ${(error as Error).message.split('\n')[0]}`
+    const message = error instanceof RangeError
+      ? 'arguments are too large or too deeply nested to check against the schema'
+      // cfworker throws on an unresolvable $ref: the call cannot be checked, so it must not run.
+      : `the tool's parameter schema cannot be used: ${describeValue(error, 200).split('\n')[0]}`
     return { valid: false, error: new InvalidToolInputError({ toolName, issues: [{ path: '', message }], cause: error }) }
   }
-  if (result.valid) return { valid: true }
-  return { valid: false, error: new InvalidToolInputError({ toolName, issues: describeSchemaErrors(result.errors) }) }
+  if (check.valid) return { valid: true }
+  const { issues, omittedIssues } = describeSchemaErrors(check.errors)
+  return { valid: false, error: new InvalidToolInputError({ toolName, issues, omittedIssues, incomplete: !check.complete }) }
 }
 
 /** Like validateToolArguments, but throws the InvalidToolInputError. */
@@ -61,25 +55,52 @@ export function assertToolArguments(toolName: string, schema: ToolSchema, value:
   if (!result.valid) throw result.error
 }
 
-const validators = new WeakMap<object, Validator>()
-const booleanValidators = new Map<boolean, Validator>()
+interface SchemaCheck {
+  valid: boolean
+  errors: OutputUnit[]
+  /** False when the validator stopped at the first problems. */
+  complete: boolean
+}
 
 /**
- * The cached cfworker validator of a schema (one per schema object). The draft comes from `$schema`,
+ * Runs the validator, collecting every error when asked. Collecting can still overflow the stack (cfworker
+ * spreads child errors into `push`, and Safari allows 65,536 arguments): then the check stops at the first problems.
+ */
+function checkSchema(schema: ToolSchema, value: unknown, collectAll: boolean): SchemaCheck {
+  if (collectAll) {
+    try {
+      return { ...getSchemaValidator(schema).validate(value), complete: true }
+    }
+    catch (error) {
+      if (!(error instanceof RangeError)) throw error
+    }
+  }
+  return { ...getSchemaValidator(schema, '2020-12', true).validate(value), complete: false }
+}
+
+const validators = new WeakMap<object, Validator>()
+const firstProblemValidators = new WeakMap<object, Validator>()
+const booleanValidators = new Map<string, Validator>()
+
+/**
+ * The cached cfworker validator of a schema (one per schema object and mode). The draft comes from `$schema`,
  * else `defaultDraft`. The schema is cloned first: cfworker annotates the object it is given, and tool
  * definitions may be frozen or shared.
  * @param defaultDraft @default '2020-12'
+ * @param stopAtFirstProblem cfworker's `shortCircuit`: same verdict, but errors only up to the first failing keyword. @default false
  */
-export function getSchemaValidator(schema: ToolSchema, defaultDraft: SchemaDraft = '2020-12'): Validator {
+export function getSchemaValidator(schema: ToolSchema, defaultDraft: SchemaDraft = '2020-12', stopAtFirstProblem = false): Validator {
   if (typeof schema === 'boolean') {
-    let validator = booleanValidators.get(schema)
-    if (!validator) booleanValidators.set(schema, validator = new Validator(schema, defaultDraft, false))
+    const key = `${schema}/${defaultDraft}/${stopAtFirstProblem}`
+    let validator = booleanValidators.get(key)
+    if (!validator) booleanValidators.set(key, validator = new Validator(schema, defaultDraft, stopAtFirstProblem))
     return validator
   }
-  let validator = validators.get(schema)
+  const cache = stopAtFirstProblem ? firstProblemValidators : validators
+  let validator = cache.get(schema)
   if (!validator) {
-    validator = new Validator(structuredClone(schema) as Schema, draftOf(schema) ?? defaultDraft, false)
-    validators.set(schema, validator)
+    validator = new Validator(structuredClone(schema) as Schema, draftOf(schema) ?? defaultDraft, stopAtFirstProblem)
+    cache.set(schema, validator)
   }
   return validator
 }
@@ -92,20 +113,4 @@ export function draftOf(schema: Record<string, unknown>): SchemaDraft | undefine
   if (uri.includes('draft-07') || uri.includes('draft-06')) return '7'
   if (uri.includes('draft-04')) return '4'
   return undefined
-}
-
-/** cfworker's errors → short field-level issues, without the parent summaries that a child error explains. */
-export function describeSchemaErrors(errors: OutputUnit[]): ToolInputIssue[] {
-  const issues: ToolInputIssue[] = []
-  const seen = new Set<string>()
-  for (const [position, error] of errors.entries()) {
-    if (isExplainedSummary(error, position, errors)) continue
-    const issue = describeSchemaError(error, errors)
-    if (!issue) continue
-    const key = `${issue.path}\u0000${issue.message}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    issues.push(issue)
-  }
-  return issues.length > 0 ? issues : [{ path: '', message: 'do not match the schema' }]
 }
