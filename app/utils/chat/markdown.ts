@@ -96,7 +96,9 @@ export function escapeHtml(text: string): string {
  * spelling `<img`, e.g. `<image src=...>`.
  */
 function purify(instance: DOMPurify, html: string): string {
-  const fragment = instance.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true })
+  const fragment = instance.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true }) as DocumentFragment | null
+  // DOMPurify gives null where its string output is empty (input that parses to no body, e.g. a frameset).
+  if (!fragment) return ''
   holdBackRemoteImages(fragment, window.document.baseURI)
   const container = fragment.ownerDocument.createElement('div')
   container.append(fragment)
