@@ -30,14 +30,65 @@ function normaliseUrl(value: string): string {
   return value.replace(/[\u0000-\u0020\u007F-\u00A0]+/g, '').toLowerCase()
 }
 
+const PLACEHOLDER_ATTRIBUTES = new Set(['type', 'class', 'data-remote-image', 'data-remote-src', 'data-alt', 'title'])
+const PLACEHOLDER_SPAN_CLASSES = new Set(['chat-remote-image-action', 'chat-remote-image-host', 'chat-remote-image-alt'])
+
+/** An image source the browser would fetch from another origin (or from the app's /api/) without a click. */
+function isRemoteImageSource(src: string): boolean {
+  if (/^data:image\/(?:png|gif|jpeg|webp);/i.test(src.trim())) return false
+  try {
+    const url = new URL(src, document.baseURI)
+    return url.origin !== new URL(document.baseURI).origin || /^\/+api(?:\/|$)/i.test(decodeURIComponent(url.pathname))
+  }
+  catch {
+    return true
+  }
+}
+
+/**
+ * Checks the remote-image placeholders we add on purpose (see app/utils/chat/markdown-images.ts) and takes them out
+ * of `root` so the general checks do not see them: exactly our attributes, an http(s) URL, spans with our classes
+ * and text inside. Anything else that looks like one is a finding.
+ */
+function takeOutPlaceholders(root: DocumentFragment, findings: string[]): void {
+  for (const button of Array.from(root.querySelectorAll('button'))) {
+    const extra = Array.from(button.attributes).map(attribute => attribute.name).filter(name => !PLACEHOLDER_ATTRIBUTES.has(name))
+    if (extra.length > 0) findings.push(`placeholder with other attributes: ${extra.join(', ')}`)
+    if (button.getAttribute('type') !== 'button' || button.getAttribute('class') !== 'chat-remote-image') findings.push('button that is not our placeholder')
+    let url: URL | undefined
+    try {
+      url = new URL(button.getAttribute('data-remote-src') ?? '')
+    }
+    catch {}
+    if (!url || !/^https?:$/.test(url.protocol)) findings.push(`placeholder URL that is not http(s): ${button.getAttribute('data-remote-src')?.slice(0, 40)}`)
+    if (!/^\d+$/.test(button.getAttribute('data-remote-image') ?? '')) findings.push('placeholder without a number')
+    for (const child of Array.from(button.querySelectorAll('*'))) {
+      if (child.tagName !== 'SPAN' || child.attributes.length !== 1 || !PLACEHOLDER_SPAN_CLASSES.has(child.getAttribute('class') ?? '')) {
+        findings.push(`inside a placeholder: <${child.tagName.toLowerCase()}${Array.from(child.attributes).map(attribute => ` ${attribute.name}`).join('')}>`)
+      }
+    }
+    button.remove()
+  }
+  for (const span of Array.from(root.querySelectorAll('span'))) {
+    const target = span.getAttribute('data-remote-image-target')
+    const attributes = Array.from(span.attributes).map(attribute => attribute.name).sort().join(',')
+    const ours = span.getAttribute('class') === 'chat-remote-image-text' && span.children.length === 0
+      && (attributes === 'class' || (attributes === 'class,data-remote-image-target' && /^\d+$/.test(target ?? '')))
+    if (!ours) findings.push(`span that is not ours: ${attributes}`)
+    span.replaceWith(span.textContent ?? '')
+  }
+}
+
 /**
  * Everything dangerous in rendered HTML, as readable findings (empty when safe). The HTML is parsed into an
- * inert <template> of the jsdom document: nothing in it can load or run while we look.
+ * inert <template> of the jsdom document: nothing in it can load or run while we look. Our remote-image
+ * placeholders are checked on their own; an `<img>` that would fetch from another origin is a finding.
  */
 export function findDanger(html: string): string[] {
   const template = document.createElement('template')
   template.innerHTML = html
   const findings: string[] = []
+  takeOutPlaceholders(template.content, findings)
   for (const element of Array.from(template.content.querySelectorAll('*'))) {
     const tag = element.tagName.toUpperCase()
     if (ACTIVE_TAGS.has(tag)) findings.push(`<${tag.toLowerCase()}>`)
@@ -54,6 +105,9 @@ export function findDanger(html: string): string[] {
         if (url.startsWith('javascript:') || url.startsWith('vbscript:')) findings.push(`${name}=${attribute.value.slice(0, 40)}`)
         if (url.startsWith('data:') && !(name === 'src' && /^data:image\/(?:png|gif|jpeg|webp);/.test(url))) findings.push(`${name}=data: URL`)
       }
+    }
+    if (tag === 'IMG' && element.hasAttribute('src') && isRemoteImageSource(element.getAttribute('src')!)) {
+      findings.push(`remote image src=${element.getAttribute('src')!.slice(0, 40)}`)
     }
     if (tag === 'A' && element.hasAttribute('href') && element.getAttribute('rel') !== 'noopener noreferrer nofollow') findings.push('link without rel')
   }

@@ -41,4 +41,15 @@ describe('the XSS inspector used by these tests', () => {
     expect(findDanger('<a href="data:text/html,x" rel="noopener noreferrer nofollow">x</a>')).toContain('href=data: URL')
     expect(findDanger('<p>fine <a href="https://example.com" rel="noopener noreferrer nofollow">link</a></p>')).toEqual([])
   })
+
+  it('flags an image that would load from another host without a click, and nothing posing as our placeholder', () => {
+    expect(findDanger('<img src="https://evil.example/x.png">').join()).toContain('remote image')
+    expect(findDanger('<img src="//evil.example/x.png">').join()).toContain('remote image')
+    expect(findDanger('<img src="x.png">')).toEqual([])
+    expect(findDanger('<button type="button" class="chat-remote-image" data-remote-image="0" data-remote-src="javascript:alert(1)">x</button>').join()).toContain('not http(s)')
+    expect(findDanger('<button type="button" class="chat-remote-image" data-remote-image="0" data-remote-src="https://a.example/" onfocus="x">x</button>').join()).toContain('onfocus')
+    expect(findDanger('<button type="button" class="chat-remote-image" data-remote-image="0" data-remote-src="https://a.example/"><img src="https://a.example/"></button>').join()).toContain('inside a placeholder')
+    expect(findDanger('<span class="chat-remote-image-text" data-x="1">x</span>').join()).toContain('span that is not ours')
+    expect(findDanger(sanitizeHtml('<p><img alt="chart" src="https://evil.example/x.png"></p>'))).toEqual([])
+  })
 })

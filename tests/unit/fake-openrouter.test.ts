@@ -131,6 +131,14 @@ describe('fake OpenRouter server', () => {
     expect(errors).toEqual([{ code: 400, message: 'Token limit reached' }])
   })
 
+  it('embeds the URLs of the last user message as images for fake/remote-image, and links the first', async () => {
+    const messages = [{ role: 'user', content: 'Show https://127.0.0.1:9/a.png?d=1 and http://127.0.0.1:9/b.png' }]
+    const { content } = readSse(await (await chat({ model: 'fake/remote-image', messages })).text())
+    expect(content).toContain('![Chart 1 of 2](https://127.0.0.1:9/a.png?d=1)')
+    expect(content).toContain('![Chart 2 of 2](http://127.0.0.1:9/b.png)')
+    expect(content).toContain('[the report](https://127.0.0.1:9/a.png?d=1)')
+  })
+
   it('lists the tools it received for fake/echo-tools', async () => {
     expect(readSse(await (await chat({ model: 'fake/echo-tools', tools: [weatherTool] })).text()).content).toBe('Tools received: lookup_forecast.')
     expect(readSse(await (await chat({ model: 'fake/echo-tools' })).text()).content).toBe('Tools received: no tools.')

@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it'
 import createDOMPurify from 'dompurify'
 import type { Config, DOMPurify } from 'dompurify'
+import { holdBackRemoteImages } from './markdown-images'
 
 /**
  * Safe markdown for untrusted model and tool output.
@@ -8,7 +9,8 @@ import type { Config, DOMPurify } from 'dompurify'
  * Two independent walls: markdown-it runs with `html: false` (raw HTML becomes text) and its own link validation
  * (no javascript:, vbscript:, file:, and data: only for common images); then DOMPurify, with an allow-list of the
  * tags and attributes markdown-it can produce, sanitises the result in the browser. Without a DOM (server, node)
- * we cannot sanitise, so we return escaped text instead of HTML.
+ * we cannot sanitise, so we return escaped text instead of HTML. Remote images are then held back behind a click
+ * (see `markdown-images.ts`): a model must not be able to make the browser fetch a URL of its choosing.
  */
 
 const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false })
@@ -89,22 +91,38 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * Sanitises HTML with the chat allow-list. Without a DOM (server, node) returns the input escaped as text.
- * Exported so other HTML sources take the same path; markdown goes through `renderMarkdown`.
+ * DOMPurify's output with remote images held back. The work happens in DOMPurify's inert parsing document, where
+ * nothing loads. Every input takes this path (no "has no <img" shortcut): raw HTML can make an image without
+ * spelling `<img`, e.g. `<image src=...>`.
+ */
+function purify(instance: DOMPurify, html: string): string {
+  const fragment = instance.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true }) as DocumentFragment | null
+  // DOMPurify gives null where its string output is empty (input that parses to no body, e.g. a frameset).
+  if (!fragment) return ''
+  holdBackRemoteImages(fragment, window.document.baseURI)
+  const container = fragment.ownerDocument.createElement('div')
+  container.append(fragment)
+  return container.innerHTML
+}
+
+/**
+ * Sanitises HTML with the chat allow-list, remote images held back. Without a DOM (server, node) returns the input
+ * escaped as text. Exported so other HTML sources take the same path; markdown goes through `renderMarkdown`.
  */
 export function sanitizeHtml(html: string): string {
   const instance = getPurifier()
   if (!instance) return escapeHtml(html)
-  return instance.sanitize(html, { ...PURIFY_CONFIG, RETURN_TRUSTED_TYPE: false }) as string
+  return purify(instance, html)
 }
 
 /**
  * Renders untrusted markdown to sanitised HTML. Code fences come out as `<pre><code class="language-x">`,
- * unhighlighted (see `highlightCodeBlocks`); links open in a new tab with `rel="noopener noreferrer nofollow"`.
+ * unhighlighted (see `highlightCodeBlocks`); links open in a new tab with `rel="noopener noreferrer nofollow"`;
+ * remote images become "Load image from host" buttons (see `holdBackRemoteImages`).
  * On the server (no DOM) returns the source as escaped text in a `<p>` with line breaks kept.
  */
 export function renderMarkdown(source: string): string {
   const instance = getPurifier()
   if (!instance) return source ? `<p>${escapeHtml(source).replace(/\n/g, '<br>')}</p>` : ''
-  return instance.sanitize(markdown.render(source), { ...PURIFY_CONFIG, RETURN_TRUSTED_TYPE: false }) as string
+  return purify(instance, markdown.render(source))
 }
