@@ -11,14 +11,14 @@ import { ToolSandboxError } from '~/utils/chat/errors/tool-sandbox-error'
 import { fakeWorkerSpawner } from './helpers/fake-sandbox-worker'
 import type { FakeWorkerBehaviour } from './helpers/fake-sandbox-worker'
 
-const text = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const
+const textParameters = { type: 'object' as const, properties: { text: { type: 'string' } }, required: ['text'] }
 
 /** Plugin files as the worker's `import.meta.glob` sees them. */
 const modules = {
   '../../../../plugins/echo.ts': async () => ({
     default: defineTool({
       name: 'echo',
-      parameters: text,
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } as const,
       sandbox: 'worker',
       handler({ text }, context) {
         context.status(`echoing ${text}`)
@@ -42,7 +42,7 @@ function call(name: string, args: unknown = {}, id = `call_${name}`): ToolCall {
 }
 
 function sandboxedToolSet(sandbox: WorkerToolSandbox, name: string, timeoutMs?: number) {
-  const parameters = name === 'echo' ? { ...text, required: [...text.required] } : { type: 'object' as const, properties: {} }
+  const parameters = name === 'echo' ? textParameters : { type: 'object' as const, properties: {} }
   return toolSetFromArray([{ definition: { type: 'function', function: { name, parameters } }, handler: sandbox.handler, timeoutMs }])
 }
 
