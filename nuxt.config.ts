@@ -57,5 +57,8 @@ export default defineNuxtConfig({
   },
   vite: {
     optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema'] },
+    // The tool sandbox worker (app/utils/chat/sandbox) lazy-loads plugin files and their libraries, which needs
+    // code splitting: Vite's default 'iife' worker format cannot split.
+    worker: { format: 'es' },
   },
 })

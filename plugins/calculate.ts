@@ -55,6 +55,9 @@ export default defineTool({
   category: 'Utilities',
   ui: { label: 'Calculator', descriptionHint: 'Arithmetic and unit conversion, offline.' },
   timeoutMs: 5_000,
+  // A model can ask for work that blocks for seconds (`ones(1200,1200)*ones(1200,1200)`): in a worker it
+  // cannot freeze the page, and the timeout really stops it.
+  sandbox: 'worker',
   async handler({ expression }) {
     const text = expression.trim()
     if (!text) throw new Error('The expression is empty.')

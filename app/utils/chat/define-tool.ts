@@ -3,7 +3,7 @@ import { toJSONSchema } from 'zod/v4/core'
 import type { JsonSchemaObject } from '#shared/types/chat'
 import type { ToolExecutionContext } from '#shared/tools/tool-types'
 import type { FromSchema } from './json-schema-type'
-import type { RegisterableToolDefinition, ToolAvailability, ToolUiMetadata } from './tool-registry-types'
+import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
 
 /** A tool's parameters: a zod object schema, or a JSON Schema object written `as const`. */
 export type ToolParameters = $ZodType | Readonly<JsonSchemaObject>
@@ -30,6 +30,13 @@ export interface DefineToolOptions<P extends ToolParameters> {
   available?: ToolAvailability
   /** Sets OpenAI's `strict` on the function. @default undefined */
   strict?: boolean
+  /**
+   * `'worker'`: the handler runs in a Web Worker that loads this same file, so heavy or runaway work cannot
+   * freeze the page and is killed at the timeout or on Stop. The handler then sees only its arguments and
+   * `threadId`, `callId`, `status()` (no DOM, no localStorage) and must return a structured-cloneable value.
+   * @default undefined (runs on the page)
+   */
+  sandbox?: ToolSandbox
 }
 
 /** A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. */
@@ -51,7 +58,7 @@ function isZodSchema(value: unknown): value is $ZodType {
 export function defineTool<const P extends ToolParameters = { type: 'object', properties: {} }>(
   options: DefineToolOptions<P>,
 ): ToolPlugin {
-  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, strict } = options
+  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, strict, sandbox } = options
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
   if (isZodSchema(parameters)) {
@@ -82,6 +89,7 @@ export function defineTool<const P extends ToolParameters = { type: 'object', pr
     ...(defaultEnabled !== undefined && { defaultEnabled }),
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(available !== undefined && { available }),
+    ...(sandbox !== undefined && { sandbox }),
   }
   return { kind: 'plugboard.tool', definition, handler: run }
 }

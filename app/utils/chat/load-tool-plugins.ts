@@ -1,5 +1,14 @@
 import { isToolPlugin } from './define-tool'
+import type { ToolPlugin } from './define-tool'
+import { spawnToolWorker } from './sandbox/spawn-tool-worker'
+import { createWorkerToolSandbox } from './sandbox/worker-tool-sandbox'
+import type { SandboxWorker } from './sandbox/worker-tool-sandbox'
 import type { ToolRegistry } from './tool-registry-types'
+
+export interface LoadToolPluginsOptions {
+  /** Starts a worker for tools that declare `sandbox: 'worker'`; called lazily, on their first call. @default spawnToolWorker */
+  spawnWorker?: () => SandboxWorker
+}
 
 /** What `loadToolPlugins` did. */
 export interface LoadToolPluginsResult {
@@ -7,7 +16,7 @@ export interface LoadToolPluginsResult {
   loaded: string[]
   /** Files that failed, with the reason logged. */
   failed: Array<{ file: string, reason: string }>
-  /** Unregister every tool this call registered (hot reload of the plugin list). */
+  /** Unregister every tool this call registered and stop their workers (hot reload of the plugin list). */
   dispose: () => void
 }
 
@@ -16,12 +25,15 @@ export interface LoadToolPluginsResult {
  * path → lazy import. Files whose name starts with `_` are skipped (helpers, drafts). A file that fails to
  * import, or whose default export is not a valid `defineTool` result, is logged as
  * `Failed to load tool plugin plugins/<file>: <reason>`; every other tool still loads. Tools register in
- * file-name order, so the list is the same on every start.
+ * file-name order, so the list is the same on every start. A tool that declares `sandbox: 'worker'` is
+ * registered with a handler that runs it in a Web Worker loading the same file.
  */
 export async function loadToolPlugins(
   modules: Record<string, () => Promise<unknown>>,
   registry: Pick<ToolRegistry, 'registerTool'>,
+  options: LoadToolPluginsOptions = {},
 ): Promise<LoadToolPluginsResult> {
+  const { spawnWorker = spawnToolWorker } = options
   const files = Object.keys(modules)
     .map(path => ({ path, file: path.split('/').pop() ?? path }))
     .filter(({ file }) => !file.startsWith('_'))
@@ -40,7 +52,7 @@ export async function loadToolPlugins(
       if (!isToolPlugin(plugin)) {
         throw new Error('the default export is not a tool made with defineTool() (export default defineTool({ ... }))')
       }
-      disposers.push(registry.registerTool(plugin.definition, plugin.handler))
+      disposers.push(registerPlugin(registry, plugin, file, spawnWorker))
       result.loaded.push(plugin.definition.function.name)
     }
     catch (error) {
@@ -50,4 +62,15 @@ export async function loadToolPlugins(
     }
   })
   return result
+}
+
+function registerPlugin(registry: Pick<ToolRegistry, 'registerTool'>, plugin: ToolPlugin, file: string,
+  spawn: () => SandboxWorker): () => void {
+  if (plugin.definition.sandbox !== 'worker') return registry.registerTool(plugin.definition, plugin.handler)
+  const sandbox = createWorkerToolSandbox({ file, toolName: plugin.definition.function.name, spawn })
+  const unregister = registry.registerTool(plugin.definition, sandbox.handler)
+  return () => {
+    unregister()
+    sandbox.dispose()
+  }
 }

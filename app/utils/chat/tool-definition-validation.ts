@@ -2,7 +2,7 @@ import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
 import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
 import { describeJsonKind, findSchemaProblem, isPlainObject } from './json-schema-structure'
 import { labelFromToolName } from './tool-label'
-import type { RegisterableToolDefinition, ToolAvailability, ToolUiMetadata } from './tool-registry-types'
+import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
 
 /** OpenAI's rule for function names. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/
@@ -22,6 +22,7 @@ export interface NormalizedToolDefinition {
   defaultEnabled?: boolean
   timeoutMs?: number
   available?: ToolAvailability
+  sandbox?: ToolSandbox
 }
 
 /**
@@ -61,6 +62,9 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
   if (input.available !== undefined && typeof input.available !== 'function') {
     fail('available', `must be a function (got ${describeJsonKind(input.available)})`)
   }
+  if (input.sandbox !== undefined && input.sandbox !== 'worker') {
+    fail('sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
+  }
 
   const parameters = normalizeParameters(fn.parameters, fail)
   const modelDescription = fn.description ?? input.description
@@ -83,6 +87,7 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     defaultEnabled: ui.defaultEnabled ?? input.defaultEnabled,
     timeoutMs,
     available: input.available,
+    sandbox: input.sandbox,
   }
 }
 

@@ -10,6 +10,12 @@ export interface ToolAvailabilityContext {
 /** Decides, for each request, whether the tool is offered to the model (on top of the user's switch). */
 export type ToolAvailability = (context: ToolAvailabilityContext) => boolean | Promise<boolean>
 
+/**
+ * Where a tool's handler runs. `'worker'`: in a dedicated module Web Worker that loads the tool's plugin file,
+ * so a runaway handler cannot freeze the page and is killed on timeout or Stop. Only for files in `plugins/`.
+ */
+export type ToolSandbox = 'worker'
+
 /** How a tool looks in the composer popover. Never sent to the model. */
 export interface ToolUiMetadata {
   /** Switch label. @default derived from the name: 'get_weather' → 'Get weather' */
@@ -49,6 +55,11 @@ export interface RegisterableToolDefinition {
   timeoutMs?: number
   /** Availability predicate, evaluated for each request. A throwing predicate makes the tool unavailable. */
   available?: ToolAvailability
+  /**
+   * Run the handler in a Web Worker. The handler must then be the one the plugin loader builds from a file in
+   * `plugins/` (a function cannot be moved into a worker). @default undefined (on the page)
+   */
+  sandbox?: ToolSandbox
 }
 
 /** Options of `registerTool`. */
@@ -73,6 +84,8 @@ export interface RegisteredTool {
   readonly description: string
   readonly timeoutMs?: number
   readonly available?: ToolAvailability
+  /** Set when the handler runs in a Web Worker rather than on the page. */
+  readonly sandbox?: ToolSandbox
   readonly enabled: boolean
   /** Message of the last failed run; cleared by the next successful one. */
   readonly lastError: string | null

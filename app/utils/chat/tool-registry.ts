@@ -2,6 +2,8 @@ import { computed, getCurrentScope, markRaw, onScopeDispose, shallowReactive } f
 import type { ToolDefinition } from '#shared/types/chat'
 import type { ExecutableTool, ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import { DuplicateToolError } from './errors/duplicate-tool-error'
+import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
+import { isSandboxedHandler } from './sandbox/worker-tool-sandbox'
 import { normalizeToolDefinition } from './tool-definition-validation'
 import type {
   RegisterableToolDefinition, RegisteredTool, RegisterToolOptions, ToolAvailabilityContext, ToolRegistry, ToolStates,
@@ -52,6 +54,10 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
       throw new TypeError(`Tool "${normalized.name}": the handler must be a function (got ${typeof handler})`)
     }
     const { name } = normalized
+    if (normalized.sandbox === 'worker' && !isSandboxedHandler(handler)) {
+      // Refused rather than run on the page: the author asked for isolation and would silently not get it.
+      throw new InvalidToolDefinitionError(name, 'sandbox', '"worker" needs a tool plugin file in plugins/ (the worker loads the handler from the file; a function cannot be moved into it)')
+    }
     if (tools.has(name) && !registerOptions.override) throw new DuplicateToolError(name)
 
     const tool: MutableTool = shallowReactive({
@@ -64,6 +70,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
       description: normalized.description,
       timeoutMs: normalized.timeoutMs,
       available: normalized.available && markRaw(normalized.available),
+      sandbox: normalized.sandbox,
       enabled: registerOptions.enabled ?? savedStates[name] ?? normalized.defaultEnabled ?? true,
       lastError: null,
     })
