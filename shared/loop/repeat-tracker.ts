@@ -36,6 +36,8 @@ export function createRepeatTracker(limit: number, history: ModelMessage[] = [])
 
 /** Same JSON, same key: `{"b":1,"a":2}` and `{ "a": 2, "b": 1 }` are one call. Unparsable text is compared as is. */
 export function normaliseArguments(text: string): string {
+  // A hostile model may send arguments that are not text at all: compare those by their type, never throw.
+  if (typeof text !== 'string') return `(${typeof text})`
   const parsed = parseToolArguments(text)
   return parsed.ok ? stableStringify(parsed.value) : text.trim()
 }
