@@ -5,7 +5,7 @@ import { mountSuspended, registerEndpoint } from '@nuxt/test-utils/runtime'
 import { useProviderSettings } from '~/composables/useProviderSettings'
 import { PROVIDER_SETTINGS_STORAGE_KEY } from '~/utils/chat/provider-settings'
 
-const serverConfig = { serverKey: true, defaultModel: 'meta-llama/llama-3.3-70b-instruct', openrouterBaseUrl: 'https://openrouter.ai/api/v1' }
+const serverConfig = { serverKey: true, defaultModel: 'meta-llama/llama-3.3-70b-instruct', allowedModels: [], maxTokens: 0 }
 
 beforeAll(() => {
   registerEndpoint('/api/config', () => serverConfig)
