@@ -189,6 +189,8 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
         startedAt: result.startedAt,
         finishedAt: result.finishedAt,
         toolStatusText: undefined,
+        // The kind tells the card apart ("Timed out" rather than "Failed").
+        ...(result.error && result.error.kind !== 'cancelled' && { error: { kind: result.error.kind, message: result.error.message, retryable: false } }),
       })
     },
     onNotice: (notice) => {

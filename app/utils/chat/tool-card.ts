@@ -22,6 +22,8 @@ export interface ToolCardData {
   fullResult?: string
   /** Error text (error, cancelled, skipped). */
   error?: string
+  /** The call failed because its handler ran past its time limit. */
+  timedOut?: boolean
   durationMs?: number
   /** The model received a shortened result. */
   truncated?: boolean
@@ -56,6 +58,7 @@ export function toolCardFromRow(row: MessageRecord, labels?: Record<string, { la
     preview: status === 'done' && fullResult ? previewLine(fullResult) : undefined,
     fullResult: fullResult || undefined,
     error: failed ? (row.error?.message || row.content || undefined) : undefined,
+    timedOut: status === 'error' && row.error?.kind === 'timeout',
     durationMs,
     truncated: row.truncated,
   }
