@@ -17,7 +17,7 @@ export interface DemoIntent {
 // it, and two quantifiers that could share the same characters never follow each other (`\s*\s+`).
 // A separator is punctuation, or a joining word, with the whitespace around it. Same splits as
 // `\s*(?:[?;!]+|\.\s+|,?\s+(?:and|...)\s+|,\s+)\s*`, which went cubic on a long run of spaces.
-const CLAUSE_SEPARATOR = /(?<!\s)(?:\s*(?:[?;!]+|\.\s+|,\s+(?:and then|and also|and|also|then|plus)\s+|,\s+)|\s+(?:and then|and also|and|also|then|plus)\s+)\s*/i
+const CLAUSE_SEPARATOR = /(?:(?:(?<!\s)\s+)?(?:[?;!]+|\.\s+|,\s+(?:and then|and also|and|also|then|plus)\s+|,\s+)|(?<!\s)\s+(?:and then|and also|and|also|then|plus)\s+)\s*/i
 const TIME_PATTERN = /\bwhat\s+time\b|\bwhat(?:'s|\s+is)\s+the\s+time\b|\bcurrent\s+time\b|\blocal\s+time\b|\btime\s+(?:is\s+it\s+)?(?:now\s+)?in\b|\btime\s+now\b/i
 const WEATHER_PATTERN = /\bweather\b|\bforecast\b/i
 const WEATHER_CITY = /\b(?:in|for|at)\s+([\p{L}][\p{L} .'-]*)/u
