@@ -31,7 +31,7 @@ const ADVERSARIAL_PROMPTS: [string, (n: number) => string][] = [
   ['a run of quotes inside a search query', n => `search my chats for x${'"'.repeat(n)}y`],
   ['"search my chats for" again and again before a line break', n => `${'search my chats for x '.repeat(n / 22)}\nthanks`],
   ['"find" again and again with no "in my chats"', n => 'find x '.repeat(n / 7)],
-  ['"call slow_tool {" again and again (unclosed JSON)', n => 'call slow_tool {'.repeat(n / 16)],
+  ['"call slow_tool" again and again, and one "{" at the end (the search for each call\'s JSON)', n => `${'call slow_tool '.repeat(n / 15)}{`],
   ['"and" again and again', n => `what is 1+1${' and'.repeat(n / 4)}`],
   ['words that are almost a city', n => `what time is it in ${'tokyoo '.repeat(n / 7)}`],
 ]

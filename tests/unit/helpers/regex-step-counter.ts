@@ -33,8 +33,9 @@ type Instruction =
 
 interface Compiled { program: Instruction[], groups: number, unicode: boolean, isWordAt: CharTest }
 
-/** Work counted so far in the current measurement. */
+/** Work counted so far in the current measurement, and the most it may reach. */
 let steps = 0
+let budget = Infinity
 /** True inside the interpreter: its own string and RegExp calls are bookkeeping, neither counted nor interpreted. */
 let busy = false
 
@@ -282,7 +283,8 @@ function run(compiledPattern: Compiled, program: Instruction[], text: string, st
   let slots: number[] = Array.from({ length: (compiledPattern.groups + 1) * 2 }, () => -1)
   slots[0] = start
   for (;;) {
-    steps++
+    // A regression to super-linear work must fail the test, not hang it: synchronous code outlives test timeouts.
+    if (++steps > budget) throw new Error(`more than ${budget} steps of work: something is super-linear`)
     const instruction = program[pc]!
     let ok = true
     switch (instruction.op) {
@@ -372,11 +374,18 @@ function interpretedExec(regexp: RegExp, text: string): RegExpExecArray | null {
   return result
 }
 
+/** Options of `measureWork`. */
+export interface MeasureWorkOptions {
+  /** Work after which the measured call is stopped with an error. @default 20_000_000 */
+  maxWork?: number
+}
+
 /**
  * Runs `run` and returns its result with the work it did: regular-expression steps plus the characters that
  * scanning string built-ins read. Deterministic: the same call always gives the same number.
  */
-export function measureWork<T>(run: () => T): { result: T, work: number } {
+export function measureWork<T>(run: () => T, options: MeasureWorkOptions = {}): { result: T, work: number } {
+  const { maxWork = 20_000_000 } = options
   const { toLowerCase, toUpperCase, indexOf, includes } = String.prototype
   const { parse, stringify } = JSON
   const proto = String.prototype as unknown as Record<string, unknown>
@@ -411,11 +420,13 @@ export function measureWork<T>(run: () => T): { result: T, work: number } {
     return text
   }) as typeof JSON.stringify
   steps = 0
+  budget = maxWork
   try {
     const result = run()
     return { result, work: steps }
   }
   finally {
+    budget = Infinity
     RegExp.prototype.exec = nativeExec
     Object.assign(proto, { toLowerCase, toUpperCase, indexOf, includes })
     Object.assign(JSON, { parse, stringify })
