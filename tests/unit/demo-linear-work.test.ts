@@ -1,9 +1,9 @@
 // The demo model's work grows linearly with the request, measured deterministically: every regular expression it
-// runs is interpreted and its backtracking steps counted (tests/unit/helpers/regex-step-counter.ts), together with
+// runs is interpreted and its backtracking steps counted (tests/unit/helpers/measure-work.ts), together with
 // the characters that string built-ins scan. Linear work at n and 4n differs by a factor of at most 4; anything
 // that backtracks over a run once per character of it (quadratic), or scans the prompt once per tool, shows as 16.
 import { describe, expect, it } from 'vitest'
-import { measureWork } from '~~/tests/unit/helpers/regex-step-counter'
+import { measureWork } from '~~/tests/unit/helpers/measure-work'
 import { prepareDemoReply } from '~~/server/utils/demo-model/demo-reply'
 import { splitDemoClauses } from '~~/server/utils/demo-model/demo-intents'
 import { DEMO_PROMPT_WINDOW_CHARS } from '~~/server/utils/demo-model/demo-limits'

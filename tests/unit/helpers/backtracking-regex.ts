@@ -1,15 +1,10 @@
-// A deterministic measure of how much work regular expressions do, so a test can show that a matcher is linear
-// (work at 4n is about 4 times the work at n) without timing anything.
-//
-// While `measureWork(run)` runs, `RegExp.prototype.exec` is replaced. Every RegExp operation goes through it
-// (split, replace, test, match, matchAll and search all call `exec` once it is not the built-in one), so the code
-// under test needs no change: each call is run by the small backtracking interpreter below, which counts one step
-// per instruction, the way a backtracking engine like V8's spends its time, and is checked against V8's own answer.
-// The string built-ins that scan (toLowerCase, indexOf, includes, JSON.parse/stringify) add the characters they
-// read. Only the pattern syntax the demo model uses is supported; anything else throws rather than miscounts.
+// A small backtracking regular-expression engine that counts its steps: one per instruction executed, which is
+// how a backtracking engine like V8's spends its time, so a pattern that backtracks quadratically here does so
+// there too. Characters are tested by V8 itself (`^(?:atom)$` with the pattern's flags), so classes, escapes and
+// case folding mean exactly what they mean in JavaScript; this file only does the structure. It supports the
+// syntax the demo model uses; anything else (back-references, named groups, wider look-behind) throws.
 
 const nativeExec = RegExp.prototype.exec
-const nativeStringify = JSON.stringify
 
 type CharTest = (text: string, position: number) => number
 
@@ -31,13 +26,11 @@ type Instruction =
   | { op: 'look', behind: boolean, negate: boolean, program: Instruction[], test?: CharTest }
   | { op: 'match' }
 
-interface Compiled { program: Instruction[], groups: number, unicode: boolean, isWordAt: CharTest }
+/** A pattern compiled for `matchAt`. */
+export interface CompiledRegex { program: Instruction[], groups: number, unicode: boolean, isWordAt: CharTest }
 
-/** Work counted so far in the current measurement, and the most it may reach. */
-let steps = 0
-let budget = Infinity
-/** True inside the interpreter: its own string and RegExp calls are bookkeeping, neither counted nor interpreted. */
-let busy = false
+/** Counts the steps of every `matchAt` it is given, and stops the match past `budget`. */
+export interface StepMeter { steps: number, budget: number }
 
 /** A test of one character, by V8 itself: `^(?:atom)$` on the code point (or code unit) at `position`. */
 function charTest(atom: string, flags: string): CharTest {
@@ -249,9 +242,10 @@ function emit(node: Node, program: Instruction[]): void {
   }
 }
 
-const compiled = new Map<string, Compiled>()
+const compiled = new Map<string, CompiledRegex>()
 
-function compile(source: string, flags: string): Compiled {
+/** Compiles a pattern (cached); throws for syntax or flags the interpreter does not support. */
+export function compileRegex(source: string, flags: string): CompiledRegex {
   const key = `${flags}/${source}`
   let result = compiled.get(key)
   if (!result) {
@@ -275,8 +269,7 @@ function charBefore(text: string, position: number, test: CharTest, unicode: boo
   return isPair ? test(text, position - 2) === 2 : test(text, position - 1) === 1
 }
 
-/** Runs `program` anchored at `start`; the capture slots of the first match in backtracking order, or undefined. */
-function run(compiledPattern: Compiled, program: Instruction[], text: string, start: number): number[] | undefined {
+function run(compiledPattern: CompiledRegex, program: Instruction[], text: string, start: number, meter: StepMeter): number[] | undefined {
   const stack: [number, number, number[]][] = []
   let pc = 0
   let position = start
@@ -284,7 +277,7 @@ function run(compiledPattern: Compiled, program: Instruction[], text: string, st
   slots[0] = start
   for (;;) {
     // A regression to super-linear work must fail the test, not hang it: synchronous code outlives test timeouts.
-    if (++steps > budget) throw new Error(`more than ${budget} steps of work: something is super-linear`)
+    if (++meter.steps > meter.budget) throw new Error(`more than ${meter.budget} steps of work: something is super-linear`)
     const instruction = program[pc]!
     let ok = true
     switch (instruction.op) {
@@ -320,7 +313,7 @@ function run(compiledPattern: Compiled, program: Instruction[], text: string, st
       case 'look': {
         const found = instruction.behind
           ? charBefore(text, position, instruction.test!, compiledPattern.unicode)
-          : run(compiledPattern, instruction.program, text, position) !== undefined
+          : run(compiledPattern, instruction.program, text, position, meter) !== undefined
         ok = found !== instruction.negate
         pc++
         break
@@ -336,99 +329,10 @@ function run(compiledPattern: Compiled, program: Instruction[], text: string, st
   }
 }
 
-/** `RegExp.prototype.exec`, interpreted and counted, with V8's answer as the check. */
-function countedExec(this: RegExp, input: string): RegExpExecArray | null {
-  if (busy) return nativeExec.call(this, input)
-  busy = true
-  try {
-    return interpretedExec(this, String(input))
-  }
-  finally {
-    busy = false
-  }
-}
-
-function interpretedExec(regexp: RegExp, text: string): RegExpExecArray | null {
-  const { global, sticky, unicode } = regexp
-  const from = global || sticky ? Math.max(0, Math.floor(Number(regexp.lastIndex)) || 0) : 0
-  const native = new RegExp(regexp.source, regexp.flags)
-  native.lastIndex = regexp.lastIndex
-  const expected = nativeExec.call(native, text)
-
-  const pattern = compile(regexp.source, regexp.flags)
-  let result: RegExpExecArray | null = null
-  for (let start = from; start <= text.length; start += unicode && (text.codePointAt(start) ?? 0) > 0xFFFF ? 2 : 1) {
-    const slots = run(pattern, pattern.program, text, start)
-    if (slots) {
-      const captures = Array.from({ length: pattern.groups + 1 }, (_, group) =>
-        (slots[group * 2 + 1]! >= 0 && slots[group * 2]! >= 0 ? text.slice(slots[group * 2], slots[group * 2 + 1]) : undefined))
-      result = Object.assign(captures, { index: start, input: text, groups: undefined }) as unknown as RegExpExecArray
-      break
-    }
-    if (sticky) break
-  }
-  if (global || sticky) regexp.lastIndex = result ? result.index + result[0].length : 0
-
-  const [ours, theirs] = [result, expected].map(match => nativeStringify(match && [...match, match.index]))
-  if (ours !== theirs) throw new Error(`the step counter disagrees with V8 on /${regexp.source}/${regexp.flags} at ${from}: ${ours} vs ${theirs}`)
-  return result
-}
-
-/** Options of `measureWork`. */
-export interface MeasureWorkOptions {
-  /** Work after which the measured call is stopped with an error. @default 20_000_000 */
-  maxWork?: number
-}
-
 /**
- * Runs `run` and returns its result with the work it did: regular-expression steps plus the characters that
- * scanning string built-ins read. Deterministic: the same call always gives the same number.
+ * Matches `pattern` anchored at `start`, one step counted on `meter` per instruction: the capture slots
+ * (start and end of the match, then of each group, -1 when unset) of the first match in backtracking order.
  */
-export function measureWork<T>(run: () => T, options: MeasureWorkOptions = {}): { result: T, work: number } {
-  const { maxWork = 20_000_000 } = options
-  const { toLowerCase, toUpperCase, indexOf, includes } = String.prototype
-  const { parse, stringify } = JSON
-  const proto = String.prototype as unknown as Record<string, unknown>
-  RegExp.prototype.exec = countedExec
-  const count = (characters: number) => {
-    if (!busy) steps += characters
-  }
-  proto.toLowerCase = function (this: string) {
-    count(this.length)
-    return toLowerCase.call(this)
-  }
-  proto.toUpperCase = function (this: string) {
-    count(this.length)
-    return toUpperCase.call(this)
-  }
-  proto.indexOf = function (this: string, search: string, from?: number) {
-    const found = indexOf.call(this, search, from)
-    count((found === -1 ? this.length : found + String(search).length) - Math.max(0, from ?? 0))
-    return found
-  }
-  proto.includes = function (this: string, search: string, from?: number) {
-    count(this.length)
-    return includes.call(this, search, from)
-  }
-  JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
-    count(String(text).length)
-    return parse(text, reviver)
-  }
-  JSON.stringify = ((value: unknown, ...rest: never[]) => {
-    const text = stringify(value, ...rest)
-    count(text?.length ?? 0)
-    return text
-  }) as typeof JSON.stringify
-  steps = 0
-  budget = maxWork
-  try {
-    const result = run()
-    return { result, work: steps }
-  }
-  finally {
-    budget = Infinity
-    RegExp.prototype.exec = nativeExec
-    Object.assign(proto, { toLowerCase, toUpperCase, indexOf, includes })
-    Object.assign(JSON, { parse, stringify })
-  }
+export function matchAt(pattern: CompiledRegex, text: string, start: number, meter: StepMeter): number[] | undefined {
+  return run(pattern, pattern.program, text, start, meter)
 }
