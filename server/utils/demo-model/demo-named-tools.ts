@@ -14,6 +14,7 @@ const VERB = /\b(?:call|use|run|invoke|trigger|try|execute)\s+/gi
 const THE = /the\s+/iy
 const NAME = /[\w-]+/y
 // OpenAI's tool names (and the app's registry) are letters, digits, `_` and `-`: a name is one such word.
+// A name of any other form (only a hand-made request can offer one) is never matched.
 const NAME_FORM = /^[\w-]+$/
 
 /** The balanced `{...}` starting at `start` (string-aware), or undefined. */
