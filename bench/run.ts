@@ -9,6 +9,7 @@ const benches: BenchModule[] = [
   { name: 'stream-reader', load: () => import('./stream-reader.bench'), run: 'runStreamReaderBench' },
   { name: 'registry', load: () => import('./registry.bench'), run: 'runRegistryBench' },
   { name: 'loop', load: () => import('./loop.bench'), run: 'runLoopBench' },
+  { name: 'demo-model', load: () => import('./demo-model.bench'), run: 'runDemoModelBench' },
 ]
 
 const only = process.argv.slice(2)

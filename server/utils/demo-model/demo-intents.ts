@@ -1,4 +1,5 @@
 import { findDemoCity } from './city-timezones'
+import { detectDemoSearch } from './demo-search-intent'
 
 /**
  * What the demo model "understands" in a user message: which well-known tool a sentence asks for and with
@@ -11,20 +12,22 @@ export interface DemoIntent {
   arguments: Record<string, string>
 }
 
-const CLAUSE_SEPARATOR = /\s*(?:[?;!]+|\.\s+|,?\s+(?:and then|and also|and|also|then|plus)\s+|,\s+)\s*/i
-const SEARCH_PATTERNS = [
-  /\bsearch\s+(?:through\s+|in\s+)?(?:my\s+|the\s+|all\s+)?(?:old\s+|past\s+|previous\s+)?(?:chats?|chat history|history|conversations?|threads?|messages?)\s+(?:for|about)\s+(.+)$/i,
-  /\bfind\s+(.+?)\s+in\s+(?:my\s+|the\s+)?(?:chats?|chat history|history|conversations?|threads?)\b/i,
-]
+// Every pattern here runs on text the user typed, so none may backtrack more than linearly. Two habits keep it so:
+// a run of characters is entered only at its start (`(?<!\s)\s+`, `(?<!\d)\d+`), never once per character of
+// it, and two quantifiers that could share the same characters never follow each other (`\s*\s+`).
+// A separator is punctuation, or a joining word, with the whitespace around it. Same splits as
+// `\s*(?:[?;!]+|\.\s+|,?\s+(?:and|...)\s+|,\s+)\s*`, which went cubic on a long run of spaces.
+const CLAUSE_SEPARATOR = /(?:(?:(?<!\s)\s+)?(?:[?;!]+|\.\s+|,\s+(?:and then|and also|and|also|then|plus)\s+|,\s+)|(?<!\s)\s+(?:and then|and also|and|also|then|plus)\s+)\s*/i
 const TIME_PATTERN = /\bwhat\s+time\b|\bwhat(?:'s|\s+is)\s+the\s+time\b|\bcurrent\s+time\b|\blocal\s+time\b|\btime\s+(?:is\s+it\s+)?(?:now\s+)?in\b|\btime\s+now\b/i
 const WEATHER_PATTERN = /\bweather\b|\bforecast\b/i
 const WEATHER_CITY = /\b(?:in|for|at)\s+([\p{L}][\p{L} .'-]*)/u
-const CALC_VERB = /^(?:please\s+)?(?:can you\s+)?(?:calculate|compute|evaluate|solve|convert)\s+(.+)$/i
-const WHAT_IS = /^(?:please\s+)?(?:what(?:'s|\s+is)|how\s+much\s+is)\s+(.+)$/i
+// `(?!\s)`: the spaces before the expression all go to `\s+`, none to `(.+)`, which could otherwise share them.
+const CALC_VERB = /^(?:please\s+)?(?:can you\s+)?(?:calculate|compute|evaluate|solve|convert)\s+(?!\s)(.+)$/i
+const WHAT_IS = /^(?:please\s+)?(?:what(?:'s|\s+is)|how\s+much\s+is)\s+(?!\s)(.+)$/i
 const MATHY = /\d\s*(?:[-+*/×÷^%]|\bx\b|\bto\b|\bin\b|\bmod\b)|\b(?:sqrt|sin|cos|tan|log|pi|exp)\b\s*\(?|\d\s*[a-z]+\s+(?:to|in)\s+[a-z]+/i
 const BARE_EXPRESSION = /^[\d\s.,+\-*/×÷^%()]+$/
 // An expression inside a sentence ("think about 5*5 for me"). No `-`, so dates like 2024-01-01 are not sums.
-const EMBEDDED_EXPRESSION = /\d+(?:\.\d+)?(?:\s*[+*/×÷^]\s*\d+(?:\.\d+)?)+/
+const EMBEDDED_EXPRESSION = /(?<!\d)\d+(?:\.\d+)?(?:\s*[+*/×÷^]\s*\d+(?:\.\d+)?)+/
 
 /** Split a message into the sentences/clauses that could each ask for one tool. */
 export function splitDemoClauses(text: string): string[] {
@@ -38,7 +41,7 @@ export function normaliseDemoExpression(raw: string): string {
     .replace(/÷/g, '/')
     .replace(/(\d)\s*x\s*(?=\d)/gi, '$1*')
     .replace(/^(?:the\s+(?:result|value)\s+of\s+|the\s+)/i, '')
-    .replace(/[\s?!=.]+$/, '')
+    .replace(/(?<![\s?!=.])[\s?!=.]+$/, '')
     .trim()
 }
 
@@ -64,8 +67,8 @@ function timeIntent(clause: string): DemoIntent | undefined {
 function weatherIntent(clause: string): DemoIntent | undefined {
   if (!WEATHER_PATTERN.test(clause)) return undefined
   const named = WEATHER_CITY.exec(clause)?.[1]
-    ?.replace(/\s+(?:today|tomorrow|now|right now|this week|like|please)\b.*$/i, '')
-    .replace(/[\s.'-]+$/, '')
+    ?.replace(/(?<!\s)\s+(?:today|tomorrow|now|right now|this week|like|please)\b.*$/i, '')
+    .replace(/(?<![\s.'-])[\s.'-]+$/, '')
     .trim()
   const city = named || findDemoCity(clause)?.city
   if (!city) return undefined
@@ -76,18 +79,6 @@ function titleCase(text: string): string {
   return text.replace(/(^|[\s-])(\p{Ll})/gu, (_, before: string, letter: string) => before + letter.toUpperCase())
 }
 
-/** The search intent, taken from the whole message so "cats and dogs" stays one query. */
-function searchIntent(text: string): { intent: DemoIntent, rest: string } | undefined {
-  for (const pattern of SEARCH_PATTERNS) {
-    const match = pattern.exec(text)
-    if (!match) continue
-    const query = match[1]!.replace(/[\s?!.]+$/, '').replace(/^["'“”‘’]+|["'“”‘’]+$/g, '').trim()
-    if (!query) continue
-    return { intent: { toolName: 'search_chat_history', arguments: { query } }, rest: text.slice(0, match.index) }
-  }
-  return undefined
-}
-
 /**
  * Every tool-worthy request in `text`, in the order the user wrote them.
  * @example detectDemoIntents('what is 2+2 and what time is it in Paris')
@@ -95,7 +86,8 @@ function searchIntent(text: string): { intent: DemoIntent, rest: string } | unde
  *   //    { toolName: 'get_current_time', arguments: { timezone: 'Europe/Paris' } }]
  */
 export function detectDemoIntents(text: string): DemoIntent[] {
-  const search = searchIntent(text)
+  // The search intent is taken from the whole message so "cats and dogs" stays one query.
+  const search = detectDemoSearch(text)
   const clauses = splitDemoClauses(search ? search.rest : text)
   const intents: DemoIntent[] = []
   for (const clause of clauses) {

@@ -5,6 +5,7 @@ import type { DemoIntent } from './demo-intents'
 import { findDemoNamedCalls } from './demo-named-tools'
 import { demoIntroReply, demoLongReply, demoMarkdownReply, demoReasoning, demoToolsOffReply, DEMO_STREAM_ERROR } from './demo-replies'
 import { demoAnswerFromToolResults, trailingDemoToolOutcomes } from './demo-tool-answer'
+import { DEMO_MAX_TOOL_CALLS, DEMO_PROMPT_WINDOW_CHARS } from './demo-limits'
 
 /** One call the demo model makes. `arguments` is the JSON text, as a provider would send it. */
 export interface DemoToolCall { id: string, name: string, arguments: string }
@@ -61,10 +62,11 @@ export function mapDemoArguments(intentArguments: Record<string, string>, tool: 
   return mapped
 }
 
+/** The start of the last user message: all that the script reads (see DEMO_PROMPT_WINDOW_CHARS). */
 function lastUserText(request: DemoRequest): string {
   for (let index = request.messages.length - 1; index >= 0; index--) {
     const message = request.messages[index]!
-    if (message.role === 'user') return demoMessageText(message.content)
+    if (message.role === 'user') return demoMessageText(message.content).slice(0, DEMO_PROMPT_WINDOW_CHARS)
   }
   return ''
 }
@@ -123,7 +125,7 @@ export function planDemoReply(request: DemoRequest): DemoPlan {
   }
 
   if (intents.length > 0) {
-    const offered = intents.filter(intent => toolsByName.has(intent.toolName))
+    const offered = intents.filter(intent => toolsByName.has(intent.toolName)).slice(0, DEMO_MAX_TOOL_CALLS)
     const missing = [...new Set(intents.filter(intent => !toolsByName.has(intent.toolName)).map(intent => intent.toolName))]
     if (offered.length === 0) return textPlan('tools-off', demoToolsOffReply(missing), { reasoning })
     const calls = offered.map(intent => ({ name: intent.toolName, arguments: mapDemoArguments(intent.arguments, toolsByName.get(intent.toolName)!) }))

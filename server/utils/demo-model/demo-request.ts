@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '../http/request-limits'
 
 /**
  * The part of an OpenAI chat-completions request body the demo model reads. Unknown fields
@@ -55,11 +56,27 @@ export class DemoRequestError extends Error {
   }
 }
 
+/** Counts over the caps of request-limits.ts, checked before zod walks every element of a huge array. */
+function countIssues(body: unknown): { path: string, message: string }[] {
+  if (!body || typeof body !== 'object') return []
+  const { messages, tools } = body as { messages?: unknown, tools?: unknown }
+  const issues: { path: string, message: string }[] = []
+  if (Array.isArray(messages) && messages.length > MAX_CHAT_MESSAGES) {
+    issues.push({ path: 'messages', message: `has ${messages.length} messages; at most ${MAX_CHAT_MESSAGES} are accepted` })
+  }
+  if (Array.isArray(tools) && tools.length > MAX_CHAT_TOOLS) {
+    issues.push({ path: 'tools', message: `offers ${tools.length} tools; at most ${MAX_CHAT_TOOLS} are accepted` })
+  }
+  return issues
+}
+
 /**
- * Validates a request body. Used as the validator of `readValidatedBody`, which turns the thrown
- * error's message into the 400 response's message.
+ * Validates a request body: counts within MAX_CHAT_MESSAGES and MAX_CHAT_TOOLS, then the zod schema.
+ * The thrown error's message becomes the 400 response's message (see `readDemoRequest`).
  */
 export function parseDemoRequest(body: unknown): DemoRequest {
+  const overCap = countIssues(body)
+  if (overCap.length > 0) throw new DemoRequestError(overCap)
   const result = demoRequestSchema.safeParse(body)
   if (result.success) return result.data
   const issues = result.error.issues.slice(0, 5).map(issue => ({ path: issue.path.join('.'), message: issue.message }))

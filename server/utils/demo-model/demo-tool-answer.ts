@@ -2,6 +2,7 @@ import { demoMessageText } from './demo-request'
 import type { DemoMessage } from './demo-request'
 import { parseUserJsonObject } from './demo-named-tools'
 import { DEMO_LABEL } from './demo-replies'
+import { DEMO_MAX_QUOTED_CHARS, DEMO_MAX_TOOL_CALLS } from './demo-limits'
 
 /** One tool result at the end of the history, joined with the call that asked for it. */
 export interface DemoToolOutcome {
@@ -30,10 +31,14 @@ export function trailingDemoToolOutcomes(messages: readonly DemoMessage[]): Demo
   while (start > 0 && messages[start - 1]!.role === 'tool') start--
   if (start === messages.length) return []
   const assistant = messages[start - 1]
-  const calls = assistant?.role === 'assistant' ? assistant.tool_calls ?? [] : []
+  // By id, the first call with that id winning: one look-up per result instead of a scan of every call.
+  const callsById = new Map<string, { function: { name: string, arguments: string } }>()
+  for (const call of assistant?.role === 'assistant' ? assistant.tool_calls ?? [] : []) {
+    if (!callsById.has(call.id)) callsById.set(call.id, call)
+  }
   return messages.slice(start).map((message) => {
     const toolMessage = message as Extract<DemoMessage, { role: 'tool' }>
-    const call = calls.find(candidate => candidate.id === toolMessage.tool_call_id)
+    const call = callsById.get(toolMessage.tool_call_id)
     const content = demoMessageText(toolMessage.content)
     return {
       name: call?.function.name ?? toolMessage.name ?? 'tool',
@@ -66,6 +71,11 @@ export function escapeDemoMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>]/g, '\\$&')
 }
 
+/** An argument quoted back in the answer: escaped, and cut at DEMO_MAX_QUOTED_CHARS so a huge one stays a line. */
+function quoteArgument(text: string): string {
+  return escapeDemoMarkdown(text.length > DEMO_MAX_QUOTED_CHARS ? `${text.slice(0, DEMO_MAX_QUOTED_CHARS)}…` : text)
+}
+
 function quoteFailure(content: string): string {
   const message = content.trim().replace(/\s+/g, ' ')
   return message.length > 300 ? `${message.slice(0, 300)}…` : message
@@ -75,7 +85,7 @@ function answerOne(outcome: DemoToolOutcome): string {
   const tool = `\`${outcome.name}\``
   if (outcome.failed) return `The ${tool} tool failed: "${quoteFailure(outcome.content)}". I can't answer that part without it.`
   const value = demoDisplayValue(outcome.content)
-  const argument = (key: string) => (typeof outcome.arguments[key] === 'string' ? escapeDemoMarkdown(outcome.arguments[key] as string) : undefined)
+  const argument = (key: string) => (typeof outcome.arguments[key] === 'string' ? quoteArgument(outcome.arguments[key] as string) : undefined)
   switch (outcome.name) {
     case 'calculate': {
       const expression = argument('expression')
@@ -98,7 +108,13 @@ function answerOne(outcome: DemoToolOutcome): string {
   }
 }
 
-/** The final answer once the tools have run: one line per result, failures quoted, then the demo label. */
+/**
+ * The final answer once the tools have run: one line per result, failures quoted, then the demo label.
+ * At most DEMO_MAX_TOOL_CALLS results are answered (the demo never asks for more); the rest are counted.
+ */
 export function demoAnswerFromToolResults(outcomes: readonly DemoToolOutcome[]): string {
-  return `${outcomes.map(answerOne).join('\n\n')}\n\n${DEMO_LABEL}`
+  const answered = outcomes.slice(0, DEMO_MAX_TOOL_CALLS).map(answerOne)
+  const unanswered = outcomes.length - answered.length
+  if (unanswered > 0) answered.push(`(${unanswered} more tool result${unanswered === 1 ? '' : 's'} not shown.)`)
+  return `${answered.join('\n\n')}\n\n${DEMO_LABEL}`
 }

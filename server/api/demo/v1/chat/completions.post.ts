@@ -1,13 +1,15 @@
-import { parseDemoRequest } from '../../../../utils/demo-model/demo-request'
+import { readDemoRequest } from '../../../../utils/demo-model/read-demo-request'
 import { prepareDemoReply } from '../../../../utils/demo-model/demo-reply'
 import { createDemoSseStream } from '../../../../utils/demo-model/demo-sse-stream'
 
 /**
  * POST /api/demo/v1/chat/completions: the offline, scripted demo model, speaking OpenAI's chat-completions
  * protocol (SSE when `stream` is true, one JSON completion otherwise). The script is in server/utils/demo-model.
+ * The body is bounded (413 past the chat body limit, 400 past the message and tool caps) and the script's work
+ * grows linearly with the request, so one request cannot hold the event loop.
  */
 export default defineEventHandler(async (event) => {
-  const request = await readValidatedBody(event, parseDemoRequest)
+  const request = await readDemoRequest(event)
   const reply = prepareDemoReply(request, Math.floor(Date.now() / 1000))
 
   if (!request.stream) {
