@@ -1,8 +1,8 @@
 import { convert } from 'html-to-text'
 import type { HtmlToTextOptions } from 'html-to-text'
 
-/** Parts of a page that are not its text: code, styling, menus, forms, embedded media. */
-const SKIPPED = ['script', 'style', 'noscript', 'template', 'nav', 'footer', 'aside', 'form', 'button', 'select',
+/** Parts of a page that are not its text: metadata (the title is read apart), code, styling, menus, forms, media. */
+const SKIPPED = ['head', 'title', 'script', 'style', 'noscript', 'template', 'nav', 'footer', 'aside', 'form', 'button', 'select',
   'svg', 'canvas', 'iframe', 'object', 'embed', 'img', 'picture', 'video', 'audio', '[hidden]', '[aria-hidden="true"]']
 
 const OPTIONS: HtmlToTextOptions = {
