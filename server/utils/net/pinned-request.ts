@@ -11,7 +11,8 @@ export type RequestFunction = (url: URL, options: RequestOptions) => Promise<Inc
 export const nodeRequest: RequestFunction = (url, options) => new Promise((resolve, reject) => {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   const request = send(url, { ...options, agent: false }, resolve)
-  request.once('error', reject)
+  // kept for the request's life: an abort after the head arrived must not be an unhandled 'error' event
+  request.on('error', reject)
   request.end()
 })
 
