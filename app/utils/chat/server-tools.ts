@@ -46,9 +46,15 @@ export function serverToolHandler(name: string, options: ServerToolsOptions = {}
   }
 }
 
+/** The first send waits for the tool list: a server that does not answer must not hold it for long. */
+const LIST_TIMEOUT_MS = 10_000
+
 /** `GET /api/tools`. */
 export async function fetchServerTools(options: ServerToolsOptions = {}): Promise<ServerToolInfo[]> {
-  const response = await (options.fetch ?? globalThis.fetch)(`${options.baseUrl ?? ''}/api/tools`, { headers: { accept: 'application/json' } })
+  const response = await (options.fetch ?? globalThis.fetch)(`${options.baseUrl ?? ''}/api/tools`, {
+    headers: { accept: 'application/json' },
+    signal: AbortSignal.timeout(LIST_TIMEOUT_MS),
+  })
   if (!response.ok) throw Object.assign(new Error(`GET /api/tools answered HTTP ${response.status}`), { status: response.status })
   return ((await response.json()) as ServerToolList).tools
 }
