@@ -41,7 +41,7 @@ test.describe('the server key on an open server', () => {
 
   test('a cross-site request gets 403, even with the session cookie', async () => {
     const before = upstream.requests.length
-    for (const headers of [{ 'origin': 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }] as Record<string, string>[]) {
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }] as Record<string, string>[]) {
       const response = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: { ...json, ...headers }, body: chat('h/good') })
       expect(response.status, JSON.stringify(headers)).toBe(403)
       expect((await response.json()).message).toMatch(/other sites are refused/)

@@ -126,11 +126,6 @@ describe('fake OpenRouter server', () => {
     expect(readSse(body)).toMatchObject({ content: 'The tool returned: Sunny, 21 °C', calls: [] })
   })
 
-  it('streams a recorded error mid-stream for fake/error-stream', async () => {
-    const { errors } = readSse(await (await chat({ model: 'fake/error-stream' })).text())
-    expect(errors).toEqual([{ code: 400, message: 'Token limit reached' }])
-  })
-
   it('calls fetch_web_page with the URL of the message for fake/fetch-page, then answers with the page\'s text', async () => {
     const fetchTool = { type: 'function', function: { name: 'fetch_web_page', parameters: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } } }
     const call = readSse(await (await chat({ model: 'fake/fetch-page', tools: [weatherTool, fetchTool], messages: [{ role: 'user', content: 'Read http://127.0.0.1:9/otters please' }] })).text())
@@ -146,6 +141,11 @@ describe('fake OpenRouter server', () => {
     })).text())
     expect(answer.content).toBe('I read the page. It says: Otters hold hands.')
     expect(readSse(await (await chat({ model: 'fake/fetch-page', tools: [weatherTool] })).text()).content).toMatch(/fetch_web_page was not offered/)
+  })
+
+  it('streams a recorded error mid-stream for fake/error-stream', async () => {
+    const { errors } = readSse(await (await chat({ model: 'fake/error-stream' })).text())
+    expect(errors).toEqual([{ code: 400, message: 'Token limit reached' }])
   })
 
   it('lists the tools it received for fake/echo-tools', async () => {
