@@ -41,6 +41,8 @@ export default defineNuxtConfig({
     upstreamTimeoutMs: 60_000,
     /** Behind a reverse proxy: trust X-Forwarded-For/-Host/-Proto. */
     trustProxy: false,
+    /** Comma-separated hosts (`host` or `host:port`) fetch_web_page may reach although they are not public. */
+    fetchAllowedHosts: '',
     // nuxt-auth-utils' sealed cookie session; the seal secret comes from NUXT_SESSION_PASSWORD or .data/ (see
     // server/plugins/00.session-secret.ts).
     session: {

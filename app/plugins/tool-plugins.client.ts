@@ -1,9 +1,11 @@
 import { getToolRegistry } from '~/utils/chat/tool-registry-singleton'
 import { loadToolPlugins } from '~/utils/chat/load-tool-plugins'
+import { withServerTools } from '~/utils/chat/server-tools'
 import { setToolPluginsLoading } from '~/utils/chat/tool-plugins-ready'
 
 /**
- * Registers the tool plugins of the root `plugins/` folder (one tool per file, found at build time).
+ * Registers the tool plugins of the root `plugins/` folder (one tool per file, found at build time), then the
+ * server-only tools the server lists (after the plugins, so a plugin's name always wins).
  * The path is relative to this file: app/plugins/ → ../../plugins/ is the repository's plugins/.
  * Loading does not block start-up; useChat awaits `toolPluginsReady()` before the first send.
  */
@@ -12,7 +14,8 @@ export default defineNuxtPlugin({
   parallel: true,
   setup() {
     const modules = import.meta.glob('../../plugins/*.ts')
-    const loading = loadToolPlugins(modules, getToolRegistry())
+    const registry = getToolRegistry()
+    const loading = loadToolPlugins(modules, registry).then(result => withServerTools(result, registry))
     setToolPluginsLoading(loading)
     if (import.meta.hot) {
       // the registry lives on globalThis; drop this run's tools so the next run can register them again

@@ -126,6 +126,23 @@ describe('fake OpenRouter server', () => {
     expect(readSse(body)).toMatchObject({ content: 'The tool returned: Sunny, 21 °C', calls: [] })
   })
 
+  it('calls fetch_web_page with the URL of the message for fake/fetch-page, then answers with the page\'s text', async () => {
+    const fetchTool = { type: 'function', function: { name: 'fetch_web_page', parameters: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } } }
+    const call = readSse(await (await chat({ model: 'fake/fetch-page', tools: [weatherTool, fetchTool], messages: [{ role: 'user', content: 'Read http://127.0.0.1:9/otters please' }] })).text())
+    expect(call.calls.map(entry => [entry.name, JSON.parse(entry.arguments)])).toEqual([['fetch_web_page', { url: 'http://127.0.0.1:9/otters' }]])
+    const answer = readSse(await (await chat({
+      model: 'fake/fetch-page',
+      tools: [fetchTool],
+      messages: [
+        { role: 'user', content: 'Read http://127.0.0.1:9/otters please' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'fetch_web_page', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: 'Title: Otters\nURL: http://127.0.0.1:9/otters\n\nOtters hold hands.' },
+      ],
+    })).text())
+    expect(answer.content).toBe('I read the page. It says: Otters hold hands.')
+    expect(readSse(await (await chat({ model: 'fake/fetch-page', tools: [weatherTool] })).text()).content).toMatch(/fetch_web_page was not offered/)
+  })
+
   it('streams a recorded error mid-stream for fake/error-stream', async () => {
     const { errors } = readSse(await (await chat({ model: 'fake/error-stream' })).text())
     expect(errors).toEqual([{ code: 400, message: 'Token limit reached' }])

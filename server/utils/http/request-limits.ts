@@ -9,6 +9,9 @@ export const DEFAULT_CHAT_BODY_LIMIT_BYTES = 2 * 1024 * 1024
 /** Body limit of every other /api route (sign-in, settings): they never need more. */
 export const SMALL_BODY_LIMIT_BYTES = 16 * 1024
 
+/** Body limit of the server tool routes: a tool's arguments as a model wrote them, with room for long text. */
+export const TOOL_BODY_LIMIT_BYTES = 256 * 1024
+
 /** Most messages a chat request may carry (a very long chat; the body limit usually bites first). */
 export const MAX_CHAT_MESSAGES = 2_000
 

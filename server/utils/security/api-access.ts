@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { bodyTooLargeError } from '../http/read-bounded-body'
-import { chatBodyLimitBytes, SMALL_BODY_LIMIT_BYTES } from '../http/request-limits'
+import { chatBodyLimitBytes, SMALL_BODY_LIMIT_BYTES, TOOL_BODY_LIMIT_BYTES } from '../http/request-limits'
 import { isSignedIn, readBrowserSession } from './browser-session'
 import { crossSiteReason } from './cross-site'
 import { consumeRateLimit } from './rate-limit'
@@ -9,10 +9,14 @@ import type { RateLimitBucket } from './rate-limit'
 /** Routes that answer without a signed-in session in password mode: the ones that sign in. */
 const SIGN_IN_ROUTES = new Set(['/api/auth/status', '/api/auth/sign-in'])
 
-/** Model routes: only the app's own page may use them, and each chat request is counted. */
+/**
+ * Model routes and server tool routes: only the app's own page may use them, and each chat request and each tool
+ * run is counted (server tools spend the server's network and time like model calls spend its key).
+ */
 const MODEL_ROUTES: { prefix: string, bucket: RateLimitBucket }[] = [
   { prefix: '/api/openrouter/', bucket: 'model' },
   { prefix: '/api/demo/', bucket: 'demo' },
+  { prefix: '/api/tools/', bucket: 'tool' },
 ]
 
 /** Routes whose bodies carry a whole chat; every other /api route accepts only a small body. */
@@ -32,7 +36,9 @@ export function accessPassword(event: H3Event): string {
  */
 export async function guardApiRequest(event: H3Event): Promise<void> {
   const path = event.path.split('?')[0]!
-  const limit = isChatRoute(path) ? chatBodyLimitBytes(useRuntimeConfig(event).maxBodyBytes) : SMALL_BODY_LIMIT_BYTES
+  const limit = isChatRoute(path)
+    ? chatBodyLimitBytes(useRuntimeConfig(event).maxBodyBytes)
+    : path.startsWith('/api/tools/') ? TOOL_BODY_LIMIT_BYTES : SMALL_BODY_LIMIT_BYTES
   const declared = Number(getRequestHeader(event, 'content-length') ?? 0)
   if (declared > limit) throw bodyTooLargeError(event, limit)
 
@@ -46,10 +52,11 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
     throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Sign in to use this server: it is protected by a password.' })
   }
 
-  const modelRoute = MODEL_ROUTES.find(route => path.startsWith(route.prefix))
+  // with a slash added, `/api/tools` (the list) falls under the `/api/tools/` prefix too
+  const modelRoute = MODEL_ROUTES.find(route => `${path}/`.startsWith(route.prefix))
   if (!modelRoute) return
   if (!session) {
-    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session: the model routes answer only the app\'s own page. Reload the app.' })
+    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session: the model and tool routes answer only the app\'s own page. Reload the app.' })
   }
-  if (event.method === 'POST' && isChatRoute(path)) await consumeRateLimit(event, modelRoute.bucket, session.id)
+  if (event.method === 'POST' && (isChatRoute(path) || modelRoute.bucket === 'tool')) await consumeRateLimit(event, modelRoute.bucket, session.id)
 }

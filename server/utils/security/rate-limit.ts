@@ -7,7 +7,7 @@ import { trustsProxy } from './browser-session'
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 30
 
 /** The kinds of requests counted apart, each with its own budget. */
-export type RateLimitBucket = 'model' | 'demo' | 'sign-in'
+export type RateLimitBucket = 'model' | 'demo' | 'sign-in' | 'tool'
 
 /** How many of each bucket a minute allows, given the configured model limit. */
 function pointsFor(bucket: RateLimitBucket, perMinute: number): number {
@@ -15,6 +15,8 @@ function pointsFor(bucket: RateLimitBucket, perMinute: number): number {
   if (bucket === 'demo') return perMinute * 20
   // Password guessing: a handful a minute is plenty for a person who mistyped.
   if (bucket === 'sign-in') return 10
+  // One model reply may call several tools at once.
+  if (bucket === 'tool') return perMinute * 4
   return perMinute
 }
 
