@@ -25,7 +25,8 @@ test.describe('sandboxed tools', () => {
     await sendMessage(page, `call calculate {"expression": "${HEAVY_EXPRESSION}"}`)
     const card = calculateCards(page).first()
     await expect(card).toHaveAttribute('data-status', 'running', { timeout: 10_000 })
-    expect(page.workers()).toHaveLength(1)
+    // Playwright learns of a new worker a moment after it starts: poll rather than read once.
+    await expect.poll(() => page.workers().length).toBe(1)
 
     // Script and clicks are answered while the calculation runs (on the page's thread both would wait for it,
     // and the card would be done by the time they were answered).
