@@ -1,0 +1,57 @@
+/**
+ * The contract between background chats and where their state lives: in this process (embedded, the default) or
+ * in Redis (`NUXT_REDIS_URL`), so that any instance can serve any job's stream. Implementations:
+ * memory-job-store.ts and redis-job-store.ts; createJobStore() picks one.
+ */
+
+/** Where a job stands. 'paused' waits for a browser of its session (a browser-only tool was called). */
+export type JobStatus = 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'stopped' | 'interrupted'
+
+/** One background chat (or workflow run). Never holds a provider key: keys live only in the running job's memory. */
+export interface JobRecord {
+  id: string
+  /** The browser session that started it: other sessions get 404. */
+  sessionId: string
+  /** The chat it answers (the browser's thread id), when it is a chat. */
+  threadId?: string
+  kind: 'chat' | 'workflow'
+  status: JobStatus
+  createdAt: number
+  updatedAt: number
+  /** The instance running it now, and when that instance last said it was alive (ms). */
+  ownerId?: string
+  heartbeatAt?: number
+  /** Set when status is 'failed' or 'interrupted'. */
+  error?: string
+  /** Anything the runner needs to resume after a takeover (finished steps' messages, the tool switches at send time). */
+  state?: unknown
+}
+
+/** One event of a job's stream, with an id strictly increasing per job (1, 2, 3...). */
+export interface JobEvent<T = unknown> {
+  id: number
+  jobId: string
+  event: T
+}
+
+/** Storage of jobs and their ordered event streams. Every method may be called from any instance. */
+export interface JobStore {
+  /** Creates or replaces a job record. */
+  putJob: (job: JobRecord) => Promise<void>
+  getJob: (jobId: string) => Promise<JobRecord | undefined>
+  /** Shallow-merges `patch` into the record (and bumps updatedAt); undefined when there is no such job. */
+  updateJob: (jobId: string, patch: Partial<JobRecord>) => Promise<JobRecord | undefined>
+  /** Jobs of a session, newest first. */
+  listJobs: (sessionId: string) => Promise<JobRecord[]>
+  /** Appends one event; returns its id (previous id + 1). Never loses or reorders an appended event. */
+  appendEvent: <T>(jobId: string, event: T) => Promise<number>
+  /** Events with id > afterId, in order, at most `limit` (default 1000). */
+  readEvents: <T>(jobId: string, afterId: number, limit?: number) => Promise<JobEvent<T>[]>
+  /**
+   * Delivers every event with id > afterId: first the backlog, then live ones as they are appended (from any
+   * instance), each exactly once and in order, until `signal` aborts. Resolves when subscribed (backlog queued).
+   */
+  subscribe: <T>(jobId: string, afterId: number, onEvent: (event: JobEvent<T>) => void, signal: AbortSignal) => Promise<void>
+  /** Releases connections and timers. */
+  close: () => Promise<void>
+}
