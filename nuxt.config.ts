@@ -57,6 +57,9 @@ export default defineNuxtConfig({
       appTitle: 'Plugboard',
     },
   },
+  // Static assets are served precompressed (brotli, gzip) when the browser accepts it; hashed files are cached
+  // for a year by Nuxt already.
+  nitro: { compressPublicAssets: { gzip: true, brotli: true } },
   vite: {
     optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema'] },
     // The tool sandbox worker (app/utils/chat/sandbox) lazy-loads plugin files and their libraries, which needs
