@@ -44,8 +44,10 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): JobSt
   sweeper.unref?.()
 
   async function restore(): Promise<void> {
-    for (const record of await persistence?.restore() ?? []) {
-      entries.set(record.id, { record, events: [], lastId: 0, touchedAt: record.updatedAt, listeners: new Set() })
+    // A kept job's time to live starts again at the restart: the clock of the process that wrote it is gone.
+    const now = Date.now()
+    for (const record of await persistence?.restore(now) ?? []) {
+      entries.set(record.id, { record, events: [], lastId: 0, touchedAt: now, listeners: new Set() })
     }
   }
 
