@@ -18,7 +18,11 @@ export interface BullmqJobQueueOptions extends JobQueueOptions {
    * @default 30_000
    */
   lockDurationMs?: number
-  /** How often workers look for jobs whose claim lapsed (stalled) and put them back in the queue. @default 30_000 */
+  /**
+   * How often workers look for jobs whose claim lapsed (stalled) and put them back in the queue. Give every
+   * instance the same value: a check holds the other instances' checks off for the checker's interval.
+   * @default 30_000
+   */
   stalledIntervalMs?: number
   /** Takeovers a job may have before it is failed (a job that kills every instance must stop somewhere). @default 2 */
   maxStalledCount?: number
