@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createStorage } from 'unstorage'
 import fsDriver from 'unstorage/drivers/fs'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createJobStore } from '~~/server/utils/background-jobs/create-job-store'
 import { RESTART_INTERRUPTION } from '~~/server/utils/background-jobs/job-record-persistence'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
 import { describeJobStoreContract, newJob } from './helpers/job-store-contract'
@@ -64,5 +65,18 @@ describe('embedded store across a restart (records under .data/ through unstorag
     await expect.poll(() => store.getJob(job.id)).toBeUndefined()
     await expect.poll(() => storage().getKeys()).toEqual([])
     await store.close()
+  })
+
+  it('is what createJobStore gives without a Redis URL, keeping records in <dataDir>/jobs/', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plugboard-data-'))
+    dirs.push(dir)
+    const job = newJob()
+    const before = createJobStore({ dataDir: dir })
+    await before.putJob(job)
+    expect(existsSync(join(dir, 'jobs', job.id))).toBe(true)
+    await before.close()
+    const after = createJobStore({ dataDir: dir })
+    expect(await after.getJob(job.id)).toMatchObject({ id: job.id, status: 'interrupted' })
+    await after.close()
   })
 })

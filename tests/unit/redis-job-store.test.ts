@@ -79,8 +79,8 @@ describe('createJobStore', () => {
   })
 
   it('without one, gives embedded stores that share nothing', async () => {
-    const first = createJobStore({ recordsDir: false })
-    const second = createJobStore({ recordsDir: false })
+    const first = createJobStore({ dataDir: false })
+    const second = createJobStore({ dataDir: false })
     const job = newJob()
     await first.putJob(job)
     expect(await first.getJob(job.id)).toEqual(job)

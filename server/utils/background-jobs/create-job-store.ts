@@ -6,30 +6,30 @@ import type { JobStore } from './job-store-types'
 import { createMemoryJobStore } from './memory-job-store'
 import { createRedisJobStore } from './redis-job-store'
 
-/** Where job records are kept on disk by the embedded store (`.data/` is git-ignored). */
-export const JOB_RECORDS_DIR = '.data/jobs'
+/** The directory the embedded store keeps job records in, under `jobs/` (`.data/` is git-ignored). */
+export const JOB_DATA_DIR = '.data'
 
 /** What picks the store: the runtime config's `redisUrl` (`NUXT_REDIS_URL`), and where the embedded one keeps records. */
 export interface JobStoreConfig extends JobRetentionOptions {
   /** Redis when set, else the embedded store. */
   redisUrl?: string
   /**
-   * The embedded store's records directory; `false` keeps nothing on disk (tests).
-   * @default JOB_RECORDS_DIR
+   * The embedded store's directory (records go to `<dataDir>/jobs/<id>`); `false` keeps nothing on disk (tests).
+   * @default JOB_DATA_DIR
    */
-  recordsDir?: string | false
+  dataDir?: string | false
 }
 
 /**
  * The JobStore for this configuration: on Redis (the instance's shared client) when `redisUrl` is set, so several
- * instances share jobs; otherwise in this process, with job records under `recordsDir` so a restart marks the jobs
+ * instances share jobs; otherwise in this process, with job records under `dataDir` so a restart marks the jobs
  * it cut 'interrupted'.
  */
 export function createJobStore(config: JobStoreConfig = {}): JobStore {
   const redisUrl = config.redisUrl?.trim()
   if (redisUrl) return createRedisJobStore({ ...config, redis: getRedisClient(redisUrl) })
-  const recordsDir = config.recordsDir ?? JOB_RECORDS_DIR
-  const storage = recordsDir === false ? undefined : createStorage({ driver: fsDriver({ base: recordsDir }) })
+  const dataDir = config.dataDir ?? JOB_DATA_DIR
+  const storage = dataDir === false ? undefined : createStorage({ driver: fsDriver({ base: dataDir }) })
   return createMemoryJobStore({ ...config, storage })
 }
 
