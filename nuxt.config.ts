@@ -43,6 +43,11 @@ export default defineNuxtConfig({
     trustProxy: false,
     /** Comma-separated hosts (`host` or `host:port`) fetch_web_page may reach although they are not public. */
     fetchAllowedHosts: '',
+    /**
+     * Empty: background jobs and rate limits live in this process. Set (`redis://...`): jobs go through BullMQ and
+     * Redis Streams and rate limits count in Redis, so several instances behind one Redis share them.
+     */
+    redisUrl: '',
     // nuxt-auth-utils' sealed cookie session; the seal secret comes from NUXT_SESSION_PASSWORD or .data/ (see
     // server/plugins/00.session-secret.ts).
     session: {

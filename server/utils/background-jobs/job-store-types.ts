@@ -34,7 +34,12 @@ export interface JobEvent<T = unknown> {
   event: T
 }
 
-/** Storage of jobs and their ordered event streams. Every method may be called from any instance. */
+/**
+ * Storage of jobs and their ordered event streams. Every method may be called from any instance.
+ * Stores are bounded (job-retention.ts): a job keeps its newest `maxEventsPerJob` events, so a reader asking for
+ * dropped ids gets the oldest kept one first (its id above afterId + 1 shows the gap); a finished job, record and
+ * events, is dropped `finishedJobTtlMs` after its last change, any job `idleJobTtlMs` after it.
+ */
 export interface JobStore {
   /** Creates or replaces a job record. */
   putJob: (job: JobRecord) => Promise<void>

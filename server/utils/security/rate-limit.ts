@@ -1,6 +1,8 @@
 import type { H3Event } from 'h3'
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import type { Redis } from 'ioredis'
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
 import type { RateLimiterAbstract } from 'rate-limiter-flexible'
+import { getRedisClient } from '../redis/redis-client'
 import { trustsProxy } from './browser-session'
 
 /** Default model requests per minute, per session and per IP (`NUXT_RATE_LIMIT_PER_MINUTE`). */
@@ -22,11 +24,22 @@ function pointsFor(bucket: RateLimitBucket, perMinute: number): number {
 
 const limiters = new Map<string, RateLimiterAbstract>()
 
-function limiterFor(bucket: RateLimitBucket, perMinute: number): RateLimiterAbstract {
+/**
+ * A limiter of `points` a minute for `bucket`: counted in Redis when given a client, so every instance behind it
+ * shares one budget. While Redis is unreachable it does not wait: it counts in this instance's memory instead (the
+ * insurance limiter), so an outage neither blocks requests nor lifts the limit.
+ */
+export function createRateLimiter(bucket: RateLimitBucket, points: number, redis?: Redis): RateLimiterAbstract {
+  const inMemory = new RateLimiterMemory({ keyPrefix: bucket, points, duration: 60 })
+  if (!redis) return inMemory
+  return new RateLimiterRedis({ storeClient: redis, keyPrefix: `plugboard:rate:${bucket}`, points, duration: 60, rejectIfRedisNotReady: true, insuranceLimiter: inMemory })
+}
+
+function limiterFor(bucket: RateLimitBucket, perMinute: number, redisUrl: string): RateLimiterAbstract {
   const key = `${bucket}:${perMinute}`
   let limiter = limiters.get(key)
   if (!limiter) {
-    limiter = new RateLimiterMemory({ keyPrefix: bucket, points: pointsFor(bucket, perMinute), duration: 60 })
+    limiter = createRateLimiter(bucket, pointsFor(bucket, perMinute), redisUrl ? getRedisClient(redisUrl) : undefined)
     limiters.set(key, limiter)
   }
   return limiter
@@ -44,7 +57,8 @@ export function rateLimitPerMinute(configured: unknown): number {
  * client's own IP (X-Forwarded-For) is counted, not the proxy's.
  */
 export async function consumeRateLimit(event: H3Event, bucket: RateLimitBucket, sessionId: string | undefined): Promise<void> {
-  const limiter = limiterFor(bucket, rateLimitPerMinute(useRuntimeConfig(event).rateLimitPerMinute))
+  const config = useRuntimeConfig(event)
+  const limiter = limiterFor(bucket, rateLimitPerMinute(config.rateLimitPerMinute), String(config.redisUrl ?? '').trim())
   const ip = getRequestIP(event, { xForwardedFor: trustsProxy(event) }) ?? 'unknown'
   const keys = [`ip:${ip}`, ...(sessionId ? [`session:${sessionId}`] : [])]
   try {
