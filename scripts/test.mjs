@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every test there is. Unit, DOM, component and type tests (vitest), then the built app in
-// real Chromium (Playwright). Installs Debian's chromium when it is missing and we can (root + apt-get).
+// real Chromium (Playwright). Installs Debian's chromium and redis-server when missing and we can (root + apt-get).
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 
@@ -32,7 +32,23 @@ function ensureChromium() {
   return path
 }
 
+/** Debian's redis-server: the Redis tests start their own on a free loopback port. Installed like Chromium. */
+function ensureRedisServer() {
+  if (spawnSync('which', ['redis-server']).status === 0) return
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+  if (isRoot && spawnSync('which', ['apt-get']).status === 0) {
+    console.log('redis-server is missing: installing Debian\'s redis-server package...')
+    run('apt-get', ['update'])
+    run('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  }
+  if (spawnSync('which', ['redis-server']).status !== 0) {
+    console.error('\nThe Redis tests need redis-server. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y redis-server\n\nthen run `npm test` again.')
+    process.exit(1)
+  }
+}
+
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+ensureRedisServer()
 let status = run(npx, ['vitest', 'run'])
 if (status !== 0) process.exit(status)
 status = run(npx, ['nuxi', 'typecheck'])
