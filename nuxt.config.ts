@@ -63,8 +63,8 @@ export default defineNuxtConfig({
     },
   },
   // Static assets are served precompressed (brotli, gzip) when the browser accepts it; hashed files are cached
-  // for a year by Nuxt already.
-  nitro: { compressPublicAssets: { gzip: true, brotli: true } },
+  // for a year by Nuxt already. (Cast: the Nitro part of the config type does not list compressPublicAssets.)
+  nitro: { compressPublicAssets: { gzip: true, brotli: true } } as NonNullable<Parameters<typeof defineNuxtConfig>[0]['nitro']>,
   vite: {
     optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema'] },
     // The tool sandbox worker (app/utils/chat/sandbox) lazy-loads plugin files and their libraries, which needs
