@@ -40,3 +40,12 @@ export function isReplayableToolCall(call: ToolCall): boolean {
   const fn = call?.function
   return isValidToolName(fn?.name) && isJsonObjectText(normalizeBlankArguments(fn?.arguments))
 }
+
+/**
+ * True when the model stopped writing a call before it was whole: no name yet, or arguments that are not a JSON
+ * object (blank counts as `{}`). Such a call never runs; the card says "cut off" and the model's history holds it
+ * only as repairToolHistory rewrites it.
+ */
+export function isCutToolCall(name: unknown, args: unknown): boolean {
+  return typeof name !== 'string' || name.trim() === '' || !isJsonObjectText(normalizeBlankArguments(args))
+}
