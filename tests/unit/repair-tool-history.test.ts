@@ -115,7 +115,7 @@ describe('repairToolHistory', () => {
   })
 
   it('drops assistant messages with neither text nor calls, and an empty tool_calls list', () => {
-    const history = [user(), { role: 'assistant', content: '' } as ModelMessage, { role: 'assistant', content: 'Hi', tool_calls: [] } as ModelMessage, { role: 'assistant', content: null }]
+    const history = [user(), { role: 'assistant', content: '' } as ModelMessage, { role: 'assistant', content: 'Hi', tool_calls: [] } as ModelMessage, { role: 'assistant', content: null } as ModelMessage]
     expect(repair(history)).toEqual([user(), { role: 'assistant', content: 'Hi' }])
   })
 
