@@ -1,8 +1,8 @@
 import type { ModelMessage, ToolMessage } from '#shared/types/chat'
+import { MISSING_TOOL_RESULT, repairToolHistory } from '#shared/history/repair-tool-history'
 import type { MessageRecord } from './types'
 
-/** What the model reads for a call whose result was never stored (Stop, a crash, a closed tab). */
-export const MISSING_TOOL_RESULT = 'Cancelled: no result was recorded.'
+export { MISSING_TOOL_RESULT }
 
 /**
  * Turns stored rows into exactly the OpenAI history the model must see, always valid:
@@ -10,7 +10,9 @@ export const MISSING_TOOL_RESULT = 'Cancelled: no result was recorded.'
  * - assistant rows with their `tool_calls` (content null when empty); rows with neither text nor calls are left out;
  * - tool rows only right after the assistant row whose call they answer (others, and duplicates, are dropped);
  * - every call left without a result gets a synthetic cancelled result after the real ones, because providers
- *   reject a history in which a tool call has no answer.
+ *   reject a history in which a tool call has no answer;
+ * - calls cut by Stop or an error mid-arguments, or never named, are repaired last (repairToolHistory): the rows
+ *   keep what the model wrote, for the card, while the model only ever reads calls a strict server accepts.
  */
 export function toModelMessages(records: readonly MessageRecord[]): ModelMessage[] {
   const ordered = [...records].sort((a, b) => a.seq - b.seq)
@@ -51,5 +53,5 @@ export function toModelMessages(records: readonly MessageRecord[]): ModelMessage
     history.push({ role: record.role, content: record.content })
   }
   closeOpenCalls()
-  return history
+  return repairToolHistory(history)
 }

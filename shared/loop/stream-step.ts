@@ -1,5 +1,6 @@
 import type { ModelMessage, TokenUsage, ToolCall, ToolDefinition } from '../types/chat'
 import { ProviderError } from '../errors/provider-error'
+import { repairToolHistory } from '../history/repair-tool-history'
 import { createThinkTagSplitter } from '../stream/think-tag-splitter'
 import { createToolCallAccumulator } from '../tools/tool-call-accumulator'
 import type { ChatModel } from './chat-model'
@@ -59,7 +60,8 @@ export async function streamStep(options: StreamStepOptions): Promise<StepOutcom
   }
 
   const request = {
-    messages: options.messages,
+    // A call cut in an earlier step (finish_reason 'length' mid-arguments) must not make a strict server refuse this one.
+    messages: repairToolHistory(options.messages),
     ...(options.tools.length > 0 ? { tools: options.tools, toolChoice: 'auto' as const } : {}),
     signal,
   }

@@ -49,6 +49,16 @@ describe('ChatToolCard', () => {
     expect(summary.classes()).toContain('text-error')
   })
 
+  it('shows a call stopped while its arguments were still being written as cut off, saying it did not run', async () => {
+    const wrapper = await mountCard(toolRow('get_weather', { toolStatus: 'cancelled', toolArguments: '{"city":"Par', content: 'Cancelled by the user.' }))
+    const card = wrapper.find('[data-testid="tool-card"]')
+    expect(card.attributes('data-cut-off')).toBe('true')
+    expect(wrapper.find('[data-testid="tool-status"]').text()).toBe('Cut off')
+    expect(wrapper.find('[data-testid="tool-summary"]').text()).toBe('The call was cut off before it finished; it did not run.')
+    const whole = await mountCard(toolRow('get_weather', { toolStatus: 'cancelled', toolArguments: '{"city":"Paris"}', content: 'Cancelled by the user.' }))
+    expect(whole.find('[data-testid="tool-status"]').text()).toBe('Cancelled')
+  })
+
   it('shows cancelled and skipped calls', async () => {
     const cancelled = await mountCard(toolRow('slow', { toolStatus: 'cancelled', content: 'Cancelled by the user.' }))
     expect(cancelled.find('[data-testid="tool-card"]').attributes('data-status')).toBe('cancelled')

@@ -40,15 +40,15 @@ describe('toModelMessages', () => {
     ])
   })
 
-  it('fills missing results at the end of the history too', () => {
+  it('fills missing results at the end of the history too, answering in the calls\' order', () => {
     const records = [
       row({ role: 'user', content: 'time?' }),
       row({ role: 'assistant', toolCalls: [call('a', 'get_current_time'), call('b', 'get_current_time', '{"zone":"Asia/Tokyo"}')] }),
       row({ role: 'tool', content: 'Tokyo 09:00', toolCallId: 'b', toolName: 'get_current_time', toolStatus: 'done' }),
     ]
     expect(toModelMessages(records).slice(2)).toEqual([
-      { role: 'tool', tool_call_id: 'b', name: 'get_current_time', content: 'Tokyo 09:00' },
       { role: 'tool', tool_call_id: 'a', name: 'get_current_time', content: 'Cancelled: no result was recorded.' },
+      { role: 'tool', tool_call_id: 'b', name: 'get_current_time', content: 'Tokyo 09:00' },
     ])
   })
 

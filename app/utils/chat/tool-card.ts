@@ -1,4 +1,6 @@
 import type { ToolCall } from '#shared/types/chat'
+import { CUT_OFF_RESULT } from '#shared/history/repair-tool-history'
+import { isCutToolCall } from '#shared/history/tool-call-shape'
 import type { MessageRecord, MessageStatus, ToolCallStatus } from '~/db/types'
 
 /** What one tool-call card shows. Built from a stored tool row, or from a call that has no row yet. */
@@ -27,6 +29,8 @@ export interface ToolCardData {
   durationMs?: number
   /** The model received a shortened result. */
   truncated?: boolean
+  /** Stop or an error cut the call while the model was still writing it (no name, or unfinished arguments). */
+  cutOff?: boolean
 }
 
 /** Longest preview, in characters, before an ellipsis. @default 120 */
@@ -40,6 +44,10 @@ export function previewLine(text: string, max = TOOL_PREVIEW_LENGTH): string {
 
 /** Card data from a stored tool row (role 'tool'). */
 export function toolCardFromRow(row: MessageRecord, labels?: Record<string, { label: string, icon: string }>): ToolCardData {
+  return withCutOff(rowCard(row, labels))
+}
+
+function rowCard(row: MessageRecord, labels?: Record<string, { label: string, icon: string }>): ToolCardData {
   const name = row.toolName ?? 'tool'
   const status: ToolCallStatus = row.toolStatus ?? (row.status === 'error' ? 'error' : 'done')
   const fullResult = row.toolResultFull ?? row.content
@@ -74,14 +82,24 @@ export function toolCardFromCall(
   labels?: Record<string, { label: string, icon: string }>,
 ): ToolCardData {
   const ended = messageStatus === 'stopped' || messageStatus === 'interrupted' || messageStatus === 'error'
-  return {
+  return withCutOff({
     callId: call.id,
     name: call.function.name,
     label: labels?.[call.function.name]?.label,
     icon: labels?.[call.function.name]?.icon,
     status: ended ? 'cancelled' : 'queued',
     arguments: call.function.arguments,
-  }
+  })
+}
+
+/**
+ * A cancelled call the model had not finished writing is shown as "cut off", with what the model was told,
+ * so the card and the repaired history agree (see repairToolHistory).
+ */
+function withCutOff(card: ToolCardData): ToolCardData {
+  // Rows stored before the arguments were known carry none: not evidence of a cut.
+  if (card.status !== 'cancelled' || !isCutToolCall(card.name, card.arguments ?? '')) return card
+  return { ...card, cutOff: true, error: CUT_OFF_RESULT, ...(card.name.trim() === '' && !card.label ? { label: 'Unnamed tool' } : {}) }
 }
 
 /**
@@ -100,8 +118,8 @@ export function toolCardsForMessage(
     const row = rowsById.get(call.id)
     if (row) {
       used.add(row)
-      const card = toolCardFromRow(row, labels)
-      cards.push({ ...card, arguments: card.arguments ?? call.function.arguments })
+      const card = rowCard(row, labels)
+      cards.push(withCutOff({ ...card, arguments: card.arguments ?? call.function.arguments }))
     }
     else {
       cards.push(toolCardFromCall(call, message.status, labels))
