@@ -6,7 +6,9 @@ import type { ToolSet } from '#shared/tools/tool-types'
 import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
 import type { MessageRecord } from '~/db/types'
 import { holdThreadLock } from '~/db/thread-lock'
-import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/utils/chat/loop-recorder'
+import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/db/loop-recorder'
+import type { LoopEvent } from '#shared/loop/loop-event'
+import { describeLoopFailure } from '#shared/loop/loop-failure'
 
 export interface UseChatOptions {
   /** Builds the model for a request from the current provider settings. */
@@ -23,6 +25,8 @@ export interface UseChatOptions {
   ready?: () => Promise<unknown>
   /** Told about store failures (the reply may not be saved). */
   onStorageError?: (error: Error) => void
+  /** Hears every LoopEvent after the recorder stored it (the tool registry's `lastError` follows them). */
+  onEvent?: (event: LoopEvent) => void
 }
 
 /**
@@ -60,10 +64,10 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         model = options.createModel()
       }
       catch (error) {
-        await recorder.finish({ finishReason: 'error', messages: [], steps: 0, error: error as Error }, false)
+        await recorder.record({ type: 'fail', steps: 0, error: describeLoopFailure(error) })
         return
       }
-      const result = await runChatLoop({
+      await runChatLoop({
         model,
         messages: toModelMessages(records),
         tools,
@@ -71,9 +75,11 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         signal,
         maxSteps: options.maxSteps ?? 10,
         toolCallMode: options.toolCallMode?.() ?? 'auto',
-        callbacks: recorder.callbacks,
+        onEvent: async (event) => {
+          await recorder.record(event)
+          options.onEvent?.(event)
+        },
       })
-      await recorder.finish(result, signal.aborted)
     }
     catch (error) {
       // Failures of the loop itself (not of the provider or a tool) still end up on the message, never lost.
