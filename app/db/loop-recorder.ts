@@ -23,6 +23,11 @@ export interface LoopRecorderOptions {
   onStorageError?: (error: Error) => void
   /** @default 250 */
   writeIntervalMs?: number
+  /**
+   * The thread's rows, to write on where a recording left off (a server-run chat reopened after a reload): the
+   * reply row still streaming and the tool rows are picked up instead of created again.
+   */
+  resumeFrom?: MessageRecord[]
 }
 
 export interface LoopRecorder {
@@ -30,7 +35,7 @@ export interface LoopRecorder {
   record: (event: LoopEvent) => Promise<void>
   /** Opens the first assistant row before the request goes out, so a reload mid-stream finds it. */
   start: () => Promise<void>
-  /** Resolves when every write asked for so far has landed. */
+  /** Resolves when every write asked for so far has landed, the streamed text included. */
   settled: () => Promise<void>
   /** The id of the assistant row being streamed, if any. */
   currentMessageId: () => string | undefined
@@ -213,11 +218,28 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
     }
   }
 
+  if (options.resumeFrom) resume(options.resumeFrom)
+
+  function resume(rows: MessageRecord[]) {
+    for (const row of rows) {
+      if (row.role === 'tool' && row.toolCallId) toolRows.set(row.toolCallId, Promise.resolve(row.id))
+    }
+    const open = rows.findLast(row => row.role === 'assistant')
+    if (!open) return
+    lastAssistantId = open.id
+    if (open.status !== 'streaming') return
+    assistantId = open.id
+    stepText = open.content
+    stepReasoning = open.reasoning ?? ''
+    writer = createStreamingWriter(open.id, { intervalMs: options.writeIntervalMs ?? 250, onError: onStorageError, initialText: stepText, initialReasoning: stepReasoning })
+  }
+
   return {
     record,
     start: () => enqueue(openAssistantRow),
     settled: async () => {
       await queue
+      await writer?.flush()
     },
     currentMessageId: () => assistantId ?? lastAssistantId,
   }
