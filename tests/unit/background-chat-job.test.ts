@@ -6,7 +6,7 @@ import { createInterimJobStore } from '~~/server/utils/background-jobs/interim-j
 import { startChatJob } from '~~/server/utils/background-jobs/stream-handler'
 import { abortRunningJob, answerBrowserCall } from '~~/server/utils/background-jobs/running-jobs'
 import { findOwnChatJob } from '~~/server/utils/background-jobs/job-access'
-import { WAITING_FOR_BROWSER } from '~~/server/utils/background-jobs/browser-tool'
+import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 

@@ -4,7 +4,6 @@ import type { ExecutableTool } from '#shared/tools/tool-types'
 import { addPendingBrowserCall, removePendingBrowserCall } from './running-jobs'
 import type { BrowserToolAnswer } from './running-jobs'
 
-export { WAITING_FOR_BROWSER }
 
 /** How long a job waits for a tab to run a browser-only tool before the call fails. @default 30 min */
 const BROWSER_TOOL_TIMEOUT_MS = 30 * 60_000
