@@ -1,4 +1,4 @@
-import { computed, shallowRef, toValue, onScopeDispose, type MaybeRefOrGetter } from 'vue'
+import { computed, shallowRef, toValue, onScopeDispose, watch, type MaybeRefOrGetter } from 'vue'
 import { runChatLoop } from '#shared/loop/run-chat-loop'
 import type { ChatModel } from '#shared/loop/chat-model'
 import type { ToolCallMode } from '#shared/loop/loop-types'
@@ -6,7 +6,11 @@ import type { ToolSet } from '#shared/tools/tool-types'
 import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
 import type { MessageRecord } from '~/db/types'
 import { holdThreadLock } from '~/db/thread-lock'
-import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/utils/chat/loop-recorder'
+import { getThread } from '~/db/threads'
+import { followServerChat, startServerChat, stopServerChat } from '~/utils/chat/server-chat'
+import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/db/loop-recorder'
+import type { LoopEvent } from '#shared/loop/loop-event'
+import { describeLoopFailure } from '#shared/loop/loop-failure'
 
 export interface UseChatOptions {
   /** Builds the model for a request from the current provider settings. */
@@ -23,6 +27,13 @@ export interface UseChatOptions {
   ready?: () => Promise<unknown>
   /** Told about store failures (the reply may not be saved). */
   onStorageError?: (error: Error) => void
+  /** Hears every LoopEvent after the recorder stored it (the tool registry's `lastError` follows them). */
+  onEvent?: (event: LoopEvent) => void
+  /**
+   * When it returns a model id, a send runs the chat on the server (OpenRouter with the server's key) and this
+   * tab only records its events: closing the tab does not stop the reply. @default () => undefined
+   */
+  runOnServer?: () => { model: string } | undefined
 }
 
 /**
@@ -34,6 +45,8 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   const draft = shallowRef<StreamingDraft | null>(null)
   const lastError = shallowRef<string | null>(null)
   let controller: AbortController | undefined
+  /** The server job this tab follows, so Stop stops it there. */
+  let serverJobId: string | undefined
 
   async function runLoop(id: string) {
     controller = new AbortController()
@@ -60,10 +73,19 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         model = options.createModel()
       }
       catch (error) {
-        await recorder.finish({ finishReason: 'error', messages: [], steps: 0, error: error as Error }, false)
+        await recorder.record({ type: 'fail', steps: 0, error: describeLoopFailure(error) })
         return
       }
-      const result = await runChatLoop({
+      const server = options.runOnServer?.()
+      if (server) {
+        serverJobId = await startServerChat({
+          threadId: id, model: server.model, messages: toModelMessages(records), tools,
+          toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
+        })
+        await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: options.onEvent, signal })
+        return
+      }
+      await runChatLoop({
         model,
         messages: toModelMessages(records),
         tools,
@@ -71,9 +93,11 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         signal,
         maxSteps: options.maxSteps ?? 10,
         toolCallMode: options.toolCallMode?.() ?? 'auto',
-        callbacks: recorder.callbacks,
+        onEvent: async (event) => {
+          await recorder.record(event)
+          options.onEvent?.(event)
+        },
       })
-      await recorder.finish(result, signal.aborted)
     }
     catch (error) {
       // Failures of the loop itself (not of the provider or a tool) still end up on the message, never lost.
@@ -86,8 +110,42 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       streaming.value = false
       draft.value = null
       controller = undefined
+      serverJobId = undefined
     }
   }
+
+  /** A chat whose reply the server is still writing (the tab was closed or reloaded): read on from its events. */
+  async function resumeServerChat(id: string) {
+    const job = (await getThread(id))?.serverJob
+    if (!job || streaming.value) return
+    controller = new AbortController()
+    const signal = controller.signal
+    serverJobId = job.id
+    streaming.value = true
+    const releaseLock = await holdThreadLock(id)
+    try {
+      const recorder = createLoopRecorder({ threadId: id, resumeFrom: await listMessages(id), onDraft: value => (draft.value = value), onStorageError: options.onStorageError })
+      await options.ready?.()
+      const tools = await options.getToolSet({ threadId: id })
+      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: options.onEvent, signal })
+    }
+    catch (error) {
+      lastError.value = toStoredError(error).message
+    }
+    finally {
+      releaseLock()
+      streaming.value = false
+      draft.value = null
+      controller = undefined
+      serverJobId = undefined
+    }
+  }
+
+  watch(() => toValue(threadId), (id) => {
+    // Leaving a chat closes its stream (the server goes on); the chat opened now may have one to read on.
+    if (serverJobId) controller?.abort()
+    if (id) void resumeServerChat(id)
+  }, { immediate: true })
 
   /** Stores the user's message first, then asks the model. Returns false when nothing was sent. */
   async function send(text: string): Promise<boolean> {
@@ -101,7 +159,9 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
 
   /** Aborts the stream and any running tools; the partial reply is kept and marked stopped. */
   function stop() {
-    controller?.abort()
+    // A chat the server runs is stopped there; its last event ends this tab's stream.
+    if (serverJobId) void stopServerChat(serverJobId)
+    else controller?.abort()
   }
 
   /** Runs the last user message again: removes what came after it and streams a new reply. */

@@ -13,11 +13,14 @@ export interface MarkInterruptedOptions {
 /**
  * Run once at start-up: a reply left 'pending' or 'streaming' by a closed or reloaded page becomes 'interrupted'
  * (its partial text stays), and a tool left 'queued' or 'running' becomes 'cancelled' with a result saying so,
- * so the card stops spinning and the history stays valid. Resolves with the number of rows changed.
+ * so the card stops spinning and the history stays valid. Threads with a live server job are left alone.
+ * Resolves with the number of rows changed.
  */
 export async function markInterrupted(options: MarkInterruptedOptions = {}): Promise<number> {
   const skip = new Set(options.skipThreadIds ?? await busyThreadIds())
   const db = getDatabase()
+  // A reply the server is still writing is not cut off: reopening the chat reads on from the server.
+  for (const thread of await db.threads.toArray()) if (thread.serverJob) skip.add(thread.id)
   const now = Date.now()
   return db.transaction('rw', db.messages, () =>
     db.messages

@@ -12,6 +12,10 @@ export interface StreamingWriterOptions {
    * reject those calls instead. @default console.error
    */
   onError?: (error: StorageError) => void
+  /** What the row already holds, when writing on after a reload (a chat that ran on the server). @default '' */
+  initialText?: string
+  /** @default '' */
+  initialReasoning?: string
 }
 
 export interface StreamingWriter {
@@ -37,8 +41,8 @@ export interface StreamingWriter {
  */
 export function createStreamingWriter(messageId: string, options: StreamingWriterOptions = {}): StreamingWriter {
   const { intervalMs = 250, onError = (error: StorageError) => console.error(error) } = options
-  let text = ''
-  let reasoning = ''
+  let text = options.initialText ?? ''
+  let reasoning = options.initialReasoning ?? ''
   let textTouched = false
   let reasoningTouched = false
   let patch: MessagePatch = {}

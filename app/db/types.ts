@@ -8,6 +8,11 @@ export interface ThreadRecord {
   updatedAt: number
   /** Model used last in this thread, for display. */
   model?: string
+  /**
+   * The server job answering this thread (a chat run on the server), and the id of the last of its events
+   * recorded here: reopening the chat reads on from there. Cleared when the job's last event is recorded.
+   */
+  serverJob?: { id: string, lastEventId: number }
 }
 
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool'

@@ -1,7 +1,8 @@
-import type { AssistantMessage, ModelMessage, TokenUsage, ToolCall, ToolMessage } from '../types/chat'
+import type { ModelMessage } from '../types/chat'
 import type { ProviderError } from '../errors/provider-error'
-import type { ToolResult, ToolSet } from '../tools/tool-types'
+import type { ToolSet } from '../tools/tool-types'
 import type { ChatModel } from './chat-model'
+import type { LoopEventHandler } from './loop-event'
 
 /**
  * How tool calls are read from the model:
@@ -18,28 +19,15 @@ export type LoopFinishReason = 'stop' | 'step-cap' | 'aborted' | 'error' | 'leng
 /** A short message for the user about the loop itself (step cap, repeated call, text tool calls detected). */
 export interface LoopNotice { kind: 'step-cap' | 'repeated-call' | 'text-tool-calls' | 'truncated-result', message: string }
 
-/** Everything the UI and the store hear, in order. All callbacks are optional. */
-export interface LoopCallbacks {
-  /** A new model request starts (step is 1-based). */
-  onStepStart?: (step: number) => void
-  /** Visible text (tool-call markup already removed). */
-  onTextDelta?: (text: string, step: number) => void
-  onReasoningDelta?: (text: string, step: number) => void
-  /** A call's name became known while streaming (card shows "queued"). */
-  onToolCallStreaming?: (call: { index: number, id: string, name: string }, step: number) => void
-  /**
-   * The assistant message of this step is complete (with its tool_calls if any). Called exactly once per step,
-   * before any tool runs, so the store can finalise it.
-   */
-  onAssistantMessage?: (message: AssistantMessage, info: { step: number, finishReason: string, usage?: TokenUsage }) => void | Promise<void>
-  onToolCallStart?: (call: ToolCall, step: number) => void
-  onToolCallStatus?: (callId: string, text: string) => void
-  /** One result, as soon as it is known (not necessarily in the model's order). */
-  onToolResult?: (result: ToolResult, step: number) => void | Promise<void>
-  /** All results of a step, in the model's order, as tool messages. */
-  onToolMessages?: (messages: ToolMessage[], results: ToolResult[], step: number) => void | Promise<void>
-  onNotice?: (notice: LoopNotice) => void
-  onUsage?: (usage: TokenUsage, step: number) => void
+/** A failure of the run itself as the user sees it: plain data, so it can travel in a `fail` event. */
+export interface LoopFailure {
+  kind: string
+  message: string
+  /** Whether pressing Retry may help. */
+  retryable: boolean
+  retryAfterMs?: number
+  /** The provider's own wording, when it adds something to `message`. */
+  providerMessage?: string
 }
 
 export interface RunChatLoopOptions {
@@ -60,7 +48,8 @@ export interface RunChatLoopOptions {
   maxResultChars?: number
   /** The same call this many times in a row is not run again. @default 3 */
   repeatLimit?: number
-  callbacks?: LoopCallbacks
+  /** Hears every LoopEvent, in order; awaited before the loop goes on. */
+  onEvent?: LoopEventHandler
 }
 
 export interface RunChatLoopResult {

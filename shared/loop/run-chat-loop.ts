@@ -2,7 +2,10 @@ import type { AssistantMessage, ModelMessage, ToolCall, ToolMessage } from '../t
 import { executeToolCalls, cancelledToolResult } from '../tools/execute-tool-calls'
 import type { ToolResult } from '../tools/tool-types'
 import { describeToolsForTextMode } from '../tools/text-tool-calls/index'
-import type { LoopFinishReason, RunChatLoopOptions, RunChatLoopResult } from './loop-types'
+import type { LoopFinishReason, LoopNotice, RunChatLoopOptions, RunChatLoopResult } from './loop-types'
+import { createEventChannel } from './event-channel'
+import { toolCallEndEvent } from './loop-event'
+import { describeLoopFailure } from './loop-failure'
 import { createRepeatTracker } from './repeat-tracker'
 import { streamStep } from './stream-step'
 import type { StepOutcome } from './stream-step'
@@ -14,16 +17,18 @@ const INTERRUPTED_CONTENT = 'Not run: the reply was interrupted by an error.'
  * The tool-calling loop shared by the browser and the server: stream a reply, run the tools it calls, send the
  * results back, and repeat until the model answers without calling a tool.
  *
- * Every step reports its assistant message exactly once (also when aborted or failed), before any tool runs; every
- * call in it gets a result (run, failed, skipped as a repeat, or cancelled), so the history stays valid for the next
- * request. Provider failures and Stop resolve the promise with `finishReason` 'error' / 'aborted'; it rejects only
- * when a callback (e.g. the store) throws.
+ * Everything it does is reported as LoopEvents (loop-event.ts) to the one `onEvent` handler, in order and awaited.
+ * Every step reports its assistant message exactly once (`step-finish`, also when aborted or failed), before any
+ * tool runs; every call in it gets a result (run, failed, skipped as a repeat, or cancelled), so the history stays
+ * valid for the next request; the run ends with one `finish` or `fail`. Provider failures and Stop resolve the
+ * promise with `finishReason` 'error' / 'aborted'; it rejects only when the handler (e.g. the store) throws.
  */
 export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatLoopResult> {
   const {
     model, tools, threadId, maxSteps = 10, toolCallMode = 'auto', toolTimeoutMs = 10_000,
-    maxResultChars = 32_768, repeatLimit = 3, callbacks = {},
+    maxResultChars = 32_768, repeatLimit = 3,
   } = options
+  const events = createEventChannel(options.onEvent)
   const signal = options.signal ?? new AbortController().signal
   const history: ModelMessage[] = [...options.messages]
   const added: ModelMessage[] = []
@@ -31,8 +36,12 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
   const textMode = toolCallMode === 'text' && tools.definitions.length > 0
   let textCallNoticeSent = false
 
-  const finish = (finishReason: LoopFinishReason, steps: number, error?: Error): RunChatLoopResult =>
-    ({ finishReason, messages: added, steps, ...(error ? { error } : {}) })
+  const finish = async (finishReason: LoopFinishReason, steps: number, error?: Error): Promise<RunChatLoopResult> => {
+    if (finishReason === 'error') await events.emit({ type: 'fail', steps, error: describeLoopFailure(error) })
+    else await events.emit({ type: 'finish', finishReason, steps })
+    return { finishReason, messages: added, steps, ...(error ? { error } : {}) }
+  }
+  const notify = (step: number, notice: LoopNotice) => events.emit({ type: 'notice', step, notice })
   const append = (...messages: ModelMessage[]) => {
     history.push(...messages)
     added.push(...messages)
@@ -40,7 +49,7 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
 
   for (let step = 1; ; step++) {
     if (signal.aborted) return finish('aborted', step - 1)
-    callbacks.onStepStart?.(step)
+    await events.emit({ type: 'step-start', step })
     const outcome = await streamStep({
       model,
       // A copy: the history grows after this request, and a model may read its messages lazily.
@@ -49,16 +58,16 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
       textTools: toolCallMode === 'native' ? [] : tools.definitions,
       step,
       signal,
-      callbacks,
-      onTextCall: () => {
+      events,
+      onTextCall: async () => {
         if (toolCallMode !== 'auto' || textCallNoticeSent) return
         textCallNoticeSent = true
-        callbacks.onNotice?.({ kind: 'text-tool-calls', message: 'This model wrote its tool calls as text; Plugboard read and ran them.' })
+        await notify(step, { kind: 'text-tool-calls', message: 'This model wrote its tool calls as text; Plugboard read and ran them.' })
       },
     })
 
     const assistant = assistantMessage(outcome)
-    await callbacks.onAssistantMessage?.(assistant, { step, finishReason: stepFinishReason(outcome), usage: outcome.usage })
+    await events.emit({ type: 'step-finish', step, message: assistant, finishReason: stepFinishReason(outcome), ...(outcome.usage ? { usage: outcome.usage } : {}) })
     if (assistant.content !== null || assistant.tool_calls) append(assistant)
     const calls = outcome.toolCalls
 
@@ -66,18 +75,18 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
       if (calls.length > 0) {
         const content = outcome.aborted ? undefined : INTERRUPTED_CONTENT
         const results = calls.map(call => cancelledToolResult(call, Date.now(), content))
-        for (const result of results) await callbacks.onToolResult?.(result, step)
-        await reportToolMessages(results, step)
+        for (const result of results) await events.emit({ type: 'tool-call-error', step, result })
+        appendToolMessages(results)
       }
       return outcome.aborted ? finish('aborted', step) : finish('error', step, outcome.error)
     }
     if (calls.length === 0) return finish(outcome.finishReason === 'length' ? 'length' : 'stop', step)
 
     const results = await runStepCalls(calls, step)
-    await reportToolMessages(results, step)
+    appendToolMessages(results)
     if (signal.aborted) return finish('aborted', step)
     if (step >= maxSteps) {
-      callbacks.onNotice?.({ kind: 'step-cap', message: `Stopped after ${maxSteps} steps. Press Continue to let the model go on.` })
+      await notify(step, { kind: 'step-cap', message: `Stopped after ${maxSteps} steps. Press Continue to let the model go on.` })
       return finish('step-cap', step)
     }
   }
@@ -88,29 +97,28 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
       if (!repeats.isRepeat(call)) continue
       const result = repeatedCallResult(call, repeatLimit)
       skipped.set(call.id, result)
-      callbacks.onNotice?.({ kind: 'repeated-call', message: `"${call.function.name}" was called ${repeatLimit} times in a row with the same arguments; Plugboard did not run it again and told the model.` })
-      await callbacks.onToolResult?.(result, step)
+      await notify(step, { kind: 'repeated-call', message: `"${call.function.name}" was called ${repeatLimit} times in a row with the same arguments; Plugboard did not run it again and told the model.` })
+      await events.emit({ type: 'tool-call-error', step, result })
     }
     const executed = await executeToolCalls(calls.filter(call => !skipped.has(call.id)), tools, {
       threadId,
       signal,
       defaultTimeoutMs: toolTimeoutMs,
       maxResultChars,
-      onStart: call => callbacks.onToolCallStart?.(call, step),
-      onStatus: (callId, text) => callbacks.onToolCallStatus?.(callId, text),
-      onResult: result => callbacks.onToolResult?.(result, step),
+      onStart: call => events.emit({ type: 'tool-call-running', step, call }),
+      onStatus: (callId, text) => events.post({ type: 'tool-call-status', step, callId, text }),
+      onResult: result => events.emit(toolCallEndEvent(step, result)),
     })
     for (const result of executed) {
       if (!result.truncated) continue
-      callbacks.onNotice?.({ kind: 'truncated-result', message: `The result of "${result.name}" was ${result.fullContent.length} characters; the model got the first ${maxResultChars}. The whole result is kept.` })
+      await notify(step, { kind: 'truncated-result', message: `The result of "${result.name}" was ${result.fullContent.length} characters; the model got the first ${maxResultChars}. The whole result is kept.` })
     }
     const byId = new Map(executed.map(result => [result.callId, result]))
     return calls.map(call => skipped.get(call.id) ?? byId.get(call.id)!)
   }
 
-  async function reportToolMessages(results: ToolResult[], step: number): Promise<void> {
+  function appendToolMessages(results: ToolResult[]): void {
     const messages: ToolMessage[] = results.map(result => ({ role: 'tool', tool_call_id: result.callId, name: result.name, content: result.content }))
-    await callbacks.onToolMessages?.(messages, results, step)
     append(...messages)
   }
 }

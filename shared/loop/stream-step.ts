@@ -5,7 +5,7 @@ import { createThinkTagSplitter } from '../stream/think-tag-splitter'
 import { createToolCallAccumulator } from '../tools/tool-call-accumulator'
 import type { ChatModel } from './chat-model'
 import { iterateWithAbort } from './iterate-with-abort'
-import type { LoopCallbacks } from './loop-types'
+import type { EventChannel } from './event-channel'
 import { createTextCallReader } from './text-call-reader'
 
 export interface StreamStepOptions {
@@ -17,9 +17,9 @@ export interface StreamStepOptions {
   textTools: ToolDefinition[]
   step: number
   signal: AbortSignal
-  callbacks: LoopCallbacks
+  events: EventChannel
   /** Called the first time this step finds a call written as text. */
-  onTextCall?: () => void
+  onTextCall?: () => void | Promise<void>
 }
 
 export interface StepOutcome {
@@ -32,9 +32,9 @@ export interface StepOutcome {
   error?: ProviderError | Error
 }
 
-/** One model request: streams its events to the callbacks and collects the visible text and the tool calls. */
+/** One model request: reports what streams in as LoopEvents and collects the visible text and the tool calls. */
 export async function streamStep(options: StreamStepOptions): Promise<StepOutcome> {
-  const { callbacks, step, signal } = options
+  const { events, step, signal } = options
   const accumulator = createToolCallAccumulator()
   const textReader = options.textTools.length > 0 ? createTextCallReader(options.textTools) : undefined
   const textCalls: ToolCall[] = []
@@ -42,21 +42,21 @@ export async function streamStep(options: StreamStepOptions): Promise<StepOutcom
   const thinkSplitter = createThinkTagSplitter()
   const outcome: StepOutcome = { text: '', toolCalls: [], finishReason: 'unknown', aborted: false }
 
-  const emitText = (part: { text: string, calls: ToolCall[] }) => {
+  const emitText = async (part: { text: string, calls: ToolCall[] }) => {
     if (part.text) {
       outcome.text += part.text
-      callbacks.onTextDelta?.(part.text, step)
+      await events.emit({ type: 'text-delta', step, text: part.text })
     }
     for (const call of part.calls) {
-      if (textCalls.length === 0) options.onTextCall?.()
+      if (textCalls.length === 0) await options.onTextCall?.()
       textCalls.push(call)
-      callbacks.onToolCallStreaming?.({ index: textCalls.length - 1, id: call.id, name: call.function.name }, step)
+      await events.emit({ type: 'tool-call-queued', step, index: textCalls.length - 1, callId: call.id, toolName: call.function.name })
     }
   }
 
-  const onContent = (part: { text: string, reasoning: string }) => {
-    if (part.reasoning) callbacks.onReasoningDelta?.(part.reasoning, step)
-    if (part.text) emitText(textReader ? textReader.push(part.text) : { text: part.text, calls: [] })
+  const onContent = async (part: { text: string, reasoning: string }) => {
+    if (part.reasoning) await events.emit({ type: 'reasoning-delta', step, text: part.reasoning })
+    if (part.text) await emitText(textReader ? textReader.push(part.text) : { text: part.text, calls: [] })
   }
 
   const request = {
@@ -67,16 +67,13 @@ export async function streamStep(options: StreamStepOptions): Promise<StepOutcom
   }
   try {
     for await (const event of iterateWithAbort(options.model.stream(request), signal)) {
-      if (event.type === 'text-delta') onContent(thinkSplitter.push(event.text))
-      else if (event.type === 'reasoning-delta') callbacks.onReasoningDelta?.(event.text, step)
+      if (event.type === 'text-delta') await onContent(thinkSplitter.push(event.text))
+      else if (event.type === 'reasoning-delta') await events.emit({ type: 'reasoning-delta', step, text: event.text })
       else if (event.type === 'tool-call-delta') {
         const announced = accumulator.push(event)
-        if (announced) callbacks.onToolCallStreaming?.(announced, step)
+        if (announced) await events.emit({ type: 'tool-call-queued', step, index: announced.index, callId: announced.id, toolName: announced.name })
       }
-      else if (event.type === 'usage') {
-        outcome.usage = { ...outcome.usage, ...event.usage }
-        callbacks.onUsage?.(event.usage, step)
-      }
+      else if (event.type === 'usage') outcome.usage = { ...outcome.usage, ...event.usage }
       else if (event.type === 'finish') outcome.finishReason = event.reason
       else if (event.type === 'error') {
         outcome.error = event.error
@@ -86,13 +83,15 @@ export async function streamStep(options: StreamStepOptions): Promise<StepOutcom
     }
   }
   catch (error) {
+    // A failing listener is a failure of the run, not of the provider: let it reject the loop.
+    await events.drain()
     if (signal.aborted) outcome.aborted = true
     else outcome.error = ProviderError.isInstance(error) ? error : toError(error)
   }
   if (signal.aborted) outcome.aborted = true
   // Flush even after an abort or error: held-back text is still part of what the user saw being written.
-  onContent(thinkSplitter.flush())
-  if (textReader) emitText(textReader.flush())
+  await onContent(thinkSplitter.flush())
+  if (textReader) await emitText(textReader.flush())
   outcome.toolCalls = [...accumulator.calls(), ...textCalls]
   return outcome
 }

@@ -4,7 +4,7 @@ import { InvalidToolOutputError } from '../errors/invalid-tool-output-error'
 import { NoSuchToolError } from '../errors/no-such-tool-error'
 import { ToolExecutionError } from '../errors/tool-execution-error'
 import { ToolTimeoutError } from '../errors/tool-timeout-error'
-import type { ExecutableTool, ToolErrorKind, ToolResult, ToolSet } from './tool-types'
+import type { ToolErrorKind, ToolResult, ToolSet } from './tool-types'
 import { serialiseToolOutput, truncateToolOutput } from './tool-output'
 import { parseToolArguments, validateToolArguments } from './validate-tool-arguments'
 import { readToolCall } from './read-tool-call'
@@ -22,7 +22,8 @@ export interface ExecuteToolCallsOptions {
   defaultTimeoutMs?: number
   /** Results longer than this (characters) are cut for the model with a note. @default 32_768 */
   maxResultChars?: number
-  onStart?: (call: ToolCall) => void
+  /** A handler is about to run; awaited, so a listener that presses Stop here still cancels the call. */
+  onStart?: (call: ToolCall) => void | Promise<void>
   /** A handler reported progress with `context.status(text)`. */
   onStatus?: (callId: string, text: string) => void
   /** One result as soon as it is known (not necessarily in the model's order). */
@@ -57,9 +58,6 @@ export async function executeToolCalls(calls: ToolCall[], tools: ToolSet, option
     const result = toResult(fields, outcome, startedAt, maxResultChars)
     if (outcome.kind === 'error') console.warn(`[tools] ${outcome.error.message}`)
     try {
-      if (outcome.kind === 'done') tools.reportSuccess?.(fields.name)
-      // Bad arguments are the model's mistake, not the tool's: they do not mark the tool as failing.
-      if (outcome.kind === 'error' && outcome.errorKind !== 'invalid-input') tools.reportError?.(fields.name, outcome.error.message)
       await options.onResult?.(result)
     }
     catch (error) {
@@ -110,7 +108,7 @@ async function runCall(call: ToolCall, fields: ToolCallFields, tools: ToolSet,
   aborted.catch(() => {})
   try {
     // After the abort listener is in place: a Stop pressed from inside onStart must still cancel this call.
-    options.onStart?.(call)
+    await options.onStart?.(call)
     if (options.signal?.aborted) return { kind: 'cancelled' }
     const context = {
       signal: controller.signal,

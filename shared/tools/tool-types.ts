@@ -31,10 +31,6 @@ export interface ToolSet {
   /** Definitions sent to the model, in stable order. */
   definitions: ToolDefinition[]
   get: (name: string) => ExecutableTool | undefined
-  /** Called when a tool fails (throw, timeout, bad return value), so the registry can set `lastError`. */
-  reportError?: (name: string, message: string) => void
-  /** Called when a tool succeeds, so the registry can clear `lastError`. */
-  reportSuccess?: (name: string) => void
 }
 
 export type ToolResultStatus = 'done' | 'error' | 'cancelled' | 'skipped'

@@ -122,7 +122,7 @@ describe('ChatToolPopover', () => {
     registry.registerTool(tool('flaky'), noop)
     await open(registry)
     expect($('[data-slot="last-error"]')).toBeNull()
-    ;(await registry.getToolSet({ threadId: 't' })).reportError!('flaky', 'Timed out after 10 s')
+    registry.setLastError('flaky', 'Timed out after 10 s')
     await flushPromises()
     const mark = $('[data-slot="last-error"]')!
     expect(mark.getAttribute('title')).toBe('Last run failed: Timed out after 10 s')

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import { loadToolPlugins } from '~/utils/chat/load-tool-plugins'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
+import { createToolErrorListener } from '~/utils/chat/tool-error-listener'
+import { toolCallEndEvent } from '#shared/loop/loop-event'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -17,7 +19,8 @@ describe('a sandboxed tool in a browser without Web Workers', () => {
     const [result] = await executeToolCalls(
       [{ id: 'call-1', type: 'function', function: { name: 'calculate', arguments: '{"expression":"1+1"}' } }],
       tools,
-      { threadId: 'thread-1' },
+      // As in a loop run: the registry's lastError follows the call's end event.
+      { threadId: 'thread-1', onResult: result => createToolErrorListener(registry)(toolCallEndEvent(1, result)) },
     )
     expect(result).toMatchObject({ status: 'error', error: { kind: 'execution' } })
     expect(result!.content).toBe('Error: tool "calculate" failed: the tool\'s Web Worker could not start: Worker is not defined')

@@ -76,6 +76,8 @@ test.describe('server tools', () => {
         openrouter: { keySource: 'server', apiKey: '', model: 'fake/fetch-page' },
         openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
       }))
+      // This test is about the tab's own loop; chats run on the server are background-chat.spec.ts'.
+      localStorage.setItem('plugboard:run-on-server:v1', 'false')
     })
     await page.reload()
     await openApp(page, app.url)

@@ -3,6 +3,9 @@ import type { ToolCall } from '#shared/types/chat'
 import type { ExecutableTool, ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import { toolSetFromArray } from '#shared/tools/tool-set'
+import type { ToolSet } from '#shared/tools/tool-types'
+import { createToolErrorListener } from '~/utils/chat/tool-error-listener'
+import { toolCallEndEvent } from '#shared/loop/loop-event'
 
 const weatherParameters = {
   type: 'object' as const,
@@ -33,6 +36,15 @@ afterEach(() => {
   vi.restoreAllMocks()
   vi.useRealTimers()
 })
+
+/** Runs the calls and hands their results to the registry's `lastError` listener, as a loop run does. */
+async function executeAndFollow(calls: ToolCall[], tools: ToolSet) {
+  const setLastError = vi.fn()
+  const listener = createToolErrorListener({ setLastError })
+  const results = await executeToolCalls(calls, tools, options)
+  for (const result of results) listener(toolCallEndEvent(1, result))
+  return { results, setLastError }
+}
 
 function silenceWarnings() {
   return vi.spyOn(console, 'warn').mockImplementation(() => {})
@@ -122,23 +134,21 @@ describe('executeToolCalls: results', () => {
     expect(results.map(result => result.content)).toEqual(['one', 'two'])
   })
 
-  it('reports success to the tool set', async () => {
-    const reportSuccess = vi.fn()
-    await executeToolCalls([call('ok')], toolSetFromArray([tool('ok', () => 'fine')], { reportSuccess }), options)
-    expect(reportSuccess).toHaveBeenCalledWith('ok')
+  it('clears the tool\'s lastError on success', async () => {
+    const { setLastError } = await executeAndFollow([call('ok')], toolSetFromArray([tool('ok', () => 'fine')]))
+    expect(setLastError).toHaveBeenCalledWith('ok', null)
   })
 })
 
 describe('executeToolCalls: fault matrix', () => {
   it('turns a throwing handler into an error result and reports it', async () => {
     const warn = silenceWarnings()
-    const reportError = vi.fn()
     const tools = toolSetFromArray([weatherTool(() => {
       throw new Error('Network down')
-    })], { reportError })
-    const [result] = await executeToolCalls([call('get_weather', { city: 'Paris' })], tools, options)
+    })])
+    const { results: [result], setLastError } = await executeAndFollow([call('get_weather', { city: 'Paris' })], tools)
     expect(result).toMatchObject({ status: 'error', content: 'Error: tool "get_weather" failed: Network down', error: { kind: 'execution' } })
-    expect(reportError).toHaveBeenCalledWith('get_weather', 'tool "get_weather" failed: Network down')
+    expect(setLastError).toHaveBeenCalledWith('get_weather', 'tool "get_weather" failed: Network down')
     expect(warn).toHaveBeenCalledTimes(1)
   })
 
@@ -198,11 +208,10 @@ describe('executeToolCalls: fault matrix', () => {
     }, 'returned a value that cannot be serialised to JSON'],
   ])('refuses a handler that returns %s', async (_kind, handler, reason) => {
     silenceWarnings()
-    const reportError = vi.fn()
-    const [result] = await executeToolCalls([call('bad')], toolSetFromArray([tool('bad', handler)], { reportError }), options)
+    const { results: [result], setLastError } = await executeAndFollow([call('bad')], toolSetFromArray([tool('bad', handler)]))
     expect(result).toMatchObject({ status: 'error', error: { kind: 'invalid-output' } })
     expect(result!.content).toContain(`Error: tool "bad" ${reason}`)
-    expect(reportError).toHaveBeenCalledOnce()
+    expect(setLastError).toHaveBeenCalledOnce()
   })
 
   it('answers a call to an unknown tool with the available names', async () => {
@@ -231,13 +240,12 @@ describe('executeToolCalls: fault matrix', () => {
   it('refuses arguments that fail the schema, without running the handler', async () => {
     silenceWarnings()
     const handler = vi.fn()
-    const reportError = vi.fn()
-    const tools = toolSetFromArray([weatherTool(handler)], { reportError })
-    const [result] = await executeToolCalls([call('get_weather', { days: 2 })], tools, options)
+    const tools = toolSetFromArray([weatherTool(handler)])
+    const { results: [result], setLastError } = await executeAndFollow([call('get_weather', { days: 2 })], tools)
     expect(result).toMatchObject({ status: 'error', content: 'Error: invalid arguments for "get_weather": city: required', error: { kind: 'invalid-input' } })
     expect(handler).not.toHaveBeenCalled()
     // The model's mistake, not the tool's: the tool keeps a clean record.
-    expect(reportError).not.toHaveBeenCalled()
+    expect(setLastError).not.toHaveBeenCalled()
   })
 
   it('refuses arguments that are not JSON', async () => {

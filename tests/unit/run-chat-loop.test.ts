@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ModelMessage } from '#shared/types/chat'
 import type { ExecutableTool, ToolHandler } from '#shared/tools/tool-types'
 import type { LoopNotice } from '#shared/loop/loop-types'
+import type { LoopEvent } from '#shared/loop/loop-event'
 import { ProviderError } from '#shared/errors'
 import { runChatLoop } from '#shared/loop/run-chat-loop'
 import { toolSetFromArray } from '#shared/tools/tool-set'
@@ -16,6 +17,16 @@ const weather = tool('get_weather', args => `Sunny in ${args.city}`, { city: { t
 const user: ModelMessage = { role: 'user', content: 'Weather in Paris?' }
 
 afterEach(() => vi.restoreAllMocks())
+
+/** The notices among a run's events. */
+function noticesIn(events: LoopEvent[]): LoopNotice[] {
+  return events.flatMap(event => (event.type === 'notice' ? [event.notice] : []))
+}
+
+/** The results among a run's events, in the order they were reported. */
+function resultsIn(events: LoopEvent[]) {
+  return events.flatMap(event => (event.type === 'tool-call-done' || event.type === 'tool-call-error' ? [event.result] : []))
+}
 
 describe('runChatLoop: continuation', () => {
   it('runs the called tool and sends the result back until the model answers', async () => {
@@ -48,6 +59,19 @@ describe('runChatLoop: continuation', () => {
 
   it('reports each step in order and finalises the assistant message once, before its tools run', async () => {
     const order: string[] = []
+    const describe = (event: LoopEvent): string => {
+      switch (event.type) {
+        case 'step-start': return `step ${event.step}`
+        case 'text-delta': return `text ${event.text}`
+        case 'tool-call-queued': return `queued ${event.toolName} ${event.callId}`
+        case 'step-finish': return `assistant ${event.message.content} ${event.message.tool_calls?.length ?? 0} ${event.finishReason}`
+        case 'tool-call-running': return `running ${event.call.id}`
+        case 'tool-call-status': return `status ${event.callId} ${event.text}`
+        case 'tool-call-done': case 'tool-call-error': return `result ${event.result.callId} ${event.result.status}`
+        case 'finish': return `finish ${event.finishReason} ${event.steps}`
+        default: return event.type
+      }
+    }
     const model = createScriptedModel([
       toolCallStep([{ name: 'get_weather', args: { city: 'Oslo' }, id: 'c1' }], 'Let me check. '),
       textStep('Cold.'),
@@ -60,21 +84,12 @@ describe('runChatLoop: continuation', () => {
         return 'cold'
       })]),
       threadId: 't1',
-      callbacks: {
-        onStepStart: step => order.push(`step ${step}`),
-        onTextDelta: text => order.push(`text ${text}`),
-        onToolCallStreaming: call => order.push(`streaming ${call.name} ${call.id}`),
-        onAssistantMessage: (message, info) => void order.push(`assistant ${message.content} ${message.tool_calls?.length ?? 0} ${info.finishReason}`),
-        onToolCallStart: call => order.push(`start ${call.id}`),
-        onToolCallStatus: (id, text) => order.push(`status ${id} ${text}`),
-        onToolResult: result => void order.push(`result ${result.callId} ${result.status}`),
-        onToolMessages: messages => void order.push(`tool messages ${messages.length}`),
-      },
+      onEvent: event => void order.push(describe(event)),
     })
     expect(order).toEqual([
-      'step 1', 'text Let me check. ', 'streaming get_weather c1', 'assistant Let me check.  1 tool_calls',
-      'start c1', 'status c1 asking the sky', 'result c1 done', 'tool messages 1',
-      'step 2', 'text Cold.', 'assistant Cold. 0 stop',
+      'step 1', 'text Let me check. ', 'queued get_weather c1', 'assistant Let me check.  1 tool_calls',
+      'running c1', 'status c1 asking the sky', 'result c1 done',
+      'step 2', 'text Cold.', 'assistant Cold. 0 stop', 'finish stop 2',
     ])
   })
 
@@ -98,7 +113,7 @@ describe('runChatLoop: continuation', () => {
     ])
     const model = createScriptedModel([toolCallStep([{ name: 'first', id: 'a' }, { name: 'second', id: 'b' }]), textStep('done')])
     const finished: string[] = []
-    await runChatLoop({ model, messages: [user], tools, threadId: 't1', callbacks: { onToolResult: result => void finished.push(result.callId) } })
+    await runChatLoop({ model, messages: [user], tools, threadId: 't1', onEvent: event => void finished.push(...resultsIn([event]).map(result => result.callId)) })
     expect(finished).toEqual(['b', 'a'])
     expect(model.requests[1]!.messages.slice(2)).toEqual([
       { role: 'tool', tool_call_id: 'a', name: 'first', content: 'one' },
@@ -122,12 +137,13 @@ describe('runChatLoop: large results', () => {
   it('sends a cut result to the model, reports the whole one and tells the user', async () => {
     const long = 'y'.repeat(50)
     const model = createScriptedModel([toolCallStep([{ name: 'dump', id: 'c1' }]), textStep('ok')])
-    const notices: LoopNotice[] = []
-    const stored: string[] = []
+    const events: LoopEvent[] = []
     await runChatLoop({
       model, messages: [user], tools: toolSetFromArray([tool('dump', () => long)]), threadId: 't1', maxResultChars: 10,
-      callbacks: { onNotice: notice => notices.push(notice), onToolMessages: (_messages, results) => void stored.push(...results.map(result => result.fullContent)) },
+      onEvent: event => void events.push(event),
     })
+    const notices = noticesIn(events)
+    const stored = resultsIn(events).map(result => result.fullContent)
     expect(model.requests[1]!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', name: 'dump', content: `${'y'.repeat(10)}\n\n[Result truncated: showing the first 10 of 50 characters.]` })
     expect(stored).toEqual([long])
     expect(notices.map(notice => notice.kind)).toEqual(['truncated-result'])
@@ -138,8 +154,9 @@ describe('runChatLoop: step cap', () => {
   it('stops at maxSteps with a notice, after giving the last calls their results', async () => {
     const handler = vi.fn((args: { n: number }) => `result ${args.n}`)
     const model = createScriptedModel([1, 2, 3].map(n => toolCallStep([{ name: 'count', args: { n }, id: `c${n}` }])))
-    const notices: LoopNotice[] = []
-    const result = await runChatLoop({ model, messages: [user], tools: toolSetFromArray([tool('count', handler)]), threadId: 't1', maxSteps: 3, callbacks: { onNotice: notice => notices.push(notice) } })
+    const events: LoopEvent[] = []
+    const result = await runChatLoop({ model, messages: [user], tools: toolSetFromArray([tool('count', handler)]), threadId: 't1', maxSteps: 3, onEvent: event => void events.push(event) })
+    const notices = noticesIn(events)
     expect(result.finishReason).toBe('step-cap')
     expect(result.steps).toBe(3)
     expect(model.requests).toHaveLength(3)
@@ -150,8 +167,9 @@ describe('runChatLoop: step cap', () => {
 
   it('caps at 10 steps by default', async () => {
     const model = createScriptedModel(Array.from({ length: 11 }, (_, n) => toolCallStep([{ name: 'count', args: { n } }])))
-    const notices: LoopNotice[] = []
-    const result = await runChatLoop({ model, messages: [user], tools: toolSetFromArray([tool('count', () => 'ok')]), threadId: 't1', callbacks: { onNotice: notice => notices.push(notice) } })
+    const events: LoopEvent[] = []
+    const result = await runChatLoop({ model, messages: [user], tools: toolSetFromArray([tool('count', () => 'ok')]), threadId: 't1', onEvent: event => void events.push(event) })
+    const notices = noticesIn(events)
     expect(result).toMatchObject({ finishReason: 'step-cap', steps: 10 })
     expect(notices[0]!.message).toBe('Stopped after 10 steps. Press Continue to let the model go on.')
   })
@@ -168,15 +186,16 @@ describe('runChatLoop: repeated calls', () => {
       toolCallStep([{ name: 'search', args: { q: 'x', page: 1 }, id: 'c3' }]),
       textStep('Giving up.'),
     ])
-    const notices: LoopNotice[] = []
-    const results: string[] = []
+    const events: LoopEvent[] = []
     const result = await runChatLoop({
       model,
       messages: [user],
       tools: toolSetFromArray([tool('search', handler)]),
       threadId: 't1',
-      callbacks: { onNotice: notice => notices.push(notice), onToolResult: toolResult => void results.push(toolResult.status) },
+      onEvent: event => void events.push(event),
     })
+    const notices = noticesIn(events)
+    const results = resultsIn(events).map(toolResult => toolResult.status)
     expect(handler).toHaveBeenCalledTimes(2)
     expect(results).toEqual(['done', 'done', 'skipped'])
     expect(model.requests[3]!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c3', name: 'search', content: skippedContent })
@@ -232,7 +251,10 @@ describe('runChatLoop: stop and failures', () => {
       tools: toolSetFromArray([slow]),
       threadId: 't1',
       signal: controller.signal,
-      callbacks: { onToolCallStatus: () => controller.abort(), onAssistantMessage: message => void assistantMessages.push(message) },
+      onEvent: (event) => {
+        if (event.type === 'tool-call-status') controller.abort()
+        if (event.type === 'step-finish') assistantMessages.push(event.message)
+      },
     })
     expect(result.finishReason).toBe('aborted')
     expect(toolSignal?.aborted).toBe(true)
@@ -251,9 +273,9 @@ describe('runChatLoop: stop and failures', () => {
       tools: toolSetFromArray([weather]),
       threadId: 't1',
       signal: controller.signal,
-      callbacks: {
-        onTextDelta: text => text === 'upon ' && controller.abort(),
-        onAssistantMessage: (message, info) => void assistantMessages.push([message, info.finishReason]),
+      onEvent: (event) => {
+        if (event.type === 'text-delta' && event.text === 'upon ') controller.abort()
+        if (event.type === 'step-finish') assistantMessages.push([event.message, event.finishReason])
       },
     })
     expect(result.finishReason).toBe('aborted')
@@ -270,7 +292,7 @@ describe('runChatLoop: stop and failures', () => {
     ]], { delayMs: 5 })
     const result = await runChatLoop({
       model, messages: [user], tools: toolSetFromArray([weather]), threadId: 't1', signal: controller.signal,
-      callbacks: { onToolCallStreaming: () => controller.abort() },
+      onEvent: event => void (event.type === 'tool-call-queued' && controller.abort()),
     })
     expect(result.finishReason).toBe('aborted')
     expect(result.messages).toEqual([
@@ -282,11 +304,13 @@ describe('runChatLoop: stop and failures', () => {
   it('ends with the provider error from inside the stream, keeping the text so far', async () => {
     const error = new ProviderError('The provider broke off the reply.', { kind: 'stream' })
     const model = createScriptedModel([[{ type: 'text-delta', text: 'Half an ans' }, { type: 'error', error }]])
-    const onAssistantMessage = vi.fn()
-    const result = await runChatLoop({ model, messages: [user], tools: toolSetFromArray([weather]), threadId: 't1', callbacks: { onAssistantMessage } })
+    const events: LoopEvent[] = []
+    const result = await runChatLoop({ model, messages: [user], tools: toolSetFromArray([weather]), threadId: 't1', onEvent: event => void events.push(event) })
     expect(result).toEqual({ finishReason: 'error', steps: 1, error, messages: [{ role: 'assistant', content: 'Half an ans' }] })
-    expect(onAssistantMessage).toHaveBeenCalledOnce()
-    expect(onAssistantMessage.mock.calls[0]![1]).toMatchObject({ finishReason: 'error' })
+    const stepFinishes = events.filter(event => event.type === 'step-finish')
+    expect(stepFinishes).toHaveLength(1)
+    expect(stepFinishes[0]).toMatchObject({ finishReason: 'error' })
+    expect(events.at(-1)).toEqual({ type: 'fail', steps: 1, error: { kind: 'stream', message: 'The provider broke off the reply.', retryable: true, providerMessage: undefined, retryAfterMs: undefined } })
   })
 
   it('ends with a thrown ProviderError (for example on step 2) without losing step 1', async () => {
@@ -344,7 +368,7 @@ describe('runChatLoop: tool calls written as text', () => {
     const visible: string[] = []
     const result = await runChatLoop({
       model, messages: [user], tools: toolSetFromArray([weather]), threadId: 't1', toolCallMode: 'text',
-      callbacks: { onTextDelta: text => void visible.push(text) },
+      onEvent: event => void (event.type === 'text-delta' && visible.push(event.text)),
     })
     expect(model.requests[0]).not.toHaveProperty('tools')
     expect(model.requests[0]).not.toHaveProperty('toolChoice')
@@ -364,8 +388,9 @@ describe('runChatLoop: tool calls written as text', () => {
 
   it('in auto mode runs calls written as text and tells the user once', async () => {
     const model = createScriptedModel([textStep(written), textStep(written.replace('Paris', 'Rome')), textStep('Both sunny.')])
-    const notices: LoopNotice[] = []
-    const result = await runChatLoop({ model, messages: [user], tools: toolSetFromArray([weather]), threadId: 't1', callbacks: { onNotice: notice => notices.push(notice) } })
+    const events: LoopEvent[] = []
+    const result = await runChatLoop({ model, messages: [user], tools: toolSetFromArray([weather]), threadId: 't1', onEvent: event => void events.push(event) })
+    const notices = noticesIn(events)
     expect(model.requests[0]!.tools).toEqual([weather.definition])
     expect(notices.map(notice => notice.kind)).toEqual(['text-tool-calls'])
     expect(result.messages.filter(message => message.role === 'tool').map(message => message.content)).toEqual(['Sunny in Paris', 'Sunny in Rome'])
@@ -405,7 +430,10 @@ describe('runChatLoop: reasoning written into the content', () => {
       tools: toolSetFromArray([echo]),
       threadId: 't',
       toolCallMode: 'auto',
-      callbacks: { onReasoningDelta: delta => reasoning.push(delta), onTextDelta: delta => text.push(delta) },
+      onEvent: (event) => {
+        if (event.type === 'reasoning-delta') reasoning.push(event.text)
+        if (event.type === 'text-delta') text.push(event.text)
+      },
     })
     expect(result.finishReason).toBe('stop')
     expect(reasoning.join('')).toBe('I should call echo.Got it.')

@@ -3,6 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
+import { createToolErrorListener } from '~/utils/chat/tool-error-listener'
+import { toolCallEndEvent } from '#shared/loop/loop-event'
 import { serverToolHandler, withServerTools } from '~/utils/chat/server-tools'
 import type { LoadToolPluginsResult } from '~/utils/chat/load-tool-plugins'
 import { registerServerTool, unregisterServerTool } from '~~/server/utils/chat/tool-registry'
@@ -62,7 +64,11 @@ describe('server tools in the browser', () => {
     const registry = createToolRegistry()
     await withServerTools(noPlugins(), registry, { baseUrl: routes.base })
     const tools = await registry.getToolSet({ threadId: 't' })
-    const [echo, broken] = await executeToolCalls([call('server_echo', { text: 'hi' }), call('server_broken', {})], tools, { threadId: 't' })
+    const [echo, broken] = await executeToolCalls([call('server_echo', { text: 'hi' }), call('server_broken', {})], tools, {
+      threadId: 't',
+      // As in a loop run: the registry's lastError follows the call's end event.
+      onResult: result => createToolErrorListener(registry)(toolCallEndEvent(1, result)),
+    })
     expect(echo).toMatchObject({ status: 'done', content: 'echo: hi' })
     // the server's reason, without the tool name twice
     expect(broken).toMatchObject({ status: 'error', content: 'Error: tool "server_broken" failed: the upstream is down' })

@@ -1,6 +1,7 @@
 import { effectScope, isProxy, isReactive, watch, nextTick } from 'vue'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
+import { createToolErrorListener } from '~/utils/chat/tool-error-listener'
 import { DuplicateToolError } from '~/utils/chat/errors/duplicate-tool-error'
 import { InvalidToolDefinitionError } from '~/utils/chat/errors/invalid-tool-definition-error'
 import type { RegisterableToolDefinition } from '~/utils/chat/tool-registry-types'
@@ -226,7 +227,7 @@ describe('enabled states', () => {
     const toolSet = await registry.getToolSet({ threadId: 't' })
     registry.setEnabled('watched', true)
     await nextTick()
-    ;(await registry.getToolSet({ threadId: 't' })).reportError?.('watched', 'boom')
+    registry.setLastError('watched', 'boom')
     await nextTick()
     stop()
     expect(toolSet.definitions).toEqual([])
@@ -260,14 +261,18 @@ describe('getToolSet', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('availability check of tool "flaky" failed; not offering it: db closed'))
   })
 
-  it('passes timeoutMs to the executor and clears lastError on success', async () => {
+  it('passes timeoutMs to the executor, and lastError follows the run\'s events', async () => {
     const registry = createToolRegistry()
     registry.registerTool(tool('slow', { timeoutMs: 1234 }), noop)
     const toolSet = await registry.getToolSet({ threadId: 't' })
     expect(toolSet.get('slow')?.timeoutMs).toBe(1234)
-    toolSet.reportError?.('slow', 'Timed out')
+    const follow = createToolErrorListener(registry)
+    const result = { callId: 'c1', name: 'slow', arguments: '{}', content: '', fullContent: '', truncated: false, startedAt: 0, finishedAt: 0 }
+    follow({ type: 'tool-call-error', step: 1, result: { ...result, status: 'error', error: { kind: 'timeout', message: 'Timed out' } } })
     expect(registry.getTool('slow')!.lastError).toBe('Timed out')
-    toolSet.reportSuccess?.('slow')
+    follow({ type: 'tool-call-error', step: 1, result: { ...result, status: 'error', error: { kind: 'invalid-input', message: 'city: required' } } })
+    expect(registry.getTool('slow')!.lastError).toBe('Timed out')
+    follow({ type: 'tool-call-done', step: 1, result: { ...result, status: 'done' } })
     expect(registry.getTool('slow')!.lastError).toBeNull()
   })
 

@@ -117,8 +117,13 @@ export interface ToolRegistry {
   hydrate: (states: ToolStates | Promise<ToolStates>) => Promise<void>
   /** Definitions of enabled tools as pure OpenAI JSON (no availability check), in registration order. */
   getEnabledDefinitions: () => ToolDefinition[]
-  /** The tools for one request: enabled and available, in registration order, wired to `lastError`. */
+  /** The tools for one request: enabled and available, in registration order. */
   getToolSet: (context: ToolAvailabilityContext) => Promise<ToolSet>
+  /**
+   * Sets (a message) or clears (null) a tool's `lastError`; a name nobody registered is ignored. Called by the
+   * listener that follows a run's LoopEvents (tool-error-listener.ts), not by the executor.
+   */
+  setLastError: (name: string, message: string | null) => void
   /** Write pending state changes to storage now. */
   flush: () => void
   /** Flush, then remove storage and page listeners. The tools stay registered. */

@@ -146,15 +146,12 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     return {
       definitions: [...offered.values()].map(tool => tool.definition),
       get: name => offered.get(name),
-      reportError(name, message) {
-        const tool = tools.get(name)
-        if (tool) tool.lastError = message
-      },
-      reportSuccess(name) {
-        const tool = tools.get(name)
-        if (tool) tool.lastError = null
-      },
     }
+  }
+
+  function setLastError(name: string, message: string | null) {
+    const tool = tools.get(name)
+    if (tool) tool.lastError = message
   }
 
   return {
@@ -166,6 +163,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     hydrate,
     getEnabledDefinitions,
     getToolSet,
+    setLastError,
     flush: persistence.flush,
     dispose: persistence.dispose,
   }

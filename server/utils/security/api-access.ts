@@ -17,11 +17,18 @@ const MODEL_ROUTES: { prefix: string, bucket: RateLimitBucket }[] = [
   { prefix: '/api/openrouter/', bucket: 'model' },
   { prefix: '/api/demo/', bucket: 'demo' },
   { prefix: '/api/tools/', bucket: 'tool' },
+  // Background chats spend the server's key like the proxy does; starting one counts as one model request.
+  { prefix: '/api/chats/', bucket: 'model' },
 ]
 
 /** Routes whose bodies carry a whole chat; every other /api route accepts only a small body. */
 function isChatRoute(path: string): boolean {
-  return path.endsWith('/chat/completions')
+  return path.endsWith('/chat/completions') || path === '/api/chats'
+}
+
+/** Routes whose bodies carry one tool's arguments or result. */
+function isToolRoute(path: string): boolean {
+  return path.startsWith('/api/tools/') || (path.startsWith('/api/chats/') && path.endsWith('/tool-results'))
 }
 
 /** The operator's access password (`NUXT_ACCESS_PASSWORD`), or '' when the app is open. */
@@ -38,7 +45,7 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   const path = event.path.split('?')[0]!
   const limit = isChatRoute(path)
     ? chatBodyLimitBytes(useRuntimeConfig(event).maxBodyBytes)
-    : path.startsWith('/api/tools/') ? TOOL_BODY_LIMIT_BYTES : SMALL_BODY_LIMIT_BYTES
+    : isToolRoute(path) ? TOOL_BODY_LIMIT_BYTES : SMALL_BODY_LIMIT_BYTES
   const declared = Number(getRequestHeader(event, 'content-length') ?? 0)
   if (declared > limit) throw bodyTooLargeError(event, limit)
 
@@ -52,11 +59,11 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
     throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Sign in to use this server: it is protected by a password.' })
   }
 
-  // with a slash added, `/api/tools` (the list) falls under the `/api/tools/` prefix too
+  // with a slash added, `/api/tools` (the list) and `/api/chats` fall under their prefixes too
   const modelRoute = MODEL_ROUTES.find(route => `${path}/`.startsWith(route.prefix))
   if (!modelRoute) return
   if (!session) {
-    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session: the model and tool routes answer only the app\'s own page. Reload the app.' })
+    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session: the model, tool and chat routes answer only the app\'s own page. Reload the app.' })
   }
   if (event.method === 'POST' && (isChatRoute(path) || modelRoute.bucket === 'tool')) await consumeRateLimit(event, modelRoute.bucket, session.id)
 }

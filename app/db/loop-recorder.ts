@@ -1,0 +1,246 @@
+import type { LoopEvent } from '#shared/loop/loop-event'
+import type { LoopFailure, LoopNotice } from '#shared/loop/loop-types'
+import { describeLoopFailure } from '#shared/loop/loop-failure'
+import type { ToolResult } from '#shared/tools/tool-types'
+import { addMessage, updateMessage } from './messages'
+import { createStreamingWriter } from './streaming-writer'
+import { toolResultPatch } from './tool-result-patch'
+import type { MessageRecord, StoredError } from './types'
+
+/** The in-memory view of the reply being streamed, shown before the throttled Dexie write lands. */
+export interface StreamingDraft {
+  messageId: string
+  content: string
+  reasoning: string
+}
+
+export interface LoopRecorderOptions {
+  threadId: string
+  model?: string
+  /** Called (at most once per animation frame) with the text streamed so far for the current step. */
+  onDraft?: (draft: StreamingDraft | null) => void
+  /** Called for failures of the store itself, so the user hears about them. */
+  onStorageError?: (error: Error) => void
+  /** @default 250 */
+  writeIntervalMs?: number
+  /**
+   * The thread's rows, to write on where a recording left off (a server-run chat reopened after a reload): the
+   * reply row still streaming and the tool rows are picked up instead of created again.
+   */
+  resumeFrom?: MessageRecord[]
+}
+
+export interface LoopRecorder {
+  /** The run's listener: hand it every LoopEvent, in order, wherever the loop runs (this tab or the server). */
+  record: (event: LoopEvent) => Promise<void>
+  /** Opens the first assistant row before the request goes out, so a reload mid-stream finds it. */
+  start: () => Promise<void>
+  /** Resolves when every write asked for so far has landed, the streamed text included. */
+  settled: () => Promise<void>
+  /** The id of the assistant row being streamed, if any. */
+  currentMessageId: () => string | undefined
+}
+
+/** Turns an error into what we store on a message: a message the user can act on, and whether Retry helps. */
+export function toStoredError(error: unknown): StoredError {
+  return describeLoopFailure(error)
+}
+
+/**
+ * Writes what the loop engine reports into Dexie, in order: one assistant row per step (throttled while it
+ * streams, finalised exactly once), one tool row per call (queued → running → done/error/cancelled).
+ */
+export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
+  const { threadId, model, onDraft, onStorageError } = options
+  let writer: ReturnType<typeof createStreamingWriter> | undefined
+  let assistantId: string | undefined
+  let lastAssistantId: string | undefined
+  let pendingNotice: LoopNotice | undefined
+  let frame: ReturnType<typeof setTimeout> | number | undefined
+  /** Tool rows by call id; a promise so updates wait for the row to exist. */
+  const toolRows = new Map<string, Promise<string>>()
+  /** Serialises writes so rows land in the model's order. */
+  let queue: Promise<unknown> = Promise.resolve()
+
+  const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = queue.then(task)
+    queue = next.catch((error) => {
+      onStorageError?.(error as Error)
+    })
+    return next
+  }
+
+  const publishDraft = () => {
+    if (frame !== undefined) return
+    const schedule = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (callback: () => void) => setTimeout(callback, 16)
+    frame = schedule(() => {
+      frame = undefined
+      // Derived, not stored: the open row and the text of this step so far.
+      onDraft?.(assistantId ? { messageId: assistantId, content: stepText, reasoning: stepReasoning } : null)
+    })
+  }
+
+  /** Text of the current step that arrived before its row existed (the row is created asynchronously). */
+  let stepText = ''
+  let stepReasoning = ''
+
+  async function openAssistantRow() {
+    const row = await addMessage({ threadId, role: 'assistant', content: '', status: 'streaming', model })
+    assistantId = row.id
+    lastAssistantId = row.id
+    writer = createStreamingWriter(row.id, { intervalMs: options.writeIntervalMs ?? 250, onError: onStorageError })
+    if (stepText) writer.appendText(stepText)
+    if (stepReasoning) writer.appendReasoning(stepReasoning)
+    publishDraft()
+  }
+
+  function ensureToolRow(callId: string, name: string, argumentsText?: string): Promise<string> {
+    let row = toolRows.get(callId)
+    if (!row) {
+      row = enqueue(async () => {
+        const created = await addMessage({
+          threadId,
+          role: 'tool',
+          content: '',
+          status: 'pending',
+          toolCallId: callId,
+          toolName: name,
+          toolArguments: argumentsText,
+          toolStatus: 'queued',
+        })
+        return created.id
+      })
+      toolRows.set(callId, row)
+    }
+    return row
+  }
+
+  const updateToolRow = (callId: string, name: string, patch: Partial<MessageRecord>) =>
+    enqueue(async () => {
+      const id = await ensureToolRow(callId, name)
+      await updateMessage(id, patch)
+    })
+
+  async function finishStep(event: Extract<LoopEvent, { type: 'step-finish' }>) {
+    // The row of this step may still be being created.
+    await queue
+    const currentWriter = writer
+    const id = assistantId
+    if (!currentWriter || !id) return
+    const patch: Partial<MessageRecord> = {
+      status: 'complete',
+      toolCalls: event.message.tool_calls?.length ? event.message.tool_calls : undefined,
+      usage: event.usage,
+    }
+    if (event.message.content !== null) patch.content = event.message.content
+    // Stored before the tools run; the tool rows come right after it.
+    await enqueue(() => currentWriter.finalise(patch))
+    for (const call of event.message.tool_calls ?? []) ensureToolRow(call.id, call.function.name, call.function.arguments)
+    await queue
+    writer = undefined
+    assistantId = undefined
+    publishDraft()
+  }
+
+  const storeResult = (result: ToolResult) => updateToolRow(result.callId, result.name, toolResultPatch(result))
+
+  /** How the run ended: stopped, error (with the message the user sees) or a notice such as the step cap. */
+  async function finishRun(finishReason: string, failure?: LoopFailure) {
+    await queue
+    // A step that never reached step-finish (failed before streaming) is closed here, once.
+    if (writer && assistantId) {
+      const id = assistantId
+      const currentWriter = writer
+      writer = undefined
+      assistantId = undefined
+      await enqueue(() => currentWriter.finalise({ status: finishReason === 'aborted' ? 'stopped' : failure ? 'error' : 'complete' }))
+      lastAssistantId = id
+    }
+    const targetId = lastAssistantId
+    if (targetId) {
+      const patch: Partial<MessageRecord> = {}
+      if (finishReason === 'aborted') patch.status = 'stopped'
+      if (failure) {
+        patch.status = 'error'
+        patch.error = failure
+      }
+      if (pendingNotice) patch.notice = { kind: pendingNotice.kind, message: pendingNotice.message }
+      if (Object.keys(patch).length) await enqueue(() => updateMessage(targetId, patch))
+      await queue
+    }
+    onDraft?.(null)
+  }
+
+  async function record(event: LoopEvent): Promise<void> {
+    switch (event.type) {
+      case 'step-start':
+        stepText = ''
+        stepReasoning = ''
+        if (event.step > 1) enqueue(openAssistantRow)
+        return
+      case 'text-delta':
+        stepText += event.text
+        writer?.appendText(event.text)
+        publishDraft()
+        return
+      case 'reasoning-delta':
+        stepReasoning += event.text
+        writer?.appendReasoning(event.text)
+        publishDraft()
+        return
+      case 'tool-call-queued':
+        // The card shows "queued" as soon as the model names the tool.
+        enqueue(async () => {
+          await writer?.flush()
+        })
+        ensureToolRow(event.callId, event.toolName)
+        return
+      case 'step-finish':
+        return finishStep(event)
+      case 'tool-call-running':
+        updateToolRow(event.call.id, event.call.function.name, { toolStatus: 'running', status: 'pending', toolArguments: event.call.function.arguments, startedAt: Date.now() })
+        return
+      case 'tool-call-status': {
+        const row = toolRows.get(event.callId)
+        if (row) enqueue(async () => updateMessage(await row, { toolStatusText: event.text }))
+        return
+      }
+      case 'tool-call-done':
+      case 'tool-call-error':
+        return storeResult(event.result)
+      case 'notice':
+        pendingNotice = event.notice
+        return
+      case 'finish':
+        return finishRun(event.finishReason)
+      case 'fail':
+        return finishRun('error', event.error)
+    }
+  }
+
+  if (options.resumeFrom) resume(options.resumeFrom)
+
+  function resume(rows: MessageRecord[]) {
+    for (const row of rows) {
+      if (row.role === 'tool' && row.toolCallId) toolRows.set(row.toolCallId, Promise.resolve(row.id))
+    }
+    const open = rows.findLast(row => row.role === 'assistant')
+    if (!open) return
+    lastAssistantId = open.id
+    if (open.status !== 'streaming') return
+    assistantId = open.id
+    stepText = open.content
+    stepReasoning = open.reasoning ?? ''
+    writer = createStreamingWriter(open.id, { intervalMs: options.writeIntervalMs ?? 250, onError: onStorageError, initialText: stepText, initialReasoning: stepReasoning })
+  }
+
+  return {
+    record,
+    start: () => enqueue(openAssistantRow),
+    settled: async () => {
+      await queue
+      await writer?.flush()
+    },
+    currentMessageId: () => assistantId ?? lastAssistantId,
+  }
+}

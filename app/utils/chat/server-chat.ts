@@ -1,0 +1,129 @@
+import type { LoopEvent } from '#shared/loop/loop-event'
+import type { ToolCallMode } from '#shared/loop/loop-types'
+import { executeToolCalls } from '#shared/tools/execute-tool-calls'
+import type { ToolSet } from '#shared/tools/tool-types'
+import type { ModelMessage } from '#shared/types/chat'
+import { getDatabase } from '~/db/database'
+import type { LoopRecorder } from '~/db/loop-recorder'
+import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
+
+/** What POST /api/chats needs to answer a chat on the server. */
+export interface StartServerChatOptions {
+  threadId: string
+  model: string
+  messages: ModelMessage[]
+  /** The tools switched on now: the server runs its own, and asks a tab of this session for the others. */
+  tools: ToolSet
+  toolCallMode: ToolCallMode
+  maxSteps: number
+}
+
+/** Starts the chat on the server and remembers the job on the thread, so a reopened tab reads on. */
+export async function startServerChat(options: StartServerChatOptions): Promise<string> {
+  const definitions = options.tools.definitions
+  const response = await fetch('/api/chats', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      threadId: options.threadId, model: options.model, messages: options.messages, toolCallMode: options.toolCallMode, maxSteps: options.maxSteps,
+      serverTools: definitions.map(definition => definition.function.name),
+      browserTools: definitions.map(({ type, function: fn }) => ({ type, function: { name: fn.name, description: fn.description, parameters: fn.parameters } })),
+    }),
+  })
+  const body = await response.json().catch(() => ({})) as { id?: string, message?: string }
+  if (!response.ok || !body.id) throw new Error(body.message ?? `The server could not start the chat (HTTP ${response.status}).`)
+  await setServerJob(options.threadId, { id: body.id, lastEventId: 0 })
+  return body.id
+}
+
+/** Stop from this tab: the server stops the job wherever it was started. */
+export async function stopServerChat(jobId: string): Promise<void> {
+  await fetch(`/api/chats/${encodeURIComponent(jobId)}/stop`, { method: 'POST' }).catch(() => {})
+}
+
+export function setServerJob(threadId: string, serverJob: { id: string, lastEventId: number } | undefined) {
+  return getDatabase().threads.update(threadId, { serverJob })
+}
+
+export interface FollowServerChatOptions {
+  threadId: string
+  jobId: string
+  /** The last event id already recorded. */
+  afterId: number
+  recorder: LoopRecorder
+  /** The tools of this tab, to answer a browser-only tool the job waits for. */
+  tools?: ToolSet
+  onEvent?: (event: LoopEvent) => void
+  /** Closes the stream (the tab leaves the chat); the job goes on. */
+  signal: AbortSignal
+}
+
+/**
+ * Reads the job's LoopEvents (SSE, resumed from `afterId`) into the same recorder a tab's own loop uses. Events
+ * are recorded in batches: after each, the rows are written through and the last id is stored on the thread, so
+ * a reload reads on exactly where the rows end. Resolves after the run's last event, or when `signal` aborts.
+ */
+export function followServerChat(options: FollowServerChatOptions): Promise<'ended' | 'gone' | 'closed'> {
+  const { recorder, threadId, jobId } = options
+  return new Promise((resolve) => {
+    const source = new EventSource(`/api/chats/${encodeURIComponent(jobId)}/events?after=${options.afterId}`)
+    const backlog: { id: number, event: LoopEvent }[] = []
+    /** Calls by id, and the browser-only ones the job waits for (answered once a batch is recorded). */
+    const calls = new Map<string, Extract<LoopEvent, { type: 'tool-call-running' }>>()
+    const waiting = new Set<string>()
+    let draining = false
+    let ended = false
+    const close = (how: 'ended' | 'gone' | 'closed') => {
+      source.close()
+      resolve(how)
+    }
+    options.signal.addEventListener('abort', () => close('closed'), { once: true })
+
+    const drain = async () => {
+      if (draining) return
+      draining = true
+      while (backlog.length > 0) {
+        const batch = backlog.splice(0)
+        for (const { event } of batch) {
+          await recorder.record(event)
+          options.onEvent?.(event)
+          if (event.type === 'tool-call-running') calls.set(event.call.id, event)
+          if (event.type === 'tool-call-status' && event.text === WAITING_FOR_BROWSER) waiting.add(event.callId)
+          if (event.type === 'tool-call-done' || event.type === 'tool-call-error') waiting.delete(event.result.callId)
+          if (event.type === 'finish' || event.type === 'fail') ended = true
+        }
+        await recorder.settled()
+        for (const callId of waiting) {
+          const call = calls.get(callId)
+          if (call) void answerBrowserCall(jobId, call, options.tools)
+        }
+        waiting.clear()
+        await setServerJob(threadId, ended ? undefined : { id: jobId, lastEventId: batch.at(-1)!.id })
+      }
+      draining = false
+      if (ended) close('ended')
+    }
+
+    source.onmessage = (message) => {
+      backlog.push({ id: Number(message.lastEventId), event: JSON.parse(message.data) as LoopEvent })
+      void drain()
+    }
+    source.onerror = () => {
+      // EventSource reconnects by itself with Last-Event-ID; a closed one means the job is gone (404: restart).
+      if (source.readyState === EventSource.CLOSED && !ended) {
+        // The server lost the job (it restarted): end the reply here as failed rather than streaming forever.
+        void recorder.record({ type: 'fail', steps: 0, error: { kind: 'server', message: 'The server lost this reply before it finished. Press Retry.', retryable: true } })
+          .then(() => setServerJob(threadId, undefined))
+          .finally(() => close('gone'))
+      }
+    }
+  })
+}
+
+/** Runs a browser-only tool the job called (the server has no handler for it) and sends the result back. */
+async function answerBrowserCall(jobId: string, event: Extract<LoopEvent, { type: 'tool-call-running' }>, tools: ToolSet | undefined) {
+  if (!tools?.get(event.call.function.name)) return
+  const [result] = await executeToolCalls([event.call], tools, { threadId: 'browser' })
+  const body = result!.status === 'done' ? { callId: event.call.id, content: result!.content } : { callId: event.call.id, error: result!.error?.message ?? result!.content }
+  await fetch(`/api/chats/${encodeURIComponent(jobId)}/tool-results`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).catch(() => {})
+}

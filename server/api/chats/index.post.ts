@@ -1,0 +1,50 @@
+import { z } from 'zod'
+import { readBoundedJson } from '../../utils/http/read-bounded-body'
+import { chatBodyLimitBytes, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '../../utils/http/request-limits'
+import { OPENROUTER_NO_KEY_MESSAGE } from '../../utils/openrouter-proxy'
+import { readOpenRouterPolicy } from '../../utils/openrouter-policy'
+import { chatJobStore } from '../../utils/background-jobs/chat-job-store'
+import { requireSessionId } from '../../utils/background-jobs/job-access'
+import { createServerChatModel } from '../../utils/background-jobs/server-chat-model'
+import { startChatJob } from '../../utils/background-jobs/stream-handler'
+
+const toolDefinition = z.object({
+  type: z.literal('function'),
+  function: z.object({ name: z.string().min(1).max(64), description: z.string().max(4096).optional(), parameters: z.record(z.string(), z.unknown()).optional() }),
+})
+
+const startChatSchema = z.object({
+  threadId: z.string().min(1).max(200),
+  model: z.string().min(1).max(200),
+  // The wire shapes of shared/types/chat.ts; the loop and the provider read them as they are.
+  messages: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_CHAT_MESSAGES),
+  serverTools: z.array(z.string().max(64)).max(MAX_CHAT_TOOLS).default([]),
+  browserTools: z.array(toolDefinition).max(MAX_CHAT_TOOLS).default([]),
+  toolCallMode: z.enum(['native', 'auto', 'text']).default('auto'),
+  maxSteps: z.number().int().min(1).max(50).default(10),
+})
+
+/**
+ * POST /api/chats: answer a chat on the server, with the server's OpenRouter key and the operator's policy, so the
+ * reply goes on when the tab closes. Answers `{ id }` at once (201); the reply is read from
+ * GET /api/chats/:id/events. The guard has checked the session and counted it on the 'model' bucket.
+ */
+export default defineEventHandler(async (event) => {
+  const config = useRuntimeConfig(event)
+  const sessionId = await requireSessionId(event)
+  const parsed = startChatSchema.safeParse(await readBoundedJson(event, chatBodyLimitBytes(config.maxBodyBytes)))
+  if (!parsed.success) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Invalid chat: ${parsed.error.issues[0]?.message ?? 'bad body'}` })
+  const apiKey = String(config.openrouterApiKey ?? '').trim()
+  if (!apiKey) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
+  const body = parsed.data
+  const model = createServerChatModel({
+    apiKey, baseUrl: String(config.openrouterBaseUrl), model: body.model, policy: readOpenRouterPolicy(config),
+    appUrl: config.public.appUrl, appTitle: config.public.appTitle,
+  })
+  const job = await startChatJob(chatJobStore(), {
+    sessionId, threadId: body.threadId, model, serverToolNames: body.serverTools,
+    browserTools: body.browserTools as never, messages: body.messages as never, toolCallMode: body.toolCallMode, maxSteps: body.maxSteps,
+  })
+  setResponseStatus(event, 201)
+  return { id: job.id, status: job.status }
+})

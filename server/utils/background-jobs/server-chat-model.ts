@@ -1,0 +1,39 @@
+import type { ChatModel } from '#shared/loop/chat-model'
+import { createOpenAICompatibleModel } from '#shared/stream/openai-compatible-model'
+import { applyOpenRouterPolicy, OpenRouterPolicyError } from '../openrouter-policy'
+import type { OpenRouterPolicy } from '../openrouter-policy'
+import { buildOpenRouterUpstreamHeaders } from '../openrouter-proxy'
+
+export interface ServerChatModelOptions {
+  apiKey: string
+  baseUrl: string
+  model: string
+  policy: OpenRouterPolicy
+  appUrl?: string
+  appTitle?: string
+}
+
+/**
+ * A ChatModel on OpenRouter with the server's key, for chats the server runs. Every request passes the same
+ * operator policy as the proxy route (allowed models, token cap, counts); a refusal comes back as the HTTP error
+ * the proxy would have answered, so the loop reports it like any provider error.
+ */
+export function createServerChatModel(options: ServerChatModelOptions): ChatModel {
+  const headers = buildOpenRouterUpstreamHeaders({ apiKey: options.apiKey, appUrl: options.appUrl, appTitle: options.appTitle, hasBody: true })
+  return createOpenAICompatibleModel({
+    baseURL: options.baseUrl,
+    model: options.model,
+    headers,
+    fetch: async (input, init) => {
+      let body: string
+      try {
+        body = JSON.stringify(applyOpenRouterPolicy(JSON.parse(String(init?.body)), options.policy))
+      }
+      catch (error) {
+        if (!(error instanceof OpenRouterPolicyError)) throw error
+        return new Response(JSON.stringify({ error: { message: error.message } }), { status: error.statusCode, headers: { 'content-type': 'application/json' } })
+      }
+      return fetch(input, { ...init, body, redirect: 'manual' })
+    },
+  })
+}

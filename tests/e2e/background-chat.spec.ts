@@ -1,0 +1,66 @@
+import { expect, test, type Page } from '@playwright/test'
+import { lastAssistant, openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+
+// The build with the server's key pointed at the fake OpenRouter: with that key, a chat runs on the server by
+// default. fake/slow-tools calls calculate, then answers in 20 chunks 150 ms apart, so the tab can close mid-reply.
+test.use({ baseURL: PROXY_APP_URL })
+
+async function useSlowModel(page: Page) {
+  await openApp(page)
+  await page.evaluate(() => {
+    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
+      version: 1,
+      providerId: 'openrouter',
+      openrouter: { keySource: 'server', apiKey: '', model: 'fake/slow-tools' },
+      openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
+    }))
+  })
+  await page.reload()
+  await openApp(page)
+}
+
+test.describe('chats that keep running on the server', () => {
+  test('closing the page mid-reply does not stop it: a new page shows the whole reply with its card, not "Interrupted"', async ({ context, browser }) => {
+    const page = await context.newPage()
+    await useSlowModel(page)
+    const started = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
+    await sendMessage(page, 'What is 6*7? Then talk for a while.')
+    const jobId = ((await (await started).json()) as { id: string }).id
+    await expect(page.locator('[data-testid="tool-card"][data-tool="calculate"]').first()).toHaveAttribute('data-status', 'done', { timeout: 15_000 })
+    await expect(lastAssistant(page)).toContainText('word3', { timeout: 15_000 })
+    await expect(lastAssistant(page)).not.toContainText('The end.')
+    const threadUrl = new URL(page.url()).pathname + new URL(page.url()).search
+    await page.close()
+
+    const again = await context.newPage()
+    await openApp(again, threadUrl)
+    await waitForIdle(again)
+    await expect(lastAssistant(again)).toContainText('The tool returned 42.')
+    await expect(lastAssistant(again)).toContainText('word54 The end.')
+    await expect(lastAssistant(again)).toHaveAttribute('data-status', 'complete')
+    await expect(again.locator('[data-testid="tool-card"][data-tool="calculate"]')).toHaveAttribute('data-status', 'done')
+    await expect(again.locator('[data-status="interrupted"]')).toHaveCount(0)
+    await expect(again.getByText('Interrupted')).toHaveCount(0)
+    // Each word once: the reply was read on from the last recorded event, nothing replayed twice.
+    expect((await lastAssistant(again).innerText()).match(/word7\b/g)).toHaveLength(1)
+
+    // The same session reads the job; another browser session is told it does not exist.
+    expect(await again.evaluate(async id => (await fetch(`/api/chats/${id}`)).status, jobId)).toBe(200)
+    const stranger = await browser.newContext({ baseURL: PROXY_APP_URL })
+    const strangerPage = await stranger.newPage()
+    await openApp(strangerPage)
+    expect(await strangerPage.evaluate(async id => (await fetch(`/api/chats/${id}/events`)).status, jobId)).toBe(404)
+    expect(await strangerPage.evaluate(async id => (await fetch(`/api/chats/${id}/stop`, { method: 'POST' })).status, jobId)).toBe(404)
+    await stranger.close()
+  })
+
+  test('Stop in the tab stops the reply on the server', async ({ page }) => {
+    await useSlowModel(page)
+    await sendMessage(page, 'What is 6*7? Then talk for a while.')
+    await expect(lastAssistant(page)).toContainText('word3', { timeout: 15_000 })
+    await page.getByTestId('stop-button').click()
+    await waitForIdle(page)
+    await expect(lastAssistant(page)).toHaveAttribute('data-status', 'stopped')
+    await expect(lastAssistant(page)).not.toContainText('The end.')
+  })
+})
