@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import type { ExecutableTool } from '#shared/tools/tool-types'
 import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/job-store-types'
-import { createInterimJobStore } from '~~/server/utils/background-jobs/interim-job-store'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
 import { startChatJob } from '~~/server/utils/background-jobs/stream-handler'
 import { abortRunningJob, answerBrowserCall } from '~~/server/utils/background-jobs/running-jobs'
 import { findOwnChatJob } from '~~/server/utils/background-jobs/job-access'
@@ -34,7 +34,7 @@ describe('background chat jobs', () => {
   it('runs the shared loop with a server tool and appends every LoopEvent with strictly increasing ids', async () => {
     const handler = vi.fn(() => 'pong')
     disposers.push(registerServerTool({ type: 'function', function: { name: 'job_ping', parameters: { type: 'object', properties: {} } } }, handler, { runtime: 'server' }))
-    const store = createInterimJobStore()
+    const store = createMemoryJobStore()
     const model = createScriptedModel([toolCallStep([{ name: 'job_ping', id: 'c1' }]), textStep(['Pong ', 'received.'])])
     const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [user], model, serverToolNames: ['job_ping'] })
     await waitForEvent(store, job.id, isEnd)
@@ -52,7 +52,7 @@ describe('background chat jobs', () => {
 
   it('does not offer server tools that were switched off at send time', async () => {
     disposers.push(registerServerTool({ type: 'function', function: { name: 'job_off', parameters: { type: 'object', properties: {} } } }, () => 'x', { runtime: 'server' }))
-    const store = createInterimJobStore()
+    const store = createMemoryJobStore()
     const model = createScriptedModel([textStep('ok')])
     const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [user], model, serverToolNames: [] })
     await waitForEvent(store, job.id, isEnd)
@@ -60,7 +60,7 @@ describe('background chat jobs', () => {
   })
 
   it('stops on request: the loop ends aborted, the stream says so and the job is stopped', async () => {
-    const store = createInterimJobStore()
+    const store = createMemoryJobStore()
     const model = createScriptedModel([textStep(Array.from({ length: 200 }, (_, n) => `${n} `))], { delayMs: 1 })
     const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [user], model, serverToolNames: [] })
     await waitForEvent(store, job.id, event => event.type === 'text-delta')
@@ -72,7 +72,7 @@ describe('background chat jobs', () => {
   })
 
   it('pauses on a browser-only tool, with the card waiting for this browser, until a tab answers', async () => {
-    const store = createInterimJobStore()
+    const store = createMemoryJobStore()
     const model = createScriptedModel([toolCallStep([{ name: 'read_open_page', id: 'b1' }]), textStep('The page says hello.')])
     const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [user], model, serverToolNames: [], browserTools: [readPage] })
     const waiting = await waitForEvent(store, job.id, event => event.type === 'tool-call-status')
@@ -88,7 +88,7 @@ describe('background chat jobs', () => {
   })
 
   it('cancels the waiting browser call when the job is stopped', async () => {
-    const store = createInterimJobStore()
+    const store = createMemoryJobStore()
     const model = createScriptedModel([toolCallStep([{ name: 'read_open_page', id: 'b1' }])])
     const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [user], model, serverToolNames: [], browserTools: [readPage] })
     await waitForEvent(store, job.id, event => event.type === 'tool-call-status')
@@ -99,7 +99,7 @@ describe('background chat jobs', () => {
   })
 
   it('lets only the session that started a job find it', async () => {
-    const store = createInterimJobStore()
+    const store = createMemoryJobStore()
     const job = await startChatJob(store, { sessionId: 'mine', threadId: 't1', messages: [user], model: createScriptedModel([textStep('ok')]), serverToolNames: [] })
     expect(await findOwnChatJob(store, 'mine', job.id)).toMatchObject({ id: job.id })
     expect(await findOwnChatJob(store, 'theirs', job.id)).toBeUndefined()
@@ -107,7 +107,7 @@ describe('background chat jobs', () => {
   })
 
   it('delivers the backlog and then live events to a late subscriber, each once and in order', async () => {
-    const store = createInterimJobStore()
+    const store = createMemoryJobStore()
     const model = createScriptedModel([textStep(['a', 'b', 'c', 'd'])], { delayMs: 1 })
     const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [user], model, serverToolNames: [] })
     const first = await waitForEvent(store, job.id, event => event.type === 'text-delta')

@@ -1,13 +1,10 @@
 import type { JobStore } from './job-store-types'
-import { createInterimJobStore } from './interim-job-store'
-
-let store: JobStore | undefined
+import { useJobStore } from './create-job-store'
 
 /**
- * The JobStore background chats use. The one place to switch to `useJobStore()` (create-job-store.ts) once the
- * shared memory and Redis stores are merged; until then, jobs live in this process.
+ * The JobStore background chats use: the server's shared store (embedded, or Redis with `NUXT_REDIS_URL`), so a
+ * chat's events can be read from any instance.
  */
 export function chatJobStore(): JobStore {
-  store ??= createInterimJobStore()
-  return store
+  return useJobStore()
 }
