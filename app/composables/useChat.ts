@@ -107,11 +107,16 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     }
     finally {
       releaseLock()
-      streaming.value = false
-      draft.value = null
-      controller = undefined
-      serverJobId = undefined
+      endStreaming()
     }
+  }
+
+  /** Back to idle after a reply ended, however it ended. */
+  function endStreaming() {
+    streaming.value = false
+    draft.value = null
+    controller = undefined
+    serverJobId = undefined
   }
 
   /** A chat whose reply the server is still writing (the tab was closed or reloaded): read on from its events. */
@@ -134,10 +139,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     }
     finally {
       releaseLock()
-      streaming.value = false
-      draft.value = null
-      controller = undefined
-      serverJobId = undefined
+      endStreaming()
     }
   }
 
