@@ -152,3 +152,27 @@ describe('ChatSettingsPanel', () => {
     expect(wrapper.emitted('save')).toBeUndefined()
   })
 })
+
+describe('keeping replies running on the server', () => {
+  const serverKeySettings = (): ProviderSettings => mergeProviderSettings(defaultProviderSettings(withKey), { providerId: 'openrouter', openrouter: { keySource: 'server' } })
+
+  afterEach(() => localStorage.removeItem('plugboard:run-on-server:v1'))
+
+  it('is offered with the server\'s key, on by default, and a change applies on Save', async () => {
+    await openPanel(serverKeySettings(), withKey)
+    const checkbox = byTestId<HTMLInputElement>('run-on-server')!
+    expect(checkbox.checked).toBe(true)
+    checkbox.checked = false
+    checkbox.dispatchEvent(new Event('change'))
+    await nextTick()
+    expect(localStorage.getItem('plugboard:run-on-server:v1')).not.toBe('false')
+    byTestId('settings-save')!.click()
+    await flushPromises()
+    expect(localStorage.getItem('plugboard:run-on-server:v1')).toBe('false')
+  })
+
+  it('is not offered with the user\'s own key', async () => {
+    await openPanel(mergeProviderSettings(defaultProviderSettings(withKey), { providerId: 'openrouter', openrouter: { keySource: 'user', apiKey: 'sk-or-x' } }), withKey)
+    expect(byTestId('run-on-server')).toBeNull()
+  })
+})
