@@ -48,6 +48,12 @@ export default defineNuxtConfig({
      * Redis Streams and rate limits count in Redis, so several instances behind one Redis share them.
      */
     redisUrl: '',
+    /**
+     * With Redis: how long a worker's claim on a job lasts without renewal, and how often workers look for lapsed
+     * claims (a dead instance's jobs), in ms. 0: the queue's defaults (30 s each).
+     */
+    jobLockDurationMs: 0,
+    jobStalledIntervalMs: 0,
     // nuxt-auth-utils' sealed cookie session; the seal secret comes from NUXT_SESSION_PASSWORD or .data/ (see
     // server/plugins/00.session-secret.ts).
     session: {

@@ -2,11 +2,10 @@ import { z } from 'zod'
 import { readBoundedJson } from '../../utils/http/read-bounded-body'
 import { chatBodyLimitBytes, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '../../utils/http/request-limits'
 import { OPENROUTER_NO_KEY_MESSAGE } from '../../utils/openrouter-proxy'
-import { readOpenRouterPolicy } from '../../utils/openrouter-policy'
 import { chatJobStore } from '../../utils/background-jobs/chat-job-store'
 import { requireSessionId } from '../../utils/background-jobs/job-access'
-import { createServerChatModel } from '../../utils/background-jobs/server-chat-model'
-import { startChatJob } from '../../utils/background-jobs/stream-handler'
+import { useChatQueue } from '../../utils/background-jobs/chat-worker'
+import { createChatJob } from '../../utils/background-jobs/stream-handler'
 
 const toolDefinition = z.object({
   type: z.literal('function'),
@@ -37,14 +36,19 @@ export default defineEventHandler(async (event) => {
   const apiKey = String(config.openrouterApiKey ?? '').trim()
   if (!apiKey) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
   const body = parsed.data
-  const model = createServerChatModel({
-    apiKey, baseUrl: String(config.openrouterBaseUrl), model: body.model, policy: readOpenRouterPolicy(config),
-    appUrl: config.public.appUrl, appTitle: config.public.appTitle,
-  })
-  const job = await startChatJob(chatJobStore(), {
-    sessionId, threadId: body.threadId, model, serverToolNames: body.serverTools,
+  // The job's state holds what any instance's worker needs to run it; the key stays in the runtime config.
+  const store = chatJobStore()
+  const job = await createChatJob(store, {
+    sessionId, threadId: body.threadId, modelName: body.model, serverToolNames: body.serverTools,
     browserTools: body.browserTools as never, messages: body.messages as never, toolCallMode: body.toolCallMode, maxSteps: body.maxSteps,
   })
+  try {
+    await useChatQueue().enqueue(job.id, { kind: 'chat' })
+  }
+  catch (error) {
+    await store.updateJob(job.id, { status: 'failed', error: 'The job could not be queued.' }).catch(() => {})
+    throw error
+  }
   setResponseStatus(event, 201)
   return { id: job.id, status: job.status }
 })

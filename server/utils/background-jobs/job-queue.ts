@@ -1,4 +1,5 @@
 import { createBullmqJobQueue } from './bullmq-job-queue'
+import type { BullmqJobQueueOptions } from './bullmq-job-queue'
 import { createInProcessJobQueue } from './in-process-job-queue'
 
 /** What a handler learns about the run it is given. */
@@ -51,7 +52,7 @@ export interface JobQueueOptions {
 }
 
 /** Picks the queue: BullMQ on `redisUrl` when set, else in this process. */
-export function createJobQueue<T>(config: JobQueueOptions & { redisUrl?: string } = {}): JobQueue<T> {
+export function createJobQueue<T>(config: JobQueueOptions & Partial<Omit<BullmqJobQueueOptions, 'url'>> & { redisUrl?: string } = {}): JobQueue<T> {
   const redisUrl = config.redisUrl?.trim()
   return redisUrl ? createBullmqJobQueue<T>({ ...config, url: redisUrl }) : createInProcessJobQueue<T>(config)
 }
@@ -60,7 +61,15 @@ let shared: JobQueue<unknown> | undefined
 
 /** The server's job queue, made on first use from the runtime config (`NUXT_REDIS_URL`; Nitro only). */
 export function useJobQueue<T>(): JobQueue<T> {
-  shared ??= createJobQueue({ redisUrl: String(useRuntimeConfig().redisUrl ?? '') })
+  const config = useRuntimeConfig()
+  // 0 (the default) leaves BullMQ's claim and stalled-check timings at the queue's defaults (30 s); tests shorten them.
+  const lockDurationMs = Number(config.jobLockDurationMs) || undefined
+  const stalledIntervalMs = Number(config.jobStalledIntervalMs) || undefined
+  shared ??= createJobQueue({
+    redisUrl: String(config.redisUrl ?? ''),
+    ...(lockDurationMs ? { lockDurationMs } : {}),
+    ...(stalledIntervalMs ? { stalledIntervalMs } : {}),
+  })
   return shared as JobQueue<T>
 }
 

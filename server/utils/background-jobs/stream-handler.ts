@@ -6,7 +6,7 @@ import type { ToolCallMode } from '#shared/loop/loop-types'
 import { runChatLoop } from '#shared/loop/run-chat-loop'
 import { toolSetFromArray } from '#shared/tools/tool-set'
 import type { ExecutableTool } from '#shared/tools/tool-types'
-import type { ModelMessage, ToolDefinition } from '#shared/types/chat'
+import type { AssistantMessage, ModelMessage, ToolDefinition, ToolMessage } from '#shared/types/chat'
 import { listServerTools } from '../chat/tool-registry'
 import { browserTool } from './browser-tool'
 import type { JobRecord, JobStatus, JobStore } from './job-store-types'
@@ -37,49 +37,171 @@ function endStatus(event: LoopEvent | undefined): JobStatus {
 }
 
 /**
- * Starts a background chat: stores the job, then runs shared/'s `runChatLoop` (the same engine as the tab) in
- * this process without waiting for it. Every LoopEvent is appended to the job's stream, so any tab of the session
- * can read it from any event id on. Resolves with the job record once it is stored.
+ * What a background chat keeps in `JobRecord.state`, so any instance can run it or take it over: the messages so
+ * far (the chat as sent, then every finished step's assistant message and tool results), the model's name and the
+ * tool switches at send time. Never a provider key: the worker reads the server's key from its runtime config.
  */
-export async function startChatJob(store: JobStore, input: ChatJobInput): Promise<JobRecord> {
+export interface ChatJobState {
+  messages: ModelMessage[]
+  /** The model's id (OpenRouter), from which the worker builds its ChatModel. */
+  modelName: string
+  serverToolNames: string[]
+  browserTools?: ToolDefinition[]
+  toolCallMode?: ToolCallMode
+  maxSteps?: number
+  /** Steps whose messages are in `messages` already: a takeover goes on with the next one. */
+  stepsDone: number
+}
+
+/** What the queue carries for a chat: only the job id (the rest is in the JobStore, never a key). */
+export interface ChatQueueData { kind: 'chat' }
+
+/** A chat to store and queue; like ChatJobInput but naming the model instead of holding one. */
+export type ChatJobSpec = Omit<ChatJobInput, 'model'> & { modelName: string }
+
+/** Stores a background chat's record, status 'queued', with everything the runner needs in its state. */
+export async function createChatJob(store: JobStore, spec: ChatJobSpec): Promise<JobRecord> {
   const now = Date.now()
-  const job: JobRecord = { id: randomUUID(), sessionId: input.sessionId, threadId: input.threadId, kind: 'chat', status: 'running', createdAt: now, updatedAt: now }
+  const state: ChatJobState = {
+    messages: spec.messages, modelName: spec.modelName, serverToolNames: spec.serverToolNames,
+    ...(spec.browserTools ? { browserTools: spec.browserTools } : {}),
+    ...(spec.toolCallMode ? { toolCallMode: spec.toolCallMode } : {}),
+    ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}),
+    stepsDone: 0,
+  }
+  const job: JobRecord = { id: randomUUID(), sessionId: spec.sessionId, threadId: spec.threadId, kind: 'chat', status: 'queued', createdAt: now, updatedAt: now, state }
   await store.putJob(job)
-  const controller = trackRunningJob(job.id)
-  void runChatJob(store, job, input, controller.signal).finally(() => forgetRunningJob(job.id))
   return job
 }
 
-async function runChatJob(store: JobStore, job: JobRecord, input: ChatJobInput, signal: AbortSignal): Promise<void> {
+/**
+ * Starts a background chat in this process, without a queue: stores the job, then runs it without waiting.
+ * Resolves with the job record once it is stored. (The server goes through the queue: createChatJob + enqueue.)
+ */
+export async function startChatJob(store: JobStore, input: ChatJobInput): Promise<JobRecord> {
+  const job = await createChatJob(store, { ...input, modelName: '' })
+  await store.updateJob(job.id, { status: 'running' })
+  void runChatJob(store, job.id, { model: input.model }).catch(error => console.error(`[jobs] chat ${job.id}:`, error))
+  return { ...job, status: 'running' }
+}
+
+export interface RunChatJobOptions {
+  /** The model, or how to make it from the job's state (the worker: the server's key and `state.modelName`). */
+  model: ChatModel | ((state: ChatJobState) => ChatModel)
+  /** The queue's run number: above 1 the job is taken over and goes on from its last finished step. */
+  attempt?: number
+  /** The queue's signal (this instance shuts down): the run throws instead of ending, so it runs again elsewhere. */
+  signal?: AbortSignal
+  /** An id for this instance, written as the record's owner. */
+  ownerId?: string
+}
+
+const FINISHED: ReadonlySet<JobStatus> = new Set(['done', 'failed', 'stopped', 'interrupted'])
+
+/**
+ * Runs (or goes on with) a stored chat: shared/'s `runChatLoop` from the messages in the job's state, every
+ * LoopEvent appended to the job's stream (the store numbers them after the last appended one, so a takeover's ids
+ * go on from there). After each finished step the step's messages are saved into the state, so a takeover resumes
+ * after it without running its tool calls again; its step numbers go on too.
+ */
+export async function runChatJob(store: JobStore, jobId: string, options: RunChatJobOptions): Promise<void> {
+  const job = await store.getJob(jobId)
+  if (!job || FINISHED.has(job.status)) return
+  const state = job.state as ChatJobState | undefined
+  if (!state || !Array.isArray(state.messages)) {
+    await store.updateJob(jobId, { status: 'failed', error: 'The job has no chat state.' })
+    return
+  }
+  const attempt = options.attempt ?? 1
+  const queueSignal = options.signal
+  if (queueSignal?.aborted) throw new ShutdownError()
+  const controller = trackRunningJob(jobId)
+  const onQueueAbort = () => controller.abort(new Error('This instance is shutting down.'))
+  queueSignal?.addEventListener('abort', onQueueAbort, { once: true })
+  const offset = state.stepsDone ?? 0
+  const maxSteps = state.maxSteps ?? 10
+  let messages = [...state.messages]
+  let stepsDone = offset
+  // The step being recorded: its assistant message and the results its calls still owe.
+  let pending: { message: AssistantMessage, results: Map<string, ToolMessage> } | undefined
   let last: LoopEvent | undefined
+  const saveStep = async () => {
+    if (!pending) return
+    const calls = pending.message.tool_calls ?? []
+    messages = [...messages, pending.message, ...calls.map(call => pending!.results.get(call.id)!)]
+    stepsDone++
+    pending = undefined
+    await store.updateJob(jobId, { state: { ...state, messages, stepsDone } satisfies ChatJobState })
+  }
   try {
-    await runChatLoop({
-      model: input.model,
-      messages: input.messages,
-      tools: toolSetFromArray(jobTools(job.id, input, store)),
-      threadId: input.threadId,
-      signal,
-      maxSteps: input.maxSteps ?? 10,
-      toolCallMode: input.toolCallMode ?? 'auto',
-      onEvent: async (event) => {
-        last = event
-        await store.appendEvent(job.id, event)
-      },
-    })
+    await store.updateJob(jobId, { status: 'running', ...(options.ownerId ? { ownerId: options.ownerId } : {}), heartbeatAt: Date.now() })
+    if (attempt > 1) console.warn(`[jobs] chat ${jobId}: run ${attempt}, going on after step ${offset}`)
+    if (offset >= maxSteps) {
+      last = { type: 'finish', finishReason: 'step-cap', steps: offset }
+      await store.appendEvent(jobId, last)
+    }
+    else {
+      await runChatLoop({
+        model: typeof options.model === 'function' ? options.model(state) : options.model,
+        messages,
+        tools: toolSetFromArray(jobTools(jobId, state, store)),
+        threadId: job.threadId ?? jobId,
+        signal: controller.signal,
+        maxSteps: maxSteps - offset,
+        toolCallMode: state.toolCallMode ?? 'auto',
+        onEvent: async (raw) => {
+          if (queueSignal?.aborted) throw new ShutdownError()
+          const event = shiftStep(raw, offset)
+          last = event
+          await store.appendEvent(jobId, event)
+          if (event.type === 'step-finish') {
+            const ended = event.finishReason === 'aborted' || event.finishReason === 'error'
+            pending = ended ? undefined : { message: event.message, results: new Map() }
+            if (pending && !pending.message.tool_calls?.length && pending.message.content === null) pending = undefined
+          }
+          else if (pending && (event.type === 'tool-call-done' || event.type === 'tool-call-error')) {
+            const { result } = event
+            pending.results.set(result.callId, { role: 'tool', tool_call_id: result.callId, name: result.name, content: result.content })
+            const calls = pending.message.tool_calls ?? []
+            if (calls.length > 0 && calls.every(call => pending!.results.has(call.id))) await saveStep()
+          }
+        },
+      })
+    }
+    if (queueSignal?.aborted) throw new ShutdownError()
     const status = endStatus(last)
-    await store.updateJob(job.id, { status, ...(last?.type === 'fail' ? { error: last.error.message } : {}) })
+    await store.updateJob(jobId, { status, ...(last?.type === 'fail' ? { error: last.error.message } : {}) })
   }
   catch (error) {
+    // Shutting down: leave the job as it is, for the queue to run it again (here after a restart, or elsewhere).
+    if (queueSignal?.aborted) throw error instanceof ShutdownError ? error : new ShutdownError()
     // The store failed under the loop: say so on the stream if it still takes events, and on the record.
     const failure = describeLoopFailure(error)
-    console.error(`[jobs] chat ${job.id} failed: ${failure.message}`)
-    await store.appendEvent(job.id, { type: 'fail', steps: 0, error: failure } satisfies LoopEvent).catch(() => {})
-    await store.updateJob(job.id, { status: 'failed', error: failure.message }).catch(() => {})
+    console.error(`[jobs] chat ${jobId} failed: ${failure.message}`)
+    await store.appendEvent(jobId, { type: 'fail', steps: stepsDone, error: failure } satisfies LoopEvent).catch(() => {})
+    await store.updateJob(jobId, { status: 'failed', error: failure.message }).catch(() => {})
+  }
+  finally {
+    queueSignal?.removeEventListener('abort', onQueueAbort)
+    forgetRunningJob(jobId)
   }
 }
 
+class ShutdownError extends Error {
+  constructor() {
+    super('This instance is shutting down; the job runs again.')
+  }
+}
+
+/** A resumed run's events, numbered as steps of the whole chat (step N of the run is step offset + N). */
+function shiftStep(event: LoopEvent, offset: number): LoopEvent {
+  if (offset === 0) return event
+  if ('step' in event) return { ...event, step: event.step + offset }
+  return { ...event, steps: event.steps + offset }
+}
+
 /** The tools as they were switched at send time: registered server tools, then the tab's own tools. */
-function jobTools(jobId: string, input: ChatJobInput, store: JobStore): ExecutableTool[] {
+function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, store: JobStore): ExecutableTool[] {
   const wanted = new Set(input.serverToolNames)
   const server = listServerTools().filter(tool => wanted.has(tool.name) && tool.runtime !== 'client').map(tool => tool.executable)
   const serverNames = new Set(server.map(tool => tool.definition.function.name))

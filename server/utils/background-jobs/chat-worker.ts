@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto'
+import { OPENROUTER_NO_KEY_MESSAGE } from '../openrouter-proxy'
+import { readOpenRouterPolicy } from '../openrouter-policy'
+import { chatJobStore } from './chat-job-store'
+import { useJobQueue } from './job-queue'
+import { createServerChatModel } from './server-chat-model'
+import { runChatJob } from './stream-handler'
+import type { ChatJobState, ChatQueueData } from './stream-handler'
+
+/** This instance, as a job record's owner. */
+const instanceId = randomUUID()
+
+/** The queue background chats go through (jobs carry only their id; their state is in the JobStore). */
+export function useChatQueue() {
+  return useJobQueue<ChatQueueData>()
+}
+
+/**
+ * Starts this instance's worker: it runs queued chats (from any instance) with the server's key, read here from
+ * the runtime config and never stored. A job taken over (attempt > 1) goes on from its last finished step.
+ */
+export function startChatWorker(): void {
+  useChatQueue().startWorker(async (jobId, _data, { attempt, signal }) => {
+    const config = useRuntimeConfig()
+    const store = chatJobStore()
+    const apiKey = String(config.openrouterApiKey ?? '').trim()
+    if (!apiKey) {
+      await store.updateJob(jobId, { status: 'failed', error: OPENROUTER_NO_KEY_MESSAGE })
+      return
+    }
+    await runChatJob(store, jobId, {
+      attempt,
+      signal,
+      ownerId: instanceId,
+      model: (state: ChatJobState) => createServerChatModel({
+        apiKey, baseUrl: String(config.openrouterBaseUrl), model: state.modelName, policy: readOpenRouterPolicy(config),
+        appUrl: config.public.appUrl, appTitle: config.public.appTitle,
+      }),
+    })
+  })
+}
