@@ -53,6 +53,20 @@ async function readStream(app: AppInstance, cookie: string, jobId: string, onEve
   }
 }
 
+/** Waits until the job has appended its first event (its runner has started), reading the stream from `app`. */
+async function firstEvent(app: AppInstance, jobId: string): Promise<void> {
+  const response = await app.fetchWithSession(`/api/chats/${jobId}/events`, { headers: { accept: 'text/event-stream' } })
+  const reader = response.body!.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  while (!/^id: ?\d+$/m.test(text)) {
+    const { done, value } = await reader.read()
+    if (done) break
+    text += decoder.decode(value, { stream: true })
+  }
+  await reader.cancel()
+}
+
 test.beforeAll(async () => {
   redis = await startRedisServer()
 })
@@ -74,6 +88,8 @@ test('a chat started on A is read from B and finishes through B when A is killed
   })
   expect(started.status).toBe(201)
   const { id } = await started.json() as { id: string }
+  // A's worker must own the job before B (and its worker) exists, or B might simply run it from the start.
+  await firstEvent(a, id)
 
   const b = await startApp(env(redis.url))
   apps.push(b)
