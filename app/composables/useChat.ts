@@ -28,7 +28,7 @@ export interface UseChatOptions {
   /** Told about store failures (the reply may not be saved). */
   onStorageError?: (error: Error) => void
   /** Hears every LoopEvent after the recorder stored it (the tool registry's `lastError` follows them). */
-  onEvent?: (event: LoopEvent) => void
+  onEvent?: (event: LoopEvent, threadId?: string) => void
   /**
    * When it returns a model id, a send runs the chat on the server (OpenRouter with the server's key) and this
    * tab only records its events: closing the tab does not stop the reply. @default () => undefined
@@ -95,7 +95,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         toolCallMode: options.toolCallMode?.() ?? 'auto',
         onEvent: async (event) => {
           await recorder.record(event)
-          options.onEvent?.(event)
+          options.onEvent?.(event, id)
         },
       })
     }
