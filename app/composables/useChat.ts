@@ -16,7 +16,7 @@ export interface UseChatOptions {
   /** Builds the model for a request from the current provider settings. */
   createModel: () => ChatModel
   /** The enabled and available tools for a request. */
-  getToolSet: (context: { threadId: string }) => Promise<ToolSet>
+  getToolSet: (context: { threadId: string, signal?: AbortSignal }) => Promise<ToolSet>
   /** @default () => 'auto' */
   toolCallMode?: () => ToolCallMode
   /** Model label stored on assistant rows. */
@@ -66,7 +66,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const releaseLock = await holdThreadLock(id)
     try {
       await options.ready?.()
-      const [tools, records] = await Promise.all([options.getToolSet({ threadId: id }), listMessages(id)])
+      const [tools, records] = await Promise.all([options.getToolSet({ threadId: id, signal }), listMessages(id)])
       await recorder.start()
       let model: ChatModel
       try {
@@ -100,6 +100,8 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       })
     }
     catch (error) {
+      // Stop while the tools' availability was still being checked: nothing was sent, so nothing to report.
+      if (signal.aborted && !recorder.currentMessageId()) return
       // Failures of the loop itself (not of the provider or a tool) still end up on the message, never lost.
       const messageId = recorder.currentMessageId()
       if (messageId) await updateMessage(messageId, { status: 'error', error: toStoredError(error) }).catch(() => {})
