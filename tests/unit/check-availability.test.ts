@@ -14,7 +14,10 @@ describe('availability checks', () => {
   })
 
   it('counts a throwing check as unavailable, with the error as reason', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     await expect(checkAvailability(toolWith(() => { throw new Error('boom') }), { threadId: 'a' })).resolves.toBe('Check failed: boom')
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('availability check of tool "t" failed'))
+    warn.mockRestore()
   })
 
   it('counts a check slower than 200 ms as unavailable', async () => {

@@ -24,7 +24,12 @@ export function checkAvailability(tool: RegisteredTool, context: ToolAvailabilit
     signal?.addEventListener('abort', onAbort, { once: true })
     Promise.resolve().then(() => check(context)).then(
       value => finish(() => resolve(value === true ? undefined : (tool.unavailableReason ?? 'Not available right now'))),
-      (error: unknown) => finish(() => resolve(`Check failed: ${(error as Error)?.message ?? String(error)}`)),
+      (error: unknown) => finish(() => {
+        const message = (error as Error)?.message ?? String(error)
+        // the popover shows the reason to the user; the console keeps it for the plugin's author
+        console.warn(`[plugboard] availability check of tool "${tool.name}" failed; not offering it: ${message}`)
+        resolve(`Check failed: ${message}`)
+      }),
     )
   })
 }
