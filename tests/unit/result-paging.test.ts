@@ -1,5 +1,4 @@
-import { describe, expect, it } from 'vitest'
-import { vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { toolSetFromArray } from '../../shared/tools/tool-set'
 import type { ExecutableTool } from '../../shared/tools/tool-types'
 
