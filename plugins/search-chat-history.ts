@@ -31,6 +31,7 @@ export default defineTool({
   ui: { label: 'Search chat history', descriptionHint: 'Looks through your earlier chats on this device.' },
   // only worth offering when there is something to search
   available: async ({ threadId }) => (await countThreadsWithMessages(threadId)) > 0,
+  unavailableReason: 'Needs earlier chats',
   async handler({ query }, context) {
     const text = query.trim()
     if (!text) throw new Error('The query is empty.')

@@ -16,7 +16,7 @@ export interface UseChatOptions {
   /** Builds the model for a request from the current provider settings. */
   createModel: () => ChatModel
   /** The enabled and available tools for a request. */
-  getToolSet: (context: { threadId: string }) => Promise<ToolSet>
+  getToolSet: (context: { threadId: string, signal?: AbortSignal }) => Promise<ToolSet>
   /** @default () => 'auto' */
   toolCallMode?: () => ToolCallMode
   /** Model label stored on assistant rows. */
@@ -28,7 +28,7 @@ export interface UseChatOptions {
   /** Told about store failures (the reply may not be saved). */
   onStorageError?: (error: Error) => void
   /** Hears every LoopEvent after the recorder stored it (the tool registry's `lastError` follows them). */
-  onEvent?: (event: LoopEvent) => void
+  onEvent?: (event: LoopEvent, threadId?: string) => void
   /**
    * When it returns a model id, a send runs the chat on the server (OpenRouter with the server's key) and this
    * tab only records its events: closing the tab does not stop the reply. @default () => undefined
@@ -66,7 +66,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const releaseLock = await holdThreadLock(id)
     try {
       await options.ready?.()
-      const [tools, records] = await Promise.all([options.getToolSet({ threadId: id }), listMessages(id)])
+      const [tools, records] = await Promise.all([options.getToolSet({ threadId: id, signal }), listMessages(id)])
       await recorder.start()
       let model: ChatModel
       try {
@@ -95,11 +95,13 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         toolCallMode: options.toolCallMode?.() ?? 'auto',
         onEvent: async (event) => {
           await recorder.record(event)
-          options.onEvent?.(event)
+          options.onEvent?.(event, id)
         },
       })
     }
     catch (error) {
+      // Stop while the tools' availability was still being checked: nothing was sent, so nothing to report.
+      if (signal.aborted && !recorder.currentMessageId()) return
       // Failures of the loop itself (not of the provider or a tool) still end up on the message, never lost.
       const messageId = recorder.currentMessageId()
       if (messageId) await updateMessage(messageId, { status: 'error', error: toStoredError(error) }).catch(() => {})

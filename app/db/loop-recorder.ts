@@ -55,7 +55,8 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
   let writer: ReturnType<typeof createStreamingWriter> | undefined
   let assistantId: string | undefined
   let lastAssistantId: string | undefined
-  let pendingNotice: LoopNotice | undefined
+  /** Every notice of this turn, in order: a truncated result and the step cap may both happen. */
+  const pendingNotices: LoopNotice[] = []
   let frame: ReturnType<typeof setTimeout> | number | undefined
   /** Tool rows by call id; a promise so updates wait for the row to exist. */
   const toolRows = new Map<string, Promise<string>>()
@@ -164,7 +165,11 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
         patch.status = 'error'
         patch.error = failure
       }
-      if (pendingNotice) patch.notice = { kind: pendingNotice.kind, message: pendingNotice.message }
+      if (pendingNotices.length) {
+        patch.notices = pendingNotices.map(notice => ({ kind: notice.kind, message: notice.message }))
+        // `notice` stays the last one: rows written before `notices` existed, and Continue, read it
+        patch.notice = patch.notices.at(-1)
+      }
       if (Object.keys(patch).length) await enqueue(() => updateMessage(targetId, patch))
       await queue
     }
@@ -209,7 +214,7 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
       case 'tool-call-error':
         return storeResult(event.result)
       case 'notice':
-        pendingNotice = event.notice
+        pendingNotices.push(event.notice)
         return
       case 'finish':
         return finishRun(event.finishReason)

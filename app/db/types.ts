@@ -65,6 +65,8 @@ export interface MessageRecord {
   finishedAt?: number
   /** A notice about the loop shown under the message (step cap with Continue, repeated call). */
   notice?: { kind: string, message: string }
+  /** Every notice of the turn, in order (`notice` is the last of them). */
+  notices?: { kind: string, message: string }[]
   usage?: TokenUsage
   model?: string
   createdAt: number

@@ -138,7 +138,7 @@ async function runCall(call: ToolCall, fields: ToolCallFields, tools: ToolSet,
 function toResult(fields: ToolCallFields, outcome: Outcome, startedAt: number, maxResultChars: number): ToolResult {
   const base = { callId: fields.id, name: fields.name, arguments: fields.argumentsText, startedAt, finishedAt: Date.now() }
   if (outcome.kind === 'done') {
-    const { content, truncated } = truncateToolOutput(outcome.text, maxResultChars)
+    const { content, truncated } = truncateToolOutput(outcome.text, maxResultChars, fields.id)
     return { ...base, status: 'done', content, fullContent: outcome.text, truncated }
   }
   if (outcome.kind === 'cancelled') {

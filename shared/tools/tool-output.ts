@@ -26,16 +26,18 @@ export function serialiseToolOutput(value: unknown): SerialiseToolOutputResult {
 }
 
 /**
- * Cuts a result to `maxChars` for the model and says so, so it knows the data is partial.
+ * Cuts a result to `maxChars` for the model and says so, so it knows the data is partial. With `callId`, the note
+ * also says how to read the rest with `read_tool_result`.
  * The cut never splits a surrogate pair.
  */
-export function truncateToolOutput(text: string, maxChars: number): { content: string, truncated: boolean } {
+export function truncateToolOutput(text: string, maxChars: number, callId?: string): { content: string, truncated: boolean } {
   if (text.length <= maxChars) return { content: text, truncated: false }
   let end = Math.max(0, maxChars)
   const lastCode = text.charCodeAt(end - 1)
   if (lastCode >= 0xD800 && lastCode <= 0xDBFF) end--
   return {
-    content: `${text.slice(0, end)}\n\n[Result truncated: showing the first ${end} of ${text.length} characters.]`,
+    // The pointer to read_tool_result lets the model fetch the rest instead of guessing; only when the call has an id.
+    content: `${text.slice(0, end)}\n\n[Result truncated: showing the first ${end} of ${text.length} characters.]${callId ? `\n[Call read_tool_result with call_id "${callId}" and offset ${end} to read the rest.]` : ''}`,
     truncated: true,
   }
 }

@@ -99,4 +99,20 @@ describe('createLoopRecorder', () => {
     expect(rows.map(row => [row.role, row.status, row.toolStatus ?? null])).toEqual([['assistant', 'stopped', null], ['tool', 'complete', 'cancelled']])
     expect(rows[0]!.notice).toEqual({ kind: 'step-cap', message: 'Stopped after 1 steps.' })
   })
+
+  it('keeps every notice of a turn, in order, not only the last', async () => {
+    const rows = await recordAll([
+      { type: 'step-start', step: 1 },
+      { type: 'text-delta', step: 1, text: 'Here.' },
+      { type: 'step-finish', step: 1, message: { role: 'assistant', content: 'Here.' }, finishReason: 'stop' },
+      { type: 'notice', step: 1, notice: { kind: 'truncated-result', message: 'The result of "dump" was cut.' } },
+      { type: 'notice', step: 1, notice: { kind: 'step-cap', message: 'Stopped after 1 steps.' } },
+      { type: 'finish', finishReason: 'stop', steps: 1 },
+    ] as LoopEvent[])
+    expect(rows[0]!.notices).toEqual([
+      { kind: 'truncated-result', message: 'The result of "dump" was cut.' },
+      { kind: 'step-cap', message: 'Stopped after 1 steps.' },
+    ])
+    expect(rows[0]!.notice).toEqual({ kind: 'step-cap', message: 'Stopped after 1 steps.' })
+  })
 })

@@ -85,12 +85,12 @@ describe('executeToolCalls: results', () => {
     const [result] = await executeToolCalls([call('big')], toolSetFromArray([tool('big', () => long)]), options)
     expect(result!.truncated).toBe(true)
     expect(result!.fullContent).toBe(long)
-    expect(result!.content).toBe(`${'x'.repeat(32_768)}\n\n[Result truncated: showing the first 32768 of 40000 characters.]`)
+    expect(result!.content).toBe(`${'x'.repeat(32_768)}\n\n[Result truncated: showing the first 32768 of 40000 characters.]\n[Call read_tool_result with call_id "call_big" and offset 32768 to read the rest.]`)
   })
 
   it('honours maxResultChars', async () => {
     const [result] = await executeToolCalls([call('big')], toolSetFromArray([tool('big', () => 'abcdef')]), { ...options, maxResultChars: 4 })
-    expect(result!.content).toBe('abcd\n\n[Result truncated: showing the first 4 of 6 characters.]')
+    expect(result!.content).toBe('abcd\n\n[Result truncated: showing the first 4 of 6 characters.]\n[Call read_tool_result with call_id "call_big" and offset 4 to read the rest.]')
   })
 
   it('forwards status updates and reports start and result', async () => {

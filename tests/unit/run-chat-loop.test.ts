@@ -144,7 +144,7 @@ describe('runChatLoop: large results', () => {
     })
     const notices = noticesIn(events)
     const stored = resultsIn(events).map(result => result.fullContent)
-    expect(model.requests[1]!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', name: 'dump', content: `${'y'.repeat(10)}\n\n[Result truncated: showing the first 10 of 50 characters.]` })
+    expect(model.requests[1]!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', name: 'dump', content: `${'y'.repeat(10)}\n\n[Result truncated: showing the first 10 of 50 characters.]\n[Call read_tool_result with call_id "c1" and offset 10 to read the rest.]` })
     expect(stored).toEqual([long])
     expect(notices.map(notice => notice.kind)).toEqual(['truncated-result'])
   })

@@ -28,6 +28,8 @@ export interface DefineToolOptions<P extends ToolParameters> {
   /** @default the executor's (10 000 ms) */
   timeoutMs?: number
   available?: ToolAvailability
+  /** Why the tool is not offered when `available` says no, shown in the popover. */
+  unavailableReason?: string
   /** Sets OpenAI's `strict` on the function. @default undefined */
   strict?: boolean
   /**
@@ -58,7 +60,7 @@ function isZodSchema(value: unknown): value is $ZodType {
 export function defineTool<const P extends ToolParameters = { type: 'object', properties: {} }>(
   options: DefineToolOptions<P>,
 ): ToolPlugin {
-  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, strict, sandbox } = options
+  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox } = options
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
   if (isZodSchema(parameters)) {
@@ -89,6 +91,7 @@ export function defineTool<const P extends ToolParameters = { type: 'object', pr
     ...(defaultEnabled !== undefined && { defaultEnabled }),
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(available !== undefined && { available }),
+    ...(unavailableReason !== undefined && { unavailableReason }),
     ...(sandbox !== undefined && { sandbox }),
   }
   return { kind: 'plugboard.tool', definition, handler: run }

@@ -95,7 +95,7 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
         await recorder.settled()
         for (const callId of waiting) {
           const call = calls.get(callId)
-          if (call) void answerBrowserCall(jobId, call, options.tools)
+          if (call) void answerBrowserCall(jobId, call, options.tools, options.threadId)
         }
         waiting.clear()
         await setServerJob(threadId, ended ? undefined : { id: jobId, lastEventId: batch.at(-1)!.id })
@@ -121,9 +121,10 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
 }
 
 /** Runs a browser-only tool the job called (the server has no handler for it) and sends the result back. */
-async function answerBrowserCall(jobId: string, event: Extract<LoopEvent, { type: 'tool-call-running' }>, tools: ToolSet | undefined) {
+async function answerBrowserCall(jobId: string, event: Extract<LoopEvent, { type: 'tool-call-running' }>, tools: ToolSet | undefined, threadId: string) {
   if (!tools?.get(event.call.function.name)) return
-  const [result] = await executeToolCalls([event.call], tools, { threadId: 'browser' })
+  // the chat's own id: read_tool_result and search_chat_history look things up by it
+  const [result] = await executeToolCalls([event.call], tools, { threadId })
   const body = result!.status === 'done' ? { callId: event.call.id, content: result!.content } : { callId: event.call.id, error: result!.error?.message ?? result!.content }
   await fetch(`/api/chats/${encodeURIComponent(jobId)}/tool-results`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).catch(() => {})
 }

@@ -22,6 +22,7 @@ export interface NormalizedToolDefinition {
   defaultEnabled?: boolean
   timeoutMs?: number
   available?: ToolAvailability
+  unavailableReason?: string
   sandbox?: ToolSandbox
 }
 
@@ -87,6 +88,7 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     defaultEnabled: ui.defaultEnabled ?? input.defaultEnabled,
     timeoutMs,
     available: input.available,
+    unavailableReason: typeof input.unavailableReason === 'string' ? input.unavailableReason : undefined,
     sandbox: input.sandbox,
   }
 }

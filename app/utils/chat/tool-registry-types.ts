@@ -5,6 +5,8 @@ import type { ToolHandler, ToolSet } from '#shared/tools/tool-types'
 /** Context given to a tool's availability predicate, once per request. */
 export interface ToolAvailabilityContext {
   threadId: string
+  /** Aborted when the user presses Stop while the send waits for availability checks. */
+  signal?: AbortSignal
 }
 
 /** Decides, for each request, whether the tool is offered to the model (on top of the user's switch). */
@@ -55,6 +57,8 @@ export interface RegisterableToolDefinition {
   timeoutMs?: number
   /** Availability predicate, evaluated for each request. A throwing predicate makes the tool unavailable. */
   available?: ToolAvailability
+  /** Why the tool is not offered when `available` says no, shown in the popover. @default 'Not available right now' */
+  unavailableReason?: string
   /**
    * Run the handler in a Web Worker. The handler must then be the one the plugin loader builds from a file in
    * `plugins/` (a function cannot be moved into a worker). @default undefined (on the page)
@@ -84,6 +88,9 @@ export interface RegisteredTool {
   readonly description: string
   readonly timeoutMs?: number
   readonly available?: ToolAvailability
+  readonly unavailableReason?: string
+  /** Why the last request did not offer this tool although it is on; null when it was offered. */
+  readonly notOfferedBecause: string | null
   /** Set when the handler runs in a Web Worker rather than on the page. */
   readonly sandbox?: ToolSandbox
   readonly enabled: boolean

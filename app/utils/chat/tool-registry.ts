@@ -4,6 +4,7 @@ import type { ExecutableTool, ToolHandler, ToolSet } from '#shared/tools/tool-ty
 import { DuplicateToolError } from './errors/duplicate-tool-error'
 import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
 import { isSandboxedHandler } from './sandbox/worker-tool-sandbox'
+import { checkAvailability } from './check-availability'
 import { normalizeToolDefinition } from './tool-definition-validation'
 import type {
   RegisterableToolDefinition, RegisteredTool, RegisterToolOptions, ToolAvailabilityContext, ToolRegistry, ToolStates,
@@ -70,6 +71,8 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
       description: normalized.description,
       timeoutMs: normalized.timeoutMs,
       available: normalized.available && markRaw(normalized.available),
+      unavailableReason: normalized.unavailableReason,
+      notOfferedBecause: null,
       sandbox: normalized.sandbox,
       enabled: registerOptions.enabled ?? savedStates[name] ?? normalized.defaultEnabled ?? true,
       lastError: null,
@@ -123,24 +126,16 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     return definitions
   }
 
-  async function isAvailable(tool: RegisteredTool, context: ToolAvailabilityContext): Promise<boolean> {
-    if (!tool.available) return true
-    try {
-      return (await tool.available(context)) === true
-    }
-    catch (error) {
-      console.warn(`[plugboard] availability check of tool "${tool.name}" failed; not offering it: ${(error as Error)?.message ?? error}`)
-      return false
-    }
-  }
 
   async function getToolSet(context: ToolAvailabilityContext): Promise<ToolSet> {
     if (pendingHydration) await pendingHydration
     const enabled = [...tools.values()].filter(tool => tool.enabled)
-    const availability = await Promise.all(enabled.map(tool => isAvailable(tool, context)))
+    const reasons = await Promise.all(enabled.map(tool => checkAvailability(tool, context)))
     const offered = new Map<string, ExecutableTool>()
     enabled.forEach((tool, index) => {
-      if (!availability[index]) return
+      // shown in the popover, so a switch that is on but silently ignored says why
+      tool.notOfferedBecause = reasons[index] ?? null
+      if (reasons[index] !== undefined) return
       offered.set(tool.name, { definition: tool.definition, handler: tool.handler, timeoutMs: tool.timeoutMs })
     })
     return {
