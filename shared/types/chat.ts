@@ -46,6 +46,9 @@ export interface ToolDefinition {
   }
 }
 
+/** A tool's `function` as plugins write it: `parameters` may be left out (→ `{ type: 'object', properties: {} }`). */
+export type ToolFunctionInput = Omit<ToolDefinition['function'], 'parameters'> & { parameters?: JsonSchemaObject }
+
 export interface TokenUsage {
   promptTokens?: number
   completionTokens?: number

@@ -2,7 +2,7 @@
  * The server tool registry's contract, shared by the server (registry, /api/tools routes) and the browser (which
  * lists server tools in its popover and runs them through the execute route).
  */
-import type { JsonSchemaObject } from './chat'
+import type { ToolFunctionInput } from './chat'
 
 /**
  * Where a tool's handler may run. `hybrid`: the same code runs in the tab or on the server; `server`: only on the
@@ -26,13 +26,7 @@ export interface ServerToolUiMetadata {
  */
 export interface ServerToolDefinition {
   type: 'function'
-  function: {
-    name: string
-    description?: string
-    /** Omitted: `{ type: 'object', properties: {} }`. */
-    parameters?: JsonSchemaObject
-    strict?: boolean
-  }
+  function: ToolFunctionInput
   ui?: ServerToolUiMetadata
   description?: string
   icon?: string

@@ -1,5 +1,5 @@
 import type { ComputedRef } from 'vue'
-import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
+import type { ToolDefinition, ToolFunctionInput } from '#shared/types/chat'
 import type { ToolHandler, ToolSet } from '#shared/tools/tool-types'
 
 /** Context given to a tool's availability predicate, once per request. */
@@ -38,12 +38,7 @@ export interface ToolUiMetadata {
  */
 export interface RegisterableToolDefinition {
   type: 'function'
-  function: {
-    name: string
-    description?: string
-    parameters?: JsonSchemaObject
-    strict?: boolean
-  }
+  function: ToolFunctionInput
   ui?: ToolUiMetadata
   /** UI description when `ui.descriptionHint` is absent; model description when `function.description` is. */
   description?: string
