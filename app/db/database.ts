@@ -1,6 +1,6 @@
 import { Dexie, type EntityTable } from 'dexie'
 import { StorageError } from '#shared/errors/storage-error'
-import type { MessageRecord, ThreadRecord } from './types'
+import type { AuditRecord, MessageRecord, ThreadRecord, UserToolRecord } from './types'
 import { storageStatus } from './storage-status'
 
 /** Lets tests (and the in-memory fallback) hand Dexie an IndexedDB implementation. */
@@ -15,6 +15,10 @@ export interface PlugboardDatabaseOptions {
 export class PlugboardDatabase extends Dexie {
   threads!: EntityTable<ThreadRecord, 'id'>
   messages!: EntityTable<MessageRecord, 'id'>
+  /** Every tool run (issue 9's audit log); outlives deleted chats until the user clears it. */
+  audit!: EntityTable<AuditRecord, 'id'>
+  /** Tools the user wrote in the app (run in QuickJS), exported and imported as JSON. */
+  userTools!: EntityTable<UserToolRecord, 'id'>
 
   constructor(name = 'plugboard', options: PlugboardDatabaseOptions = {}) {
     // Pass only what was given: an explicit `undefined` would override Dexie's own defaults.
@@ -28,6 +32,11 @@ export class PlugboardDatabase extends Dexie {
     this.version(1).stores({
       threads: 'id, updatedAt, createdAt',
       messages: 'id, threadId, [threadId+seq], createdAt, status',
+    })
+    // Version 2: the audit log and the tools written in the app. Threads gain optional fields (no new index).
+    this.version(2).stores({
+      audit: 'id, toolName, status, startedAt, threadId',
+      userTools: 'id, &name, updatedAt',
     })
   }
 }

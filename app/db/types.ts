@@ -72,3 +72,41 @@ export interface MessageRecord {
   createdAt: number
   updatedAt: number
 }
+
+/**
+ * One tool run, kept in its own table (the audit log): it outlives the chat it came from until the user clears it
+ * or the retention setting removes it.
+ */
+export interface AuditRecord {
+  id: string
+  toolName: string
+  toolCallId: string
+  threadId?: string
+  /** The arguments as the model asked for them, and as they ran (edited on approval). */
+  argumentsAsked: string
+  argumentsRun?: string
+  /** 'auto' (policy ran it without asking), 'allowed-once', 'always-allowed', 'denied', 'never' (policy refused). */
+  decision?: string
+  decidedAt?: number
+  status: ToolCallStatus | 'denied'
+  startedAt: number
+  finishedAt?: number
+  durationMs?: number
+  resultBytes?: number
+  truncated?: boolean
+  error?: string
+}
+
+/** A tool the user wrote in the app: JSON Schema arguments and a JavaScript handler run in QuickJS in a Worker. */
+export interface UserToolRecord {
+  id: string
+  name: string
+  description: string
+  /** JSON Schema of the arguments, as text (what the user typed). */
+  parameters: string
+  /** The handler's source. */
+  code: string
+  enabled?: boolean
+  createdAt: number
+  updatedAt: number
+}

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
-import ChatToolPopover from '~/components/chat/ChatToolPopover.vue'
+import ChatInputDropper from '~/components/chat/ChatInputDropper.vue'
 import { toolRegistryKey } from '~/composables/useToolRegistry'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 import type { RegisterableToolDefinition, ToolRegistry } from '~/utils/chat/tool-registry-types'
@@ -19,7 +19,7 @@ function tool(name: string, extra: Partial<RegisterableToolDefinition> = {}, des
  */
 async function open(registry: ToolRegistry, props: { disabled?: boolean } = {}) {
   const requested: boolean[] = []
-  const wrapper = await mountSuspended(ChatToolPopover, {
+  const wrapper = await mountSuspended(ChatInputDropper, {
     props: { ...props, 'open': false, 'onUpdate:open': (value: boolean) => requested.push(value) },
     global: { provide: { [toolRegistryKey as symbol]: registry } },
   })
@@ -39,13 +39,13 @@ afterEach(() => {
   mounted.splice(0).forEach(wrapper => wrapper.unmount())
 })
 
-describe('ChatToolPopover', () => {
+describe('ChatInputDropper', () => {
   it('shows the number of enabled tools on a labelled trigger', async () => {
     const registry = createToolRegistry()
     registry.registerTool(tool('a'), noop)
     registry.registerTool(tool('b'), noop, { enabled: false })
     registry.registerTool(tool('c'), noop)
-    const wrapper = await mountSuspended(ChatToolPopover, { global: { provide: { [toolRegistryKey as symbol]: registry } } })
+    const wrapper = await mountSuspended(ChatInputDropper, { global: { provide: { [toolRegistryKey as symbol]: registry } } })
     mounted.push(wrapper)
     const trigger = wrapper.find('[data-testid="tool-popover-trigger"]')
     expect(trigger.attributes('aria-label')).toBe('Tool settings')

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
-import ChatToolPopover from '~/components/chat/ChatToolPopover.vue'
+import ChatInputDropper from '~/components/chat/ChatInputDropper.vue'
 import { toolRegistryKey } from '~/composables/useToolRegistry'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 
@@ -10,7 +10,7 @@ afterEach(() => {
   mounted.splice(0).forEach(wrapper => wrapper.unmount())
 })
 
-describe('ChatToolPopover: tools that are on but not offered', () => {
+describe('ChatInputDropper: tools that are on but not offered', () => {
   it('says why an enabled tool was left out of the last request, and stops saying it once offered', async () => {
     const registry = createToolRegistry()
     let hasEarlierChats = false
@@ -24,7 +24,7 @@ describe('ChatToolPopover: tools that are on but not offered', () => {
     await registry.getToolSet({ threadId: 't1' })
 
     const requested: boolean[] = []
-    const wrapper = await mountSuspended(ChatToolPopover, {
+    const wrapper = await mountSuspended(ChatInputDropper, {
       props: { 'open': false, 'onUpdate:open': (value: boolean) => requested.push(value) },
       global: { provide: { [toolRegistryKey as symbol]: registry } },
     })
