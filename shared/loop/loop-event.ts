@@ -26,6 +26,17 @@ export type LoopEvent =
    * `finishReason` is the provider's, or 'aborted' / 'error' when the step was cut.
    */
   | { type: 'step-finish', step: number, message: AssistantMessage, finishReason: string, usage?: TokenUsage }
+  /**
+   * A call that needed the user's say is waiting for it (issue 9's approval): its card shows the arguments and
+   * Allow once / Always allow / Deny. The loop waits (Stop still works).
+   */
+  | { type: 'tool-call-awaiting-approval', step: number, call: ToolCall }
+  /**
+   * What decided whether a call runs, before it runs (or instead of it): 'auto' (its policy runs it without asking),
+   * 'allowed-once', 'always-allowed', 'denied' (the user said no), 'never' (its policy refuses). `arguments` is
+   * what runs (the user may have edited them); `askedArguments` what the model asked for.
+   */
+  | { type: 'tool-call-approval', step: number, callId: string, toolName: string, decision: ToolApprovalDecision, arguments: string, askedArguments: string, decidedAt: number }
   /** A call's handler starts (its arguments are final). */
   | { type: 'tool-call-running', step: number, call: ToolCall }
   /** A handler reported progress with `context.status(text)`. */
@@ -42,6 +53,9 @@ export type LoopEvent =
   | { type: 'fail', steps: number, error: LoopFailure }
 
 export type LoopEventType = LoopEvent['type']
+
+/** How a call came to run or not (see the `tool-call-approval` event). */
+export type ToolApprovalDecision = 'auto' | 'allowed-once' | 'always-allowed' | 'denied' | 'never'
 
 /** The one listener of a run. Awaited: the loop goes on once it settles, and a rejection ends the run with it. */
 export type LoopEventHandler = (event: LoopEvent) => void | Promise<void>
