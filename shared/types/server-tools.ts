@@ -10,6 +10,13 @@ import type { ToolFunctionInput } from './chat'
  */
 export type ToolRuntime = 'hybrid' | 'client' | 'server'
 
+/**
+ * Whether a call runs without asking: 'auto' runs it, 'ask' waits for the user's Allow once / Always allow / Deny,
+ * 'never' refuses it. The default is the tool's `approval`, else 'ask' when it `actsOutsideApp`, else 'auto';
+ * the user changes it per tool in the popover.
+ */
+export type ToolApprovalPolicy = 'auto' | 'ask' | 'never'
+
 /** How a server tool looks in the composer popover. Never sent to the model. Same fields as the browser's. */
 export interface ServerToolUiMetadata {
   label?: string
@@ -41,6 +48,8 @@ export interface ServerToolDefinition {
    * tools are meant to ask the user before they run. @default false
    */
   actsOutsideApp?: boolean
+  /** The default approval policy. @default 'ask' when `actsOutsideApp`, else 'auto' */
+  approval?: ToolApprovalPolicy
 }
 
 /** One entry of `GET /api/tools`. */

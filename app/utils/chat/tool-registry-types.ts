@@ -1,6 +1,7 @@
 import type { ComputedRef } from 'vue'
 import type { ToolDefinition, ToolFunctionInput } from '#shared/types/chat'
 import type { ToolHandler, ToolSet } from '#shared/tools/tool-types'
+import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 
 /** Context given to a tool's availability predicate, once per request. */
 export interface ToolAvailabilityContext {
@@ -59,6 +60,10 @@ export interface RegisterableToolDefinition {
    * `plugins/` (a function cannot be moved into a worker). @default undefined (on the page)
    */
   sandbox?: ToolSandbox
+  /** The tool reaches other hosts, spends money or changes something elsewhere: it asks first by default. */
+  actsOutsideApp?: boolean
+  /** The default approval policy (the user can change it). @default 'ask' when `actsOutsideApp`, else 'auto' */
+  approval?: ToolApprovalPolicy
 }
 
 /** Options of `registerTool`. */
