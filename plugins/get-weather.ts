@@ -47,6 +47,8 @@ export default defineTool({
   ui: { label: 'Weather', descriptionHint: 'Current weather from Open-Meteo (needs the network).' },
   // it sends the city to a third party: the user opts in
   defaultEnabled: false,
+  // it reaches a third party with what the model wrote: the user says yes to each call unless they choose otherwise
+  actsOutsideApp: true,
   timeoutMs: 15_000,
   async handler({ city }, context) {
     const name = city.split(',')[0]!.trim()

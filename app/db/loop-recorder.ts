@@ -4,6 +4,7 @@ import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ToolResult } from '#shared/tools/tool-types'
 import { addMessage, updateMessage } from './messages'
 import { createStreamingWriter } from './streaming-writer'
+import { storeEditedToolCall } from './edited-tool-call'
 import { toolResultPatch } from './tool-result-patch'
 import type { MessageRecord, StoredError } from './types'
 
@@ -202,6 +203,16 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
         return
       case 'step-finish':
         return finishStep(event)
+      case 'tool-call-awaiting-approval':
+        // Stored, so the card keeps its buttons across a reload and start-up leaves the turn alone.
+        updateToolRow(event.call.id, event.call.function.name, { toolStatus: 'awaiting-approval', status: 'pending', toolArguments: event.call.function.arguments })
+        return
+      case 'tool-call-approval':
+        if (event.arguments === event.askedArguments) return
+        return enqueue(async () => {
+          await storeEditedToolCall(threadId, event.callId, event.arguments)
+          await updateMessage(await ensureToolRow(event.callId, event.toolName), { toolArguments: event.arguments })
+        })
       case 'tool-call-running':
         updateToolRow(event.call.id, event.call.function.name, { toolStatus: 'running', status: 'pending', toolArguments: event.call.function.arguments, startedAt: Date.now() })
         return

@@ -38,6 +38,8 @@ export async function markInterrupted(options: MarkInterruptedOptions = {}): Pro
 }
 
 function isUnfinished(row: MessageRecord): boolean {
+  // A call waiting for the user's approval is not cut off: its card still asks, and answering goes on with the chat.
+  if (row.toolStatus === 'awaiting-approval') return false
   return row.status === 'pending' || row.status === 'streaming'
 }
 

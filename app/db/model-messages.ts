@@ -31,7 +31,8 @@ export function toModelMessages(records: readonly MessageRecord[]): ModelMessage
 
     if (record.role === 'tool') {
       const callId = record.toolCallId
-      if (!callId || !openCalls.has(callId)) continue
+      // a call still waiting for the user has no result yet: it reads as unanswered
+      if (!callId || !openCalls.has(callId) || record.toolStatus === 'awaiting-approval') continue
       const message: ToolMessage = { role: 'tool', tool_call_id: callId, name: record.toolName ?? openCalls.get(callId), content: record.content }
       openCalls.delete(callId)
       history.push(message)

@@ -27,7 +27,8 @@ export type MessageRole = 'system' | 'user' | 'assistant' | 'tool'
  */
 export type MessageStatus = 'pending' | 'streaming' | 'complete' | 'interrupted' | 'stopped' | 'error'
 
-export type ToolCallStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'skipped'
+/** 'awaiting-approval': the loop waits for the user's Allow once / Always allow / Deny (kept across a reload). */
+export type ToolCallStatus = 'queued' | 'awaiting-approval' | 'running' | 'done' | 'error' | 'cancelled' | 'skipped' | 'denied'
 
 export interface StoredError {
   kind: string

@@ -3,6 +3,7 @@ import type { ProviderError } from '../errors/provider-error'
 import type { ToolSet } from '../tools/tool-types'
 import type { ChatModel } from './chat-model'
 import type { LoopEventHandler } from './loop-event'
+import type { ApproveToolCall, ToolPolicyLookup } from './tool-approval'
 
 /**
  * How tool calls are read from the model:
@@ -48,6 +49,16 @@ export interface RunChatLoopOptions {
   maxResultChars?: number
   /** The same call this many times in a row is not run again. @default 3 */
   repeatLimit?: number
+  /**
+   * The approval policy of each tool on this run ('auto' runs it, 'ask' calls `approveToolCall` first, 'never'
+   * refuses it). @default every tool 'auto'
+   */
+  toolPolicy?: ToolPolicyLookup
+  /**
+   * Asks the user about a call whose policy is 'ask'; the loop waits for the answer (Stop ends the wait). Without
+   * it such calls are not run. @default undefined
+   */
+  approveToolCall?: ApproveToolCall
   /** Hears every LoopEvent, in order; awaited before the loop goes on. */
   onEvent?: LoopEventHandler
 }

@@ -7,6 +7,7 @@ import { createEventChannel } from './event-channel'
 import { toolCallEndEvent } from './loop-event'
 import { describeLoopFailure } from './loop-failure'
 import { createRepeatTracker } from './repeat-tracker'
+import { decideToolCall } from './decide-tool-call'
 import { streamStep } from './stream-step'
 import type { StepOutcome } from './stream-step'
 
@@ -100,21 +101,48 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
       await notify(step, { kind: 'repeated-call', message: `"${call.function.name}" was called ${repeatLimit} times in a row with the same arguments; Plugboard did not run it again and told the model.` })
       await events.emit({ type: 'tool-call-error', step, result })
     }
-    const executed = await executeToolCalls(calls.filter(call => !skipped.has(call.id)), tools, {
-      threadId,
-      signal,
-      defaultTimeoutMs: toolTimeoutMs,
-      maxResultChars,
-      onStart: call => events.emit({ type: 'tool-call-running', step, call }),
-      onStatus: (callId, text) => events.post({ type: 'tool-call-status', step, callId, text }),
-      onResult: result => events.emit(toolCallEndEvent(step, result)),
-    })
+    const pending = calls.filter(call => !skipped.has(call.id))
+    // Each call is decided (its approval policy, maybe the user's answer) and then run on its own, so a call that
+    // waits for the user holds back neither the others nor the timeouts: a tool's timer starts when it runs.
+    const settled = await Promise.allSettled(pending.map(call => decideAndRun(call, step)))
+    const failure = settled.find(outcome => outcome.status === 'rejected')
+    if (failure) throw failure.reason
+    const executed = settled.map(outcome => (outcome as PromiseFulfilledResult<ToolResult>).value)
     for (const result of executed) {
       if (!result.truncated) continue
       await notify(step, { kind: 'truncated-result', message: `The result of "${result.name}" was ${result.fullContent.length} characters; the model got the first ${maxResultChars}. The whole result is kept.` })
     }
     const byId = new Map(executed.map(result => [result.callId, result]))
     return calls.map(call => skipped.get(call.id) ?? byId.get(call.id)!)
+  }
+
+  async function decideAndRun(call: ToolCall, step: number): Promise<ToolResult> {
+    const decision = await decideToolCall(call, { step, tools, events, signal, toolPolicy: options.toolPolicy, approveToolCall: options.approveToolCall })
+    if ('result' in decision) {
+      await events.emit(toolCallEndEvent(step, decision.result))
+      return decision.result
+    }
+    if (decision.run !== call) replaceCallArguments(decision.run)
+    const [result] = await executeToolCalls([decision.run], tools, {
+      threadId,
+      signal,
+      defaultTimeoutMs: toolTimeoutMs,
+      maxResultChars,
+      onStart: started => events.emit({ type: 'tool-call-running', step, call: started }),
+      onStatus: (callId, text) => events.post({ type: 'tool-call-status', step, callId, text }),
+      onResult: done => events.emit(toolCallEndEvent(step, done)),
+    })
+    return result!
+  }
+
+  /** The user edited a call's arguments: the history the model reads from now on holds what ran. */
+  function replaceCallArguments(edited: ToolCall): void {
+    for (const list of [history, added]) {
+      const index = list.findLastIndex(message => message.role === 'assistant' && message.tool_calls?.some(call => call.id === edited.id))
+      if (index < 0) continue
+      const message = list[index] as AssistantMessage
+      list[index] = { ...message, tool_calls: message.tool_calls!.map(call => (call.id === edited.id ? edited : call)) }
+    }
   }
 
   function appendToolMessages(results: ToolResult[]): void {

@@ -33,7 +33,8 @@ export interface ToolSet {
   get: (name: string) => ExecutableTool | undefined
 }
 
-export type ToolResultStatus = 'done' | 'error' | 'cancelled' | 'skipped'
+/** 'denied': the call did not run because the user declined it or its approval policy is 'never' (see `error.kind`). */
+export type ToolResultStatus = 'done' | 'error' | 'cancelled' | 'skipped' | 'denied'
 
 export type ToolErrorKind =
   | 'no-such-tool'
@@ -43,6 +44,10 @@ export type ToolErrorKind =
   | 'invalid-output'
   | 'cancelled'
   | 'repeated-call'
+  /** The user pressed Deny. */
+  | 'denied-by-user'
+  /** The tool's approval policy is 'never'. */
+  | 'refused-by-policy'
 
 /** The outcome of one call. `content` is what the model gets, `fullContent` what we keep. */
 export interface ToolResult {

@@ -65,6 +65,7 @@ describe('runChatLoop: continuation', () => {
         case 'text-delta': return `text ${event.text}`
         case 'tool-call-queued': return `queued ${event.toolName} ${event.callId}`
         case 'step-finish': return `assistant ${event.message.content} ${event.message.tool_calls?.length ?? 0} ${event.finishReason}`
+        case 'tool-call-approval': return `approval ${event.callId} ${event.decision}`
         case 'tool-call-running': return `running ${event.call.id}`
         case 'tool-call-status': return `status ${event.callId} ${event.text}`
         case 'tool-call-done': case 'tool-call-error': return `result ${event.result.callId} ${event.result.status}`
@@ -88,7 +89,7 @@ describe('runChatLoop: continuation', () => {
     })
     expect(order).toEqual([
       'step 1', 'text Let me check. ', 'queued get_weather c1', 'assistant Let me check.  1 tool_calls',
-      'running c1', 'status c1 asking the sky', 'result c1 done',
+      'approval c1 auto', 'running c1', 'status c1 asking the sky', 'result c1 done',
       'step 2', 'text Cold.', 'assistant Cold. 0 stop', 'finish stop 2',
     ])
   })

@@ -2,6 +2,7 @@ import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
 import { toJSONSchema } from 'zod/v4/core'
 import type { JsonSchemaObject } from '#shared/types/chat'
 import type { ToolExecutionContext } from '#shared/tools/tool-types'
+import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import type { FromSchema } from './json-schema-type'
 import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
 
@@ -39,6 +40,10 @@ export interface DefineToolOptions<P extends ToolParameters> {
    * @default undefined (runs on the page)
    */
   sandbox?: ToolSandbox
+  /** The tool reaches other hosts, spends money or changes something elsewhere: it asks before it runs by default. */
+  actsOutsideApp?: boolean
+  /** The default approval policy (the user can change it). @default 'ask' when `actsOutsideApp`, else 'auto' */
+  approval?: ToolApprovalPolicy
 }
 
 /** A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. */
@@ -60,7 +65,7 @@ function isZodSchema(value: unknown): value is $ZodType {
 export function defineTool<const P extends ToolParameters = { type: 'object', properties: {} }>(
   options: DefineToolOptions<P>,
 ): ToolPlugin {
-  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox } = options
+  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox, actsOutsideApp, approval } = options
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
   if (isZodSchema(parameters)) {
@@ -93,6 +98,8 @@ export function defineTool<const P extends ToolParameters = { type: 'object', pr
     ...(available !== undefined && { available }),
     ...(unavailableReason !== undefined && { unavailableReason }),
     ...(sandbox !== undefined && { sandbox }),
+    ...(actsOutsideApp !== undefined && { actsOutsideApp }),
+    ...(approval !== undefined && { approval }),
   }
   return { kind: 'plugboard.tool', definition, handler: run }
 }

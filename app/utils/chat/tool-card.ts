@@ -24,6 +24,8 @@ export interface ToolCardData {
   fullResult?: string
   /** Error text (error, cancelled, skipped). */
   error?: string
+  /** The call did not run because the tool's approval policy is 'never' (status 'denied'). */
+  refusedByPolicy?: boolean
   /** The call failed because its handler ran past its time limit. */
   timedOut?: boolean
   durationMs?: number
@@ -51,7 +53,7 @@ function rowCard(row: MessageRecord, labels?: Record<string, { label: string, ic
   const name = row.toolName ?? 'tool'
   const status: ToolCallStatus = row.toolStatus ?? (row.status === 'error' ? 'error' : 'done')
   const fullResult = row.toolResultFull ?? row.content
-  const failed = status === 'error' || status === 'cancelled' || status === 'skipped'
+  const failed = status === 'error' || status === 'cancelled' || status === 'skipped' || status === 'denied'
   const durationMs = row.startedAt !== undefined && row.finishedAt !== undefined && row.finishedAt >= row.startedAt
     ? row.finishedAt - row.startedAt
     : undefined
@@ -67,6 +69,7 @@ function rowCard(row: MessageRecord, labels?: Record<string, { label: string, ic
     fullResult: fullResult || undefined,
     error: failed ? (row.error?.message || row.content || undefined) : undefined,
     timedOut: status === 'error' && row.error?.kind === 'timeout',
+    refusedByPolicy: status === 'denied' && row.error?.kind === 'refused-by-policy',
     durationMs,
     truncated: row.truncated,
   }

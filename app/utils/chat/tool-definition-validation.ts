@@ -1,4 +1,6 @@
 import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
+import type { ToolApprovalPolicy } from '#shared/types/server-tools'
+import { APPROVAL_POLICIES, defaultApprovalPolicy } from '#shared/loop/tool-approval'
 import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
 import { describeJsonKind, findSchemaProblem, isPlainObject } from './json-schema-structure'
 import { labelFromToolName } from './tool-label'
@@ -24,6 +26,8 @@ export interface NormalizedToolDefinition {
   available?: ToolAvailability
   unavailableReason?: string
   sandbox?: ToolSandbox
+  /** The approval policy before the user chooses: `approval`, else 'ask' when `actsOutsideApp`, else 'auto'. */
+  defaultApproval: ToolApprovalPolicy
 }
 
 /**
@@ -63,6 +67,10 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
   if (input.available !== undefined && typeof input.available !== 'function') {
     fail('available', `must be a function (got ${describeJsonKind(input.available)})`)
   }
+  if (input.approval !== undefined && !(APPROVAL_POLICIES as readonly unknown[]).includes(input.approval)) {
+    fail('approval', `must be one of ${APPROVAL_POLICIES.map(policy => `"${policy}"`).join(', ')} (got ${JSON.stringify(input.approval)})`)
+  }
+  if (input.actsOutsideApp !== undefined && typeof input.actsOutsideApp !== 'boolean') fail('actsOutsideApp', `must be a boolean (got ${describeJsonKind(input.actsOutsideApp)})`)
   if (input.sandbox !== undefined && input.sandbox !== 'worker') {
     fail('sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
   }
@@ -90,6 +98,7 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     available: input.available,
     unavailableReason: typeof input.unavailableReason === 'string' ? input.unavailableReason : undefined,
     sandbox: input.sandbox,
+    defaultApproval: defaultApprovalPolicy(input),
   }
 }
 

@@ -93,6 +93,8 @@ export interface RegisteredTool {
   readonly notOfferedBecause: string | null
   /** Set when the handler runs in a Web Worker rather than on the page. */
   readonly sandbox?: ToolSandbox
+  /** The approval policy before the user chooses one (see `tool-policies.ts` for the one in force). */
+  readonly defaultApproval: ToolApprovalPolicy
   readonly enabled: boolean
   /** Message of the last failed run; cleared by the next successful one. */
   readonly lastError: string | null

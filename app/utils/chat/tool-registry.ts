@@ -74,6 +74,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
       unavailableReason: normalized.unavailableReason,
       notOfferedBecause: null,
       sandbox: normalized.sandbox,
+      defaultApproval: normalized.defaultApproval,
       enabled: registerOptions.enabled ?? savedStates[name] ?? normalized.defaultEnabled ?? true,
       lastError: null,
     })

@@ -40,9 +40,10 @@ export function normalizeServerToolDefinition(input: ServerToolDefinition): Norm
     type: 'function',
     function: { name, description: fn.description ?? input.description, parameters, strict: fn.strict },
   }, fail)
-  const { type, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp } = input
+  const { type, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp, approval } = input
+  if (approval !== undefined && !['auto', 'ask', 'never'].includes(approval)) fail('approval must be "auto", "ask" or "never"')
   const definition = toPlainJson<ServerToolDefinition>({
-    type, function: { ...modelDefinition.function }, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp,
+    type, function: { ...modelDefinition.function }, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp, approval,
   }, fail)
   return { name, modelDefinition, definition }
 }

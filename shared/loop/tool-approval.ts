@@ -1,0 +1,77 @@
+import type { ToolCall } from '../types/chat'
+import type { ToolApprovalPolicy } from '../types/server-tools'
+import type { ExecutableTool, ToolResult } from '../tools/tool-types'
+
+/** What the user answered on a card waiting for approval. */
+export interface ToolApprovalAnswer {
+  /** 'always-allowed' also sets the tool's policy to 'auto' (the caller's job: the loop only runs the call). */
+  decision: 'allowed-once' | 'always-allowed' | 'denied'
+  /** The arguments as the user edited them (JSON text); absent: as the model asked. Checked against the schema before they run. */
+  arguments?: string
+}
+
+/** What the approval hook is told besides the call. */
+export interface ToolApprovalContext {
+  step: number
+  /** Aborted when the user presses Stop: the hook may stop waiting (the loop stops waiting anyway). */
+  signal: AbortSignal
+}
+
+/**
+ * Asks the user about one call whose policy is 'ask' and resolves with the answer. The loop waits without a time
+ * limit (the tool's own timeout starts only when it runs); Stop ends the wait and the call ends 'cancelled'.
+ */
+export type ApproveToolCall = (call: ToolCall, tool: ExecutableTool | undefined, context: ToolApprovalContext) => Promise<ToolApprovalAnswer>
+
+/** The policy in force for a tool on this run. */
+export type ToolPolicyLookup = (toolName: string) => ToolApprovalPolicy
+
+/** The default approval policy of a tool from its metadata: its `approval`, else 'ask' when it acts outside the app, else 'auto'. */
+export function defaultApprovalPolicy(metadata: { approval?: ToolApprovalPolicy, actsOutsideApp?: boolean }): ToolApprovalPolicy {
+  if (metadata.approval && isApprovalPolicy(metadata.approval)) return metadata.approval
+  return metadata.actsOutsideApp ? 'ask' : 'auto'
+}
+
+export const APPROVAL_POLICIES: readonly ToolApprovalPolicy[] = ['auto', 'ask', 'never']
+
+export function isApprovalPolicy(value: unknown): value is ToolApprovalPolicy {
+  return typeof value === 'string' && (APPROVAL_POLICIES as readonly string[]).includes(value)
+}
+
+/** What the model reads when the user pressed Deny. */
+export const DENIED_CONTENT = 'Not run: the user declined this tool call. Do not call it again unless the user asks; answer without it or ask the user how to go on.'
+
+/** What the model reads when the tool's policy is 'never'. */
+export const REFUSED_CONTENT = 'Not run: the user\'s settings never allow this tool. Answer without it.'
+
+/** What the model reads when a call needs approval but the run has nobody to ask. */
+export const NO_APPROVER_CONTENT = 'Not run: this tool needs the user\'s approval and nobody could be asked.'
+
+/** The result of a call that did not run because the user or the policy said no (status 'denied'). */
+export function deniedToolResult(call: ToolCall, kind: 'denied-by-user' | 'refused-by-policy', content: string, at = Date.now()): ToolResult {
+  return {
+    callId: call.id, name: call.function.name, arguments: call.function.arguments, status: 'denied',
+    content, fullContent: content, truncated: false, error: { kind, message: content }, startedAt: at, finishedAt: at,
+  }
+}
+
+/** The call with other arguments (the user's edit), everything else as the model wrote it. */
+export function withArguments(call: ToolCall, argumentsText: string): ToolCall {
+  return { ...call, function: { ...call.function, arguments: argumentsText } }
+}
+
+/**
+ * Waits for `promise` unless `signal` aborts first. Resolves `{ aborted: true }` on abort, so Stop settles the wait
+ * even when the hook ignores its signal.
+ */
+export function waitUnlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<{ aborted: false, value: T } | { aborted: true }> {
+  if (signal.aborted) return Promise.resolve({ aborted: true })
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve({ aborted: true })
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      value => resolve({ aborted: false, value }),
+      error => reject(error),
+    ).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
