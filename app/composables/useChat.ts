@@ -11,6 +11,10 @@ import { followServerChat, startServerChat, stopServerChat } from '~/utils/chat/
 import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/db/loop-recorder'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
+import type { ToolPolicyLookup } from '#shared/loop/tool-approval'
+import { getToolPolicies } from '~/utils/chat/tool-policies'
+import { setStoredApprovalAnswerer, waitForToolApproval, type ToolApprovalRequest } from '~/utils/chat/tool-approvals'
+import { findWaitingCall, hasWaitingCalls, runStoredApproval } from '~/utils/chat/stored-approval'
 
 export interface UseChatOptions {
   /** Builds the model for a request from the current provider settings. */
@@ -34,6 +38,8 @@ export interface UseChatOptions {
    * tab only records its events: closing the tab does not stop the reply. @default () => undefined
    */
   runOnServer?: () => { model: string } | undefined
+  /** The approval policy of a tool ('auto' | 'ask' | 'never'). @default the user's policies (tool-policies.ts) */
+  toolPolicy?: ToolPolicyLookup
 }
 
 /**
@@ -47,6 +53,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   let controller: AbortController | undefined
   /** The server job this tab follows, so Stop stops it there. */
   let serverJobId: string | undefined
+  const toolPolicy: ToolPolicyLookup = options.toolPolicy ?? (name => getToolPolicies().policyOf(name))
 
   async function runLoop(id: string) {
     controller = new AbortController()
@@ -81,6 +88,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         serverJobId = await startServerChat({
           threadId: id, model: server.model, messages: toModelMessages(records), tools,
           toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
+          toolPolicies: Object.fromEntries(tools.definitions.map(definition => [definition.function.name, toolPolicy(definition.function.name)])),
         })
         await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: options.onEvent, signal })
         return
@@ -93,6 +101,8 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         signal,
         maxSteps: options.maxSteps ?? 10,
         toolCallMode: options.toolCallMode?.() ?? 'auto',
+        toolPolicy,
+        approveToolCall: (call, _tool, context) => waitForToolApproval(call.id, context.signal),
         onEvent: async (event) => {
           await recorder.record(event)
           options.onEvent?.(event, id)
@@ -186,7 +196,52 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     void runLoop(id)
   }
 
-  onScopeDispose(() => controller?.abort())
+  /**
+   * The user answered a call whose wait did not survive a reload: run (or deny) it here, store its result, and
+   * once no call of the turn waits any more, go on with the chat from the stored history.
+   */
+  async function answerStoredApproval(request: ToolApprovalRequest) {
+    const id = toValue(threadId)
+    if (request.threadId !== id) throw new Error('Open this chat to answer its tool call.')
+    if (streaming.value) throw new Error('Wait until the reply has finished, then answer again.')
+    const rows = await listMessages(id)
+    const waiting = findWaitingCall(rows, request.callId)
+    if (!waiting) throw new Error('This call was already answered.')
+    controller = new AbortController()
+    const signal = controller.signal
+    streaming.value = true
+    lastError.value = null
+    let goOn = false
+    const releaseLock = await holdThreadLock(id)
+    try {
+      const recorder = createLoopRecorder({ threadId: id, resumeFrom: rows, onStorageError: options.onStorageError })
+      await options.ready?.()
+      const tools = await options.getToolSet({ threadId: id, signal })
+      await runStoredApproval({
+        threadId: id, ...waiting, answer: request.answer, tools, signal,
+        onEvent: async (event) => {
+          await recorder.record(event)
+          options.onEvent?.(event, id)
+        },
+      })
+      await recorder.settled()
+      goOn = !signal.aborted && !hasWaitingCalls(await listMessages(id))
+    }
+    catch (error) {
+      lastError.value = toStoredError(error).message
+    }
+    finally {
+      releaseLock()
+      endStreaming()
+    }
+    if (goOn) void runLoop(id)
+  }
+  const unsetAnswerer = setStoredApprovalAnswerer(answerStoredApproval)
+
+  onScopeDispose(() => {
+    unsetAnswerer()
+    controller?.abort()
+  })
 
   return {
     streaming: computed(() => streaming.value),

@@ -3,7 +3,7 @@ import { cancelledToolResult } from '../tools/execute-tool-calls'
 import type { ToolResult, ToolSet } from '../tools/tool-types'
 import type { EventChannel } from './event-channel'
 import type { ToolApprovalDecision } from './loop-event'
-import type { ApproveToolCall, ToolPolicyLookup } from './tool-approval'
+import type { ApproveToolCall, ToolApprovalAnswer, ToolPolicyLookup } from './tool-approval'
 import {
   DENIED_CONTENT, deniedToolResult, NO_APPROVER_CONTENT, REFUSED_CONTENT, waitUnlessAborted, withArguments,
 } from './tool-approval'
@@ -45,7 +45,15 @@ export async function decideToolCall(call: ToolCall, options: DecideToolCallOpti
     return { result: deniedToolResult(call, 'denied-by-user', NO_APPROVER_CONTENT) }
   }
   await events.emit({ type: 'tool-call-awaiting-approval', step, call })
-  const answer = await waitUnlessAborted(options.approveToolCall(call, options.tools.get(call.function.name), { step, signal }), signal)
+  let answer: Awaited<ReturnType<typeof waitUnlessAborted<ToolApprovalAnswer>>>
+  try {
+    answer = await waitUnlessAborted(options.approveToolCall(call, options.tools.get(call.function.name), { step, signal }), signal)
+  }
+  catch (error) {
+    // a hook that rejects because of Stop is a Stop, not a failure of the run
+    if (signal.aborted) answer = { aborted: true }
+    else throw error
+  }
   if (answer.aborted) return { result: cancelledToolResult(call) }
   const { decision } = answer.value
   if (decision === 'denied') {

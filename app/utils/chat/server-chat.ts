@@ -2,6 +2,7 @@ import type { LoopEvent } from '#shared/loop/loop-event'
 import type { ToolCallMode } from '#shared/loop/loop-types'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import type { ToolSet } from '#shared/tools/tool-types'
+import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import type { ModelMessage } from '#shared/types/chat'
 import { getDatabase } from '~/db/database'
 import type { LoopRecorder } from '~/db/loop-recorder'
@@ -16,6 +17,8 @@ export interface StartServerChatOptions {
   tools: ToolSet
   toolCallMode: ToolCallMode
   maxSteps: number
+  /** Each offered tool's approval policy: the job waits for an answer on 'ask' calls and refuses 'never' ones. */
+  toolPolicies?: Record<string, ToolApprovalPolicy>
 }
 
 /** Starts the chat on the server and remembers the job on the thread, so a reopened tab reads on. */
@@ -27,6 +30,7 @@ export async function startServerChat(options: StartServerChatOptions): Promise<
     body: JSON.stringify({
       threadId: options.threadId, model: options.model, messages: options.messages, toolCallMode: options.toolCallMode, maxSteps: options.maxSteps,
       serverTools: definitions.map(definition => definition.function.name),
+      ...(options.toolPolicies && { toolPolicies: options.toolPolicies }),
       browserTools: definitions.map(({ type, function: fn }) => ({ type, function: { name: fn.name, description: fn.description, parameters: fn.parameters } })),
     }),
   })

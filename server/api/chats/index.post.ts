@@ -21,6 +21,9 @@ const startChatSchema = z.object({
   browserTools: z.array(toolDefinition).max(MAX_CHAT_TOOLS).default([]),
   toolCallMode: z.enum(['native', 'auto', 'text']).default('auto'),
   maxSteps: z.number().int().min(1).max(50).default(10),
+  // each offered tool's approval policy ('ask': the job waits for POST /api/chats/:id/approvals)
+  toolPolicies: z.record(z.string().max(64), z.enum(['auto', 'ask', 'never']))
+    .refine(policies => Object.keys(policies).length <= MAX_CHAT_TOOLS * 2, 'too many tool policies').optional(),
 })
 
 /**
@@ -41,6 +44,7 @@ export default defineEventHandler(async (event) => {
   const job = await createChatJob(store, {
     sessionId, threadId: body.threadId, modelName: body.model, serverToolNames: body.serverTools,
     browserTools: body.browserTools as never, messages: body.messages as never, toolCallMode: body.toolCallMode, maxSteps: body.maxSteps,
+    ...(body.toolPolicies && { toolPolicies: body.toolPolicies }),
   })
   try {
     await useChatQueue().enqueue(job.id, { kind: 'chat' })

@@ -7,8 +7,10 @@ import { runChatLoop } from '#shared/loop/run-chat-loop'
 import { toolSetFromArray } from '#shared/tools/tool-set'
 import type { ExecutableTool } from '#shared/tools/tool-types'
 import type { AssistantMessage, ModelMessage, ToolDefinition, ToolMessage } from '#shared/types/chat'
+import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { listServerTools } from '../chat/tool-registry'
 import { browserTool } from './browser-tool'
+import { jobApproval, withEditedCall } from './job-approval'
 import type { JobRecord, JobStatus, JobStore } from './job-store-types'
 import { forgetRunningJob, trackRunningJob } from './running-jobs'
 
@@ -27,6 +29,8 @@ export interface ChatJobInput {
   toolCallMode?: ToolCallMode
   /** @default 10 */
   maxSteps?: number
+  /** The tab's approval policy per tool at send time (see job-approval.ts). */
+  toolPolicies?: Record<string, ToolApprovalPolicy>
 }
 
 /** The job's status once its loop has ended. */
@@ -49,6 +53,7 @@ export interface ChatJobState {
   browserTools?: ToolDefinition[]
   toolCallMode?: ToolCallMode
   maxSteps?: number
+  toolPolicies?: Record<string, ToolApprovalPolicy>
   /** Steps whose messages are in `messages` already: a takeover goes on with the next one. */
   stepsDone: number
 }
@@ -67,6 +72,7 @@ export async function createChatJob(store: JobStore, spec: ChatJobSpec): Promise
     ...(spec.browserTools ? { browserTools: spec.browserTools } : {}),
     ...(spec.toolCallMode ? { toolCallMode: spec.toolCallMode } : {}),
     ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}),
+    ...(spec.toolPolicies ? { toolPolicies: spec.toolPolicies } : {}),
     stepsDone: 0,
   }
   const job: JobRecord = { id: randomUUID(), sessionId: spec.sessionId, threadId: spec.threadId, kind: 'chat', status: 'queued', createdAt: now, updatedAt: now, state }
@@ -149,6 +155,7 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
         signal: controller.signal,
         maxSteps: maxSteps - offset,
         toolCallMode: state.toolCallMode ?? 'auto',
+        ...jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting: waiting => store.updateJob(jobId, { status: waiting ? 'paused' : 'running' }).then(() => {}) }),
         onEvent: async (raw) => {
           if (queueSignal?.aborted) throw new ShutdownError()
           const event = shiftStep(raw, offset)
@@ -158,6 +165,9 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
             const ended = event.finishReason === 'aborted' || event.finishReason === 'error'
             pending = ended ? undefined : { message: event.message, results: new Map() }
             if (pending && !pending.message.tool_calls?.length && pending.message.content === null) pending = undefined
+          }
+          else if (pending && event.type === 'tool-call-approval') {
+            pending.message = withEditedCall(pending.message, event)
           }
           else if (pending && (event.type === 'tool-call-done' || event.type === 'tool-call-error')) {
             const { result } = event

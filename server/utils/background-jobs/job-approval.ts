@@ -1,0 +1,48 @@
+import type { ApproveToolCall, ToolPolicyLookup } from '#shared/loop/tool-approval'
+import { defaultApprovalPolicy } from '#shared/loop/tool-approval'
+import type { LoopEvent } from '#shared/loop/loop-event'
+import type { AssistantMessage } from '#shared/types/chat'
+import type { ToolApprovalPolicy } from '#shared/types/server-tools'
+import { getServerTool } from '../chat/tool-registry'
+import { waitForJobApproval } from './pending-approvals'
+
+export interface JobApprovalOptions {
+  jobId: string
+  /** The tab's policies at send time, by tool name. */
+  toolPolicies?: Record<string, ToolApprovalPolicy>
+  /** Told when the job starts and stops waiting for the user, so its record says 'paused' / 'running'. */
+  onWaiting: (waiting: boolean) => Promise<void> | void
+}
+
+/**
+ * A background chat's approval: the policies the tab sent with the job (a tool it did not name gets its server
+ * default: 'ask' when it acts outside the app), and a wait for `POST /api/chats/:id/approvals` from any tab of the
+ * session on calls that ask. Stop ends the wait.
+ */
+export function jobApproval(options: JobApprovalOptions): { toolPolicy: ToolPolicyLookup, approveToolCall: ApproveToolCall } {
+  let waitingCalls = 0
+  return {
+    toolPolicy: name => options.toolPolicies?.[name] ?? defaultApprovalPolicy(getServerTool(name)?.definition ?? {}),
+    approveToolCall: async (call, tool, context) => {
+      if (waitingCalls++ === 0) await options.onWaiting(true)
+      try {
+        return await waitForJobApproval({
+          jobId: options.jobId, callId: call.id, toolName: call.function.name,
+          schema: tool?.definition.function.parameters, signal: context.signal,
+        })
+      }
+      finally {
+        if (--waitingCalls === 0) await options.onWaiting(false)
+      }
+    },
+  }
+}
+
+/** The step's assistant message with the arguments the user edited, so the saved state replays what ran. */
+export function withEditedCall(message: AssistantMessage, event: LoopEvent): AssistantMessage {
+  if (event.type !== 'tool-call-approval' || event.arguments === event.askedArguments) return message
+  return {
+    ...message,
+    tool_calls: message.tool_calls?.map(call => (call.id === event.callId ? { ...call, function: { ...call.function, arguments: event.arguments } } : call)),
+  }
+}
