@@ -78,6 +78,8 @@ test.describe('server tools', () => {
       }))
       // This test is about the tab's own loop; chats run on the server are background-chat.spec.ts'.
       localStorage.setItem('plugboard:run-on-server:v1', 'false')
+      // fetch_web_page asks first by default; asking is approval.spec.ts' subject
+      localStorage.setItem('plugboard:tool-policies:v1', JSON.stringify({ version: 1, policies: { fetch_web_page: 'auto' } }))
     })
     await page.reload()
     await openApp(page, app.url)

@@ -42,7 +42,7 @@ describe('background chat jobs', () => {
     const events = await store.readEvents<LoopEvent>(job.id, 0)
     expect(events.map(item => item.id)).toEqual(events.map((_, index) => index + 1))
     expect(events.map(item => item.event.type)).toEqual([
-      'step-start', 'tool-call-queued', 'step-finish', 'tool-call-running', 'tool-call-done',
+      'step-start', 'tool-call-queued', 'step-finish', 'tool-call-approval', 'tool-call-running', 'tool-call-done',
       'step-start', 'text-delta', 'text-delta', 'step-finish', 'finish',
     ])
     expect(handler).toHaveBeenCalledOnce()
