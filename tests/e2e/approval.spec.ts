@@ -186,6 +186,22 @@ test.describe('approval before a tool runs', () => {
     expect(fetched).toEqual(['/otters'])
   })
 
+  test('another tab shows the waiting card and its answer reaches the tab whose loop waits', async ({ page, context }) => {
+    await openWithFetchTool(page)
+    await askToRead(page)
+    const other = await context.newPage()
+    await openApp(other, page.url())
+    const card = fetchCard(other)
+    await expect(card).toHaveAttribute('data-status', 'awaiting-approval')
+    await card.getByRole('button', { name: 'Always allow' }).click()
+    await waitForIdle(page)
+    await expect(lastAssistant(page)).toContainText('Sea otters hold hands while they sleep.')
+    expect(fetched).toEqual(['/otters'])
+    // the policy the other tab set is the one this tab now uses
+    await page.getByTestId('tool-popover-trigger').click()
+    await expect(page.getByTestId('tool-policy-fetch_web_page')).toHaveValue('auto')
+  })
+
   test('keyboard only: Tab reaches the argument fields and the buttons; Enter allows', async ({ page }) => {
     await openWithFetchTool(page)
     const card = await askToRead(page)
