@@ -14,7 +14,7 @@ import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ToolPolicyLookup } from '#shared/loop/tool-approval'
 import { getToolPolicies } from '~/utils/chat/tool-policies'
 import { setStoredApprovalAnswerer, waitForToolApproval, type ToolApprovalRequest } from '~/utils/chat/tool-approvals'
-import { findWaitingCall, hasWaitingCalls, runStoredApproval } from '~/utils/chat/stored-approval'
+import { closeWaitingCalls, findWaitingCall, hasWaitingCalls, runStoredApproval } from '~/utils/chat/stored-approval'
 
 export interface UseChatOptions {
   /** Builds the model for a request from the current provider settings. */
@@ -166,6 +166,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const id = toValue(threadId)
     const content = text.trim()
     if (!id || !content || streaming.value) return false
+    await closeWaitingCalls(id)
     await addMessage({ threadId: id, role: 'user', content, status: 'complete' })
     void runLoop(id)
     return true

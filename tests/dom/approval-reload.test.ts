@@ -6,7 +6,7 @@ import { runChatLoop } from '#shared/loop/run-chat-loop'
 import { DENIED_CONTENT } from '#shared/loop/tool-approval'
 import { toolSetFromArray } from '#shared/tools/tool-set'
 import type { ExecutableTool } from '#shared/tools/tool-types'
-import { findWaitingCall, hasWaitingCalls, runStoredApproval } from '~/utils/chat/stored-approval'
+import { closeWaitingCalls, findWaitingCall, hasWaitingCalls, runStoredApproval, UNANSWERED_CONTENT } from '~/utils/chat/stored-approval'
 import { createScriptedModel, textStep, toolCallStep } from '../unit/helpers/scripted-model'
 import { useFreshDatabase } from './helpers/fresh-database'
 
@@ -92,5 +92,15 @@ describe('a call waiting for approval across a reload', () => {
     expect(rows.find(row => row.role === 'tool')).toMatchObject({ toolStatus: 'denied', content: DENIED_CONTENT, error: { kind: 'denied-by-user' } })
     expect(toModelMessages(rows).at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: DENIED_CONTENT })
     expect(findWaitingCall(rows, 'c1')).toBeUndefined()
+  })
+
+  it('stops asking when the user writes on instead of answering: the model reads that it never ran', async () => {
+    await leaveWaiting()
+    expect(await closeWaitingCalls(threadId)).toBe(1)
+    const rows = await listMessages(threadId)
+    expect(hasWaitingCalls(rows)).toBe(false)
+    expect(findWaitingCall(rows, 'c1')).toBeUndefined()
+    expect(toModelMessages(rows).at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: UNANSWERED_CONTENT })
+    expect(ran).toEqual([])
   })
 })

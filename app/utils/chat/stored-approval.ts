@@ -6,7 +6,25 @@ import type { ToolApprovalAnswer } from '#shared/loop/tool-approval'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import type { ToolSet } from '#shared/tools/tool-types'
 import type { ToolCall } from '#shared/types/chat'
+import { getDatabase } from '~/db/database'
 import type { MessageRecord } from '~/db/types'
+
+/** What the model and the card read for a call left waiting when the user wrote on instead of answering it. */
+export const UNANSWERED_CONTENT = 'Not run: the user went on with the chat without answering.'
+
+/**
+ * The user sent a new message while a call (left by a reload) still waited: it will never run, so its row says so
+ * and its card stops asking. Resolves with the number of calls closed.
+ */
+export async function closeWaitingCalls(threadId: string): Promise<number> {
+  const db = getDatabase()
+  return db.messages.where('threadId').equals(threadId).filter(row => row.toolStatus === 'awaiting-approval').modify((row) => {
+    row.toolStatus = 'cancelled'
+    row.status = 'complete'
+    row.content = UNANSWERED_CONTENT
+    row.updatedAt = Date.now()
+  })
+}
 
 /** The call a stored row waits on (from the assistant row that made it), or undefined when none waits. */
 export function findWaitingCall(rows: readonly MessageRecord[], callId: string): { call: ToolCall, step: number } | undefined {
