@@ -112,4 +112,22 @@ describe('background chats wait for approval', () => {
     expect(answerJobApproval(job.id, 'c1', { decision: 'allowed-once' })).toEqual({ ok: false, reason: 'not-waiting' })
     expect(ran).toEqual([])
   })
+
+  it('runs later calls of the same job without asking after Always allow', async () => {
+    const ran: unknown[] = []
+    outsideTool('job_fetch_f', ran)
+    const store = createMemoryJobStore()
+    const model = createScriptedModel([
+      toolCallStep([{ name: 'job_fetch_f', args: { url: 'https://a.example' }, id: 'f1' }]),
+      toolCallStep([{ name: 'job_fetch_f', args: { url: 'https://b.example' }, id: 'f2' }]),
+      textStep('Done.'),
+    ])
+    const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [user], model, serverToolNames: ['job_fetch_f'], toolPolicies: { job_fetch_f: 'ask' } })
+    await waitForEvent(store, job.id, event => event.type === 'tool-call-awaiting-approval')
+    expect(answerJobApproval(job.id, 'f1', { decision: 'always-allowed' })).toEqual({ ok: true })
+    await waitForEvent(store, job.id, isEnd)
+    expect(ran).toEqual([{ url: 'https://a.example' }, { url: 'https://b.example' }])
+    const decisions = (await store.readEvents<LoopEvent>(job.id, 0)).map(item => item.event).flatMap(event => (event.type === 'tool-call-approval' ? [event.decision] : []))
+    expect(decisions).toEqual(['always-allowed', 'auto'])
+  })
 })

@@ -21,15 +21,19 @@ export interface JobApprovalOptions {
  */
 export function jobApproval(options: JobApprovalOptions): { toolPolicy: ToolPolicyLookup, approveToolCall: ApproveToolCall } {
   let waitingCalls = 0
+  // "Always allow" holds for the rest of this job too, not only for the tab's next send
+  const allowed = new Set<string>()
   return {
-    toolPolicy: name => options.toolPolicies?.[name] ?? defaultApprovalPolicy(getServerTool(name)?.definition ?? {}),
+    toolPolicy: name => (allowed.has(name) ? 'auto' : options.toolPolicies?.[name] ?? defaultApprovalPolicy(getServerTool(name)?.definition ?? {})),
     approveToolCall: async (call, tool, context) => {
       if (waitingCalls++ === 0) await options.onWaiting(true)
       try {
-        return await waitForJobApproval({
+        const answer = await waitForJobApproval({
           jobId: options.jobId, callId: call.id, toolName: call.function.name,
           schema: tool?.definition.function.parameters, signal: context.signal,
         })
+        if (answer.decision === 'always-allowed') allowed.add(call.function.name)
+        return answer
       }
       finally {
         if (--waitingCalls === 0) await options.onWaiting(false)
