@@ -270,6 +270,10 @@ test.describe('approval in chats running on the server', () => {
   test('another tab of the session answers a paused job after this one reloaded, with edited arguments', async ({ page, context }) => {
     await openWithFetchTool(page, true)
     await askToRead(page)
+    await page.reload()
+    await waitForReady(page)
+    await expect(fetchCard(page)).toHaveAttribute('data-status', 'awaiting-approval')
+    await expect(page.getByText('Interrupted')).toHaveCount(0)
     const other = await context.newPage()
     await openApp(other, page.url())
     const card = fetchCard(other)
