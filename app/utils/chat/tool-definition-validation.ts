@@ -2,7 +2,9 @@ import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
 import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
 import { describeJsonKind, findSchemaProblem, isPlainObject } from './json-schema-structure'
 import { labelFromToolName } from './tool-label'
-import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
+import type {
+  RegisterableToolDefinition, RegisteredToolDefinition, ResolvedToolUi, ToolAvailability, ToolSandbox, ToolUiMetadata,
+} from './tool-registry-types'
 
 /** OpenAI's rule for function names. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/
@@ -12,8 +14,8 @@ export const DEFAULT_TOOL_CATEGORY = 'General'
 /** A definition checked and split into what the model sees and what the UI shows. */
 export interface NormalizedToolDefinition {
   name: string
-  /** Pure OpenAI JSON, deep-frozen. */
-  definition: ToolDefinition
+  /** Pure OpenAI JSON, deep-frozen, with the resolved `ui` as a non-enumerable property. */
+  definition: RegisteredToolDefinition
   label: string
   icon: string
   category: string
@@ -78,14 +80,25 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
       ...(fn.strict !== undefined && { strict: fn.strict }),
     },
   }
-  return {
-    name: rawName,
-    definition: deepFreeze(definition),
+  const resolvedUi: ResolvedToolUi = {
+    ...ui,
     label: ui.label?.trim() || labelFromToolName(rawName),
     icon: ui.icon || input.icon || DEFAULT_TOOL_ICON,
     category: ui.category?.trim() || input.category?.trim() || DEFAULT_TOOL_CATEGORY,
+  }
+  const defaultEnabled = ui.defaultEnabled ?? input.defaultEnabled
+  if (defaultEnabled !== undefined) resolvedUi.defaultEnabled = defaultEnabled
+  // not enumerable: what the model receives (JSON.stringify, spreads, deep equality) stays pure OpenAI JSON
+  Object.defineProperty(definition, 'ui', { value: Object.freeze(resolvedUi), enumerable: false })
+  Object.freeze(definition.function)
+  return {
+    name: rawName,
+    definition: Object.freeze(definition) as RegisteredToolDefinition,
+    label: resolvedUi.label,
+    icon: resolvedUi.icon,
+    category: resolvedUi.category,
     description: ui.descriptionHint ?? input.description ?? fn.description ?? '',
-    defaultEnabled: ui.defaultEnabled ?? input.defaultEnabled,
+    defaultEnabled,
     timeoutMs,
     available: input.available,
     unavailableReason: typeof input.unavailableReason === 'string' ? input.unavailableReason : undefined,
@@ -93,11 +106,35 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
   }
 }
 
+type CheckedParameters = { schema: JsonSchemaObject } | { path: string, problem: string }
+
+/**
+ * Each parameters object is checked and copied once: registering 10,000 tools that share schemas (or
+ * registering the same plugin again on hot reload) does the work once per schema, and every tool holding the
+ * same frozen copy also shares the executor's compiled validator (cached by schema object). A schema must
+ * therefore not be changed after it was registered; pass a new object instead.
+ */
+const checkedParameters = new WeakMap<object, CheckedParameters>()
+
 function normalizeParameters(value: unknown, fail: (path: string, problem: string) => never): JsonSchemaObject {
-  if (value === undefined) return { type: 'object', properties: {} }
+  if (value === undefined) return EMPTY_PARAMETERS
   if (!isPlainObject(value)) return fail('parameters', `must be a JSON Schema object (got ${describeJsonKind(value)})`)
+  let checked = checkedParameters.get(value)
+  if (!checked) {
+    checked = checkParameters(value)
+    checkedParameters.set(value, checked)
+    // the frozen copy is its own answer: a definition taken from a registered tool registers again for free
+    if ('schema' in checked) checkedParameters.set(checked.schema, checked)
+  }
+  if ('problem' in checked) return fail(checked.path, checked.problem)
+  return checked.schema
+}
+
+const EMPTY_PARAMETERS: JsonSchemaObject = deepFreeze({ type: 'object', properties: {} })
+
+function checkParameters(value: Record<string, unknown>): CheckedParameters {
   if (value.type !== 'object') {
-    return fail('parameters', `must be a JSON Schema object (got type ${JSON.stringify(value.type ?? 'undefined')})`)
+    return { path: 'parameters', problem: `must be a JSON Schema object (got type ${JSON.stringify(value.type ?? 'undefined')})` }
   }
   let copy: JsonSchemaObject
   try {
@@ -105,11 +142,11 @@ function normalizeParameters(value: unknown, fail: (path: string, problem: strin
     copy = JSON.parse(JSON.stringify(value)) as JsonSchemaObject
   }
   catch (error) {
-    return fail('parameters', `must be plain JSON (${(error as Error).message})`)
+    return { path: 'parameters', problem: `must be plain JSON (${(error as Error).message})` }
   }
   const problem = findSchemaProblem(copy)
-  if (problem) fail(problem.path ? `parameters.${problem.path}` : 'parameters', problem.problem)
-  return copy
+  if (problem) return { path: problem.path ? `parameters.${problem.path}` : 'parameters', problem: problem.problem }
+  return { schema: deepFreeze(copy) }
 }
 
 function deepFreeze<T>(value: T): T {

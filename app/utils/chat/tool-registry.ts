@@ -1,4 +1,5 @@
-import { computed, getCurrentScope, markRaw, onScopeDispose, shallowReactive } from 'vue'
+import { computed, customRef, getCurrentScope, markRaw, onScopeDispose, shallowReactive, shallowRef } from 'vue'
+import type { Ref, ShallowRef } from 'vue'
 import type { ToolDefinition } from '#shared/types/chat'
 import type { ExecutableTool, ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import { DuplicateToolError } from './errors/duplicate-tool-error'
@@ -7,7 +8,8 @@ import { isSandboxedHandler } from './sandbox/worker-tool-sandbox'
 import { checkAvailability } from './check-availability'
 import { normalizeToolDefinition } from './tool-definition-validation'
 import type {
-  RegisterableToolDefinition, RegisteredTool, RegisterToolOptions, ToolAvailabilityContext, ToolRegistry, ToolStates,
+  RegisterableToolDefinition, RegisteredTool, RegisterToolOptions, ToolAvailabilityContext, ToolListAccessor, ToolRegistry,
+  ToolStates,
 } from './tool-registry-types'
 import { createToolStatePersistence, TOOL_STATES_STORAGE_KEY } from './tool-state-storage'
 
@@ -20,7 +22,46 @@ export interface CreateToolRegistryOptions {
   debounceMs?: number
 }
 
-type MutableTool = { -readonly [K in keyof RegisteredTool]: RegisteredTool[K] }
+/** What the registry keeps per tool: the frozen public object and the handles only the registry writes through. */
+interface ToolEntry {
+  tool: RegisteredTool
+  /** Sets `enabled` without saving (saved states applied from storage or another tab). */
+  applyEnabled: (enabled: boolean) => void
+  notOfferedBecause: ShallowRef<string | null>
+}
+
+/**
+ * `enabled`: a ref whose writes are saved like the popover's switch, without a watcher per tool (10,000 tools
+ * must register in a few milliseconds).
+ */
+function createEnabledRef(name: string, initial: boolean, save: (enabled: boolean) => void) {
+  let value = initial
+  let notify = () => {}
+  const enabled: Ref<boolean> = customRef((track, trigger) => {
+    notify = trigger
+    return {
+      get() {
+        track()
+        return value
+      },
+      set(next: boolean) {
+        if (typeof next !== 'boolean') throw new TypeError(`Tool "${name}": enabled must be true or false (got ${typeof next})`)
+        if (next !== value) {
+          value = next
+          trigger()
+        }
+        // saved even when unchanged: an `enabled` option may differ from the saved choice it overrode
+        save(next)
+      },
+    }
+  })
+  const applyEnabled = (next: boolean) => {
+    if (next === value) return
+    value = next
+    notify()
+  }
+  return { enabled, applyEnabled }
+}
 
 /**
  * Create a tool registry. Pure Vue reactivity, no Nuxt: node tests and benches use it directly; the app
@@ -28,7 +69,7 @@ type MutableTool = { -readonly [K in keyof RegisteredTool]: RegisteredTool[K] }
  * does nothing else.
  */
 export function createToolRegistry(options: CreateToolRegistryOptions = {}): ToolRegistry {
-  const tools = shallowReactive(new Map<string, MutableTool>())
+  const tools = shallowReactive(new Map<string, ToolEntry>())
   const persistence = createToolStatePersistence({
     storage: options.storage ?? null,
     key: options.storageKey ?? TOOL_STATES_STORAGE_KEY,
@@ -43,10 +84,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   function applyStates(states: ToolStates) {
     Object.assign(savedStates, states)
-    for (const [name, enabled] of Object.entries(states)) {
-      const tool = tools.get(name)
-      if (tool) tool.enabled = enabled
-    }
+    for (const [name, enabled] of Object.entries(states)) tools.get(name)?.applyEnabled(enabled)
   }
 
   function registerTool(definition: RegisterableToolDefinition, handler: ToolHandler, registerOptions: RegisterToolOptions = {}) {
@@ -61,9 +99,16 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     }
     if (tools.has(name) && !registerOptions.override) throw new DuplicateToolError(name)
 
-    const tool: MutableTool = shallowReactive({
+    const { enabled, applyEnabled } = createEnabledRef(
       name,
-      definition: markRaw(normalized.definition),
+      registerOptions.enabled ?? savedStates[name] ?? normalized.defaultEnabled ?? true,
+      next => saveChoice(name, next),
+    )
+    const notOfferedBecause = shallowRef<string | null>(null)
+    // frozen and markRaw: never proxied, so `enabled` and `lastError` stay refs wherever the tool is kept
+    const tool: RegisteredTool = Object.freeze(markRaw({
+      name,
+      definition: normalized.definition,
       handler: markRaw(handler),
       label: normalized.label,
       icon: normalized.icon,
@@ -72,35 +117,40 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
       timeoutMs: normalized.timeoutMs,
       available: normalized.available && markRaw(normalized.available),
       unavailableReason: normalized.unavailableReason,
-      notOfferedBecause: null,
+      get notOfferedBecause() {
+        return notOfferedBecause.value
+      },
       sandbox: normalized.sandbox,
-      enabled: registerOptions.enabled ?? savedStates[name] ?? normalized.defaultEnabled ?? true,
-      lastError: null,
-    })
+      enabled,
+      lastError: shallowRef<string | null>(null),
+    }))
     // Map.set on an existing key keeps its position: an override stays where the original was
-    tools.set(name, tool)
+    tools.set(name, { tool, applyEnabled, notOfferedBecause })
 
     let disposed = false
     const dispose = () => {
       if (disposed) return
       disposed = true
       // a later override owns the name now: leave it alone
-      if (tools.get(name) === tool) tools.delete(name)
+      if (tools.get(name)?.tool === tool) tools.delete(name)
     }
     if (getCurrentScope()) onScopeDispose(dispose)
     return dispose
   }
 
-  const listTools = computed<readonly RegisteredTool[]>(() => [...tools.values()])
+  const toolList = computed<readonly RegisteredTool[]>(() => Array.from(tools.values(), entry => entry.tool))
+  const listTools = Object.defineProperty(() => toolList, 'value', { get: () => toolList.value }) as ToolListAccessor
+
+  function saveChoice(name: string, enabled: boolean) {
+    if (savedStates[name] === enabled) return
+    savedStates[name] = enabled
+    persistence.save(name, enabled)
+  }
 
   function setEnabled(name: string, enabled: boolean): boolean {
-    const tool = tools.get(name)
-    if (!tool) return false
-    tool.enabled = enabled
-    if (savedStates[name] !== enabled) {
-      savedStates[name] = enabled
-      persistence.save(name, enabled)
-    }
+    const entry = tools.get(name)
+    if (!entry) return false
+    entry.tool.enabled.value = enabled
     return true
   }
 
@@ -120,8 +170,8 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   function getEnabledDefinitions(): ToolDefinition[] {
     const definitions: ToolDefinition[] = []
-    for (const tool of tools.values()) {
-      if (tool.enabled) definitions.push(tool.definition)
+    for (const { tool } of tools.values()) {
+      if (tool.enabled.value) definitions.push(tool.definition)
     }
     return definitions
   }
@@ -129,12 +179,12 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   async function getToolSet(context: ToolAvailabilityContext): Promise<ToolSet> {
     if (pendingHydration) await pendingHydration
-    const enabled = [...tools.values()].filter(tool => tool.enabled)
-    const reasons = await Promise.all(enabled.map(tool => checkAvailability(tool, context)))
+    const enabled = [...tools.values()].filter(({ tool }) => tool.enabled.value)
+    const reasons = await Promise.all(enabled.map(({ tool }) => checkAvailability(tool, context)))
     const offered = new Map<string, ExecutableTool>()
-    enabled.forEach((tool, index) => {
+    enabled.forEach(({ tool, notOfferedBecause }, index) => {
       // shown in the popover, so a switch that is on but silently ignored says why
-      tool.notOfferedBecause = reasons[index] ?? null
+      notOfferedBecause.value = reasons[index] ?? null
       if (reasons[index] !== undefined) return
       offered.set(tool.name, { definition: tool.definition, handler: tool.handler, timeoutMs: tool.timeoutMs })
     })
@@ -145,14 +195,14 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
   }
 
   function setLastError(name: string, message: string | null) {
-    const tool = tools.get(name)
-    if (tool) tool.lastError = message
+    const entry = tools.get(name)
+    if (entry) entry.tool.lastError.value = message
   }
 
   return {
     registerTool,
     unregisterTool: name => tools.delete(name),
-    getTool: name => tools.get(name),
+    getTool: name => tools.get(name)?.tool,
     listTools,
     setEnabled,
     hydrate,
