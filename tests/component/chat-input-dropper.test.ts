@@ -67,7 +67,7 @@ describe('ChatInputDropper', () => {
 
     weather.click()
     await flushPromises()
-    expect(registry.getTool('get_weather')!.enabled).toBe(true)
+    expect(registry.getTool('get_weather')!.enabled.value).toBe(true)
     expect(switchOf('get_weather').getAttribute('aria-checked')).toBe('true')
 
     registry.setEnabled('calculate', false)
@@ -142,6 +142,6 @@ describe('ChatInputDropper', () => {
     expect(switchOf('a').getAttribute('aria-describedby')).toContain(hint.id)
     switchOf('a').click()
     await flushPromises()
-    expect(registry.getTool('a')!.enabled).toBe(true)
+    expect(registry.getTool('a')!.enabled.value).toBe(true)
   })
 })

@@ -100,6 +100,43 @@ function isDesignForm(input: object): input is RegisterableToolDefinition {
 }
 
 function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P>): ToolPlugin {
+  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox } = options
+  let jsonSchema: JsonSchemaObject | undefined
+  let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
+  if (isZodSchema(parameters)) {
+    const { $schema: _dropped, ...schema } = toJSONSchema(parameters, { target: 'draft-7', io: 'input' }) as JsonSchemaObject
+    jsonSchema = schema
+    run = async (args, context) => {
+      const parsed = await parameters['~standard'].validate(args)
+      if (parsed.issues) {
+        throw new Error(`Invalid arguments: ${parsed.issues.map(issue => `${issue.path?.join('.') || '(root)'}: ${issue.message}`).join('; ')}`)
+      }
+      return handler(parsed.value as InferToolArgs<P>, context)
+    }
+  }
+  else if (parameters !== undefined) {
+    jsonSchema = parameters as JsonSchemaObject
+  }
+  const definition: RegisterableToolDefinition = {
+    type: 'function',
+    function: {
+      name,
+      ...(description !== undefined && { description }),
+      ...(jsonSchema !== undefined && { parameters: jsonSchema }),
+      ...(strict !== undefined && { strict }),
+    },
+    ...(ui !== undefined && { ui }),
+    ...(icon !== undefined && { icon }),
+    ...(category !== undefined && { category }),
+    ...(defaultEnabled !== undefined && { defaultEnabled }),
+    ...(timeoutMs !== undefined && { timeoutMs }),
+    ...(available !== undefined && { available }),
+    ...(unavailableReason !== undefined && { unavailableReason }),
+    ...(sandbox !== undefined && { sandbox }),
+  }
+  return { kind: 'plugboard.tool', definition, handler: run }
+}
+
 /** True for a value made by `defineTool` (also across duplicated module copies). */
 export function isToolPlugin(value: unknown): value is ToolPlugin {
   return typeof value === 'object' && value !== null && (value as ToolPlugin).kind === 'plugboard.tool'
