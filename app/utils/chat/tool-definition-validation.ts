@@ -1,24 +1,20 @@
-import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
+import type { JsonSchemaObject } from '#shared/types/chat'
 import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
 import { describeJsonKind, findSchemaProblem, isPlainObject } from './json-schema-structure'
-import { labelFromToolName } from './tool-label'
+import { RegisteredToolDefinitionRecord } from './registered-tool-definition'
 import type {
-  RegisterableToolDefinition, RegisteredToolDefinition, ResolvedToolUi, ToolAvailability, ToolSandbox, ToolUiMetadata,
+  RegisterableToolDefinition, RegisteredToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata,
 } from './tool-registry-types'
 
 /** OpenAI's rule for function names. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/
-export const DEFAULT_TOOL_ICON = 'i-lucide-wrench'
-export const DEFAULT_TOOL_CATEGORY = 'General'
+export { DEFAULT_TOOL_CATEGORY, DEFAULT_TOOL_ICON } from './registered-tool-definition'
 
 /** A definition checked and split into what the model sees and what the UI shows. */
 export interface NormalizedToolDefinition {
   name: string
-  /** Pure OpenAI JSON, deep-frozen, with the resolved `ui` as a non-enumerable property. */
+  /** Pure OpenAI JSON, deep-frozen, with the resolved `ui` read through a getter. */
   definition: RegisteredToolDefinition
-  label: string
-  icon: string
-  category: string
   description: string
   /** `ui.defaultEnabled ?? defaultEnabled`; undefined when neither is given. */
   defaultEnabled?: boolean
@@ -27,6 +23,20 @@ export interface NormalizedToolDefinition {
   unavailableReason?: string
   sandbox?: ToolSandbox
 }
+
+type FieldReader = (input: RegisterableToolDefinition, fn: Record<string, unknown>, ui: ToolUiMetadata) => unknown
+// module-level, so checking a definition allocates nothing for them (10,000 registrations must stay cheap)
+const STRING_FIELDS: ReadonlyArray<readonly [string, FieldReader]> = [
+  ['function.description', (_, fn) => fn.description], ['description', input => input.description],
+  ['icon', input => input.icon], ['category', input => input.category], ['ui.label', (_, __, ui) => ui.label],
+  ['ui.icon', (_, __, ui) => ui.icon], ['ui.descriptionHint', (_, __, ui) => ui.descriptionHint],
+  ['ui.category', (_, __, ui) => ui.category],
+]
+const BOOLEAN_FIELDS: ReadonlyArray<readonly [string, FieldReader]> = [
+  ['function.strict', (_, fn) => fn.strict], ['defaultEnabled', input => input.defaultEnabled],
+  ['ui.defaultEnabled', (_, __, ui) => ui.defaultEnabled],
+]
+const NO_UI: ToolUiMetadata = Object.freeze({})
 
 /**
  * Check a definition and normalise it: a missing `parameters` becomes `{ type: 'object', properties: {} }`,
@@ -46,16 +56,14 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
   if (!TOOL_NAME_PATTERN.test(rawName)) {
     fail('function.name', 'must be 1 to 64 letters, digits, "_" or "-" (OpenAI\'s rule ^[a-zA-Z0-9_-]{1,64}$)')
   }
-  const ui: ToolUiMetadata = input.ui ?? {}
+  const ui: ToolUiMetadata = input.ui ?? NO_UI
   if (!isPlainObject(ui as unknown)) fail('ui', `must be an object (got ${describeJsonKind(ui)})`)
-  for (const [path, value] of [
-    ['function.description', fn.description], ['description', input.description], ['icon', input.icon],
-    ['category', input.category], ['ui.label', ui.label], ['ui.icon', ui.icon],
-    ['ui.descriptionHint', ui.descriptionHint], ['ui.category', ui.category],
-  ] as const) {
+  for (const [path, read] of STRING_FIELDS) {
+    const value = read(input, fn, ui)
     if (value !== undefined && typeof value !== 'string') fail(path, `must be a string (got ${describeJsonKind(value)})`)
   }
-  for (const [path, value] of [['function.strict', fn.strict], ['defaultEnabled', input.defaultEnabled], ['ui.defaultEnabled', ui.defaultEnabled]] as const) {
+  for (const [path, read] of BOOLEAN_FIELDS) {
+    const value = read(input, fn, ui)
     if (value !== undefined && typeof value !== 'boolean') fail(path, `must be a boolean (got ${describeJsonKind(value)})`)
   }
   const timeoutMs = input.timeoutMs
@@ -71,34 +79,17 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
 
   const parameters = normalizeParameters(fn.parameters, fail)
   const modelDescription = fn.description ?? input.description
-  const definition: ToolDefinition = {
-    type: 'function',
-    function: {
-      name: rawName,
-      ...(modelDescription !== undefined && { description: modelDescription }),
-      parameters,
-      ...(fn.strict !== undefined && { strict: fn.strict }),
-    },
-  }
-  const resolvedUi: ResolvedToolUi = {
-    ...ui,
-    label: ui.label?.trim() || labelFromToolName(rawName),
-    icon: ui.icon || input.icon || DEFAULT_TOOL_ICON,
-    category: ui.category?.trim() || input.category?.trim() || DEFAULT_TOOL_CATEGORY,
-  }
-  const defaultEnabled = ui.defaultEnabled ?? input.defaultEnabled
-  if (defaultEnabled !== undefined) resolvedUi.defaultEnabled = defaultEnabled
-  // not enumerable: what the model receives (JSON.stringify, spreads, deep equality) stays pure OpenAI JSON
-  Object.defineProperty(definition, 'ui', { value: Object.freeze(resolvedUi), enumerable: false })
-  Object.freeze(definition.function)
+  const definition = new RegisteredToolDefinitionRecord({
+    name: rawName,
+    ...(modelDescription !== undefined && { description: modelDescription }),
+    parameters,
+    ...(fn.strict !== undefined && { strict: fn.strict }),
+  }, { ui, icon: input.icon, category: input.category, defaultEnabled: input.defaultEnabled })
   return {
     name: rawName,
-    definition: Object.freeze(definition) as RegisteredToolDefinition,
-    label: resolvedUi.label,
-    icon: resolvedUi.icon,
-    category: resolvedUi.category,
+    definition,
     description: ui.descriptionHint ?? input.description ?? fn.description ?? '',
-    defaultEnabled,
+    defaultEnabled: ui.defaultEnabled ?? input.defaultEnabled,
     timeoutMs,
     available: input.available,
     unavailableReason: typeof input.unavailableReason === 'string' ? input.unavailableReason : undefined,

@@ -1,5 +1,4 @@
-import { computed, customRef, getCurrentScope, markRaw, onScopeDispose, shallowReactive, shallowRef } from 'vue'
-import type { Ref, ShallowRef } from 'vue'
+import { computed, getCurrentScope, onScopeDispose, shallowReactive } from 'vue'
 import type { ToolDefinition } from '#shared/types/chat'
 import type { ExecutableTool, ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import { DuplicateToolError } from './errors/duplicate-tool-error'
@@ -7,6 +6,7 @@ import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-err
 import { isSandboxedHandler } from './sandbox/worker-tool-sandbox'
 import { checkAvailability } from './check-availability'
 import { normalizeToolDefinition } from './tool-definition-validation'
+import { RegisteredToolRecord } from './registered-tool'
 import type {
   RegisterableToolDefinition, RegisteredTool, RegisterToolOptions, ToolAvailabilityContext, ToolListAccessor, ToolRegistry,
   ToolStates,
@@ -22,54 +22,13 @@ export interface CreateToolRegistryOptions {
   debounceMs?: number
 }
 
-/** What the registry keeps per tool: the frozen public object and the handles only the registry writes through. */
-interface ToolEntry {
-  tool: RegisteredTool
-  /** Sets `enabled` without saving (saved states applied from storage or another tab). */
-  applyEnabled: (enabled: boolean) => void
-  notOfferedBecause: ShallowRef<string | null>
-}
-
-/**
- * `enabled`: a ref whose writes are saved like the popover's switch, without a watcher per tool (10,000 tools
- * must register in a few milliseconds).
- */
-function createEnabledRef(name: string, initial: boolean, save: (enabled: boolean) => void) {
-  let value = initial
-  let notify = () => {}
-  const enabled: Ref<boolean> = customRef((track, trigger) => {
-    notify = trigger
-    return {
-      get() {
-        track()
-        return value
-      },
-      set(next: boolean) {
-        if (typeof next !== 'boolean') throw new TypeError(`Tool "${name}": enabled must be true or false (got ${typeof next})`)
-        if (next !== value) {
-          value = next
-          trigger()
-        }
-        // saved even when unchanged: an `enabled` option may differ from the saved choice it overrode
-        save(next)
-      },
-    }
-  })
-  const applyEnabled = (next: boolean) => {
-    if (next === value) return
-    value = next
-    notify()
-  }
-  return { enabled, applyEnabled }
-}
-
 /**
  * Create a tool registry. Pure Vue reactivity, no Nuxt: node tests and benches use it directly; the app
  * uses the one from `getToolRegistry()`. Creating it reads the saved states (one localStorage key) and
  * does nothing else.
  */
 export function createToolRegistry(options: CreateToolRegistryOptions = {}): ToolRegistry {
-  const tools = shallowReactive(new Map<string, ToolEntry>())
+  const tools = shallowReactive(new Map<string, RegisteredToolRecord>())
   const persistence = createToolStatePersistence({
     storage: options.storage ?? null,
     key: options.storageKey ?? TOOL_STATES_STORAGE_KEY,
@@ -99,46 +58,27 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     }
     if (tools.has(name) && !registerOptions.override) throw new DuplicateToolError(name)
 
-    const { enabled, applyEnabled } = createEnabledRef(
-      name,
+    const tool = new RegisteredToolRecord(
+      normalized,
+      handler,
       registerOptions.enabled ?? savedStates[name] ?? normalized.defaultEnabled ?? true,
-      next => saveChoice(name, next),
+      saveChoice,
     )
-    const notOfferedBecause = shallowRef<string | null>(null)
-    // frozen and markRaw: never proxied, so `enabled` and `lastError` stay refs wherever the tool is kept
-    const tool: RegisteredTool = Object.freeze(markRaw({
-      name,
-      definition: normalized.definition,
-      handler: markRaw(handler),
-      label: normalized.label,
-      icon: normalized.icon,
-      category: normalized.category,
-      description: normalized.description,
-      timeoutMs: normalized.timeoutMs,
-      available: normalized.available && markRaw(normalized.available),
-      unavailableReason: normalized.unavailableReason,
-      get notOfferedBecause() {
-        return notOfferedBecause.value
-      },
-      sandbox: normalized.sandbox,
-      enabled,
-      lastError: shallowRef<string | null>(null),
-    }))
     // Map.set on an existing key keeps its position: an override stays where the original was
-    tools.set(name, { tool, applyEnabled, notOfferedBecause })
+    tools.set(name, tool)
 
     let disposed = false
     const dispose = () => {
       if (disposed) return
       disposed = true
       // a later override owns the name now: leave it alone
-      if (tools.get(name)?.tool === tool) tools.delete(name)
+      if (tools.get(name) === tool) tools.delete(name)
     }
     if (getCurrentScope()) onScopeDispose(dispose)
     return dispose
   }
 
-  const toolList = computed<readonly RegisteredTool[]>(() => Array.from(tools.values(), entry => entry.tool))
+  const toolList = computed<readonly RegisteredTool[]>(() => [...tools.values()])
   const listTools = Object.defineProperty(() => toolList, 'value', { get: () => toolList.value }) as ToolListAccessor
 
   function saveChoice(name: string, enabled: boolean) {
@@ -148,9 +88,9 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
   }
 
   function setEnabled(name: string, enabled: boolean): boolean {
-    const entry = tools.get(name)
-    if (!entry) return false
-    entry.tool.enabled.value = enabled
+    const tool = tools.get(name)
+    if (!tool) return false
+    tool.enabled.value = enabled
     return true
   }
 
@@ -170,7 +110,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   function getEnabledDefinitions(): ToolDefinition[] {
     const definitions: ToolDefinition[] = []
-    for (const { tool } of tools.values()) {
+    for (const tool of tools.values()) {
       if (tool.enabled.value) definitions.push(tool.definition)
     }
     return definitions
@@ -179,12 +119,12 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   async function getToolSet(context: ToolAvailabilityContext): Promise<ToolSet> {
     if (pendingHydration) await pendingHydration
-    const enabled = [...tools.values()].filter(({ tool }) => tool.enabled.value)
-    const reasons = await Promise.all(enabled.map(({ tool }) => checkAvailability(tool, context)))
+    const enabled = [...tools.values()].filter(tool => tool.enabled.value)
+    const reasons = await Promise.all(enabled.map(tool => checkAvailability(tool, context)))
     const offered = new Map<string, ExecutableTool>()
-    enabled.forEach(({ tool, notOfferedBecause }, index) => {
+    enabled.forEach((tool, index) => {
       // shown in the popover, so a switch that is on but silently ignored says why
-      notOfferedBecause.value = reasons[index] ?? null
+      tool.setNotOfferedBecause(reasons[index] ?? null)
       if (reasons[index] !== undefined) return
       offered.set(tool.name, { definition: tool.definition, handler: tool.handler, timeoutMs: tool.timeoutMs })
     })
@@ -195,14 +135,14 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
   }
 
   function setLastError(name: string, message: string | null) {
-    const entry = tools.get(name)
-    if (entry) entry.tool.lastError.value = message
+    const tool = tools.get(name)
+    if (tool) tool.lastError.value = message
   }
 
   return {
     registerTool,
     unregisterTool: name => tools.delete(name),
-    getTool: name => tools.get(name)?.tool,
+    getTool: name => tools.get(name),
     listTools,
     setEnabled,
     hydrate,
