@@ -6,9 +6,10 @@ import type { RegisteredTool, RegisteredToolDefinition, ToolAvailability, ToolSa
 
 /**
  * `tool.enabled`: a ref whose writes are saved like the popover's switch. A class rather than `customRef` or a
- * `watch` per tool: 10,000 tools must register in a few milliseconds.
+ * `watch` per tool: 10,000 tools must register in a few milliseconds. `__v_isRef` makes `isRef`, `unref` and
+ * templates treat it as a ref (Vue's own marker; the `Ref` type's brand symbol is type-only).
  */
-class ToolEnabledRef implements Ref<boolean> {
+class ToolEnabledRef {
   readonly __v_isRef = true
   readonly #state: ShallowRef<boolean>
   readonly #tool: RegisteredToolRecord
@@ -84,7 +85,7 @@ export class RegisteredToolRecord implements RegisteredTool {
   }
 
   get enabled(): Ref<boolean> {
-    return (this.#enabled ??= new ToolEnabledRef(this.#initialEnabled, this))
+    return (this.#enabled ??= new ToolEnabledRef(this.#initialEnabled, this)) as unknown as Ref<boolean>
   }
 
   get lastError(): Ref<string | null> {

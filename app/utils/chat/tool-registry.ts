@@ -20,6 +20,12 @@ export interface CreateToolRegistryOptions {
   storageKey?: string
   /** Delay grouping quick toggles into one write. @default 150 */
   debounceMs?: number
+  /**
+   * A name registered again replaces the earlier tool, with a warning, instead of throwing DuplicateToolError:
+   * on a dev server a module that registers a tool runs again on hot reload before its old copy is gone.
+   * @default false (the app's registry: true on the dev server only)
+   */
+  replaceDuplicates?: boolean
 }
 
 /**
@@ -56,7 +62,10 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
       // Refused rather than run on the page: the author asked for isolation and would silently not get it.
       throw new InvalidToolDefinitionError(name, 'sandbox', '"worker" needs a tool plugin file in plugins/ (the worker loads the handler from the file; a function cannot be moved into it)')
     }
-    if (tools.has(name) && !registerOptions.override) throw new DuplicateToolError(name)
+    if (!registerOptions.override && tools.has(name)) {
+      if (!options.replaceDuplicates) throw new DuplicateToolError(name)
+      console.warn(`[plugboard] tool "${name}" was registered again and replaces the earlier one (hot reload on the dev server). A production build refuses this with DuplicateToolError unless { override: true } is passed.`)
+    }
 
     const tool = new RegisteredToolRecord(
       normalized,
