@@ -75,6 +75,30 @@ describe('ChatInputDropper', () => {
     expect(switchOf('calculate').getAttribute('aria-checked')).toBe('false')
   })
 
+  it('binds each switch to the tool\'s enabled ref, saved like any switch', async () => {
+    const registry = createToolRegistry()
+    registry.registerTool(tool('bound'), noop)
+    await open(registry)
+    registry.getTool('bound')!.enabled.value = false
+    await flushPromises()
+    expect(switchOf('bound').getAttribute('aria-checked')).toBe('false')
+    switchOf('bound').click()
+    await flushPromises()
+    expect(registry.getTool('bound')!.enabled.value).toBe(true)
+  })
+
+  it('shows ui.icon: an Iconify name as an icon, an image URL as an image with alt text', async () => {
+    const registry = createToolRegistry()
+    registry.registerTool(tool('iconified', { ui: { icon: 'i-mdi:weather-partly-cloudy' } }), noop)
+    registry.registerTool(tool('pictured', { ui: { label: 'Pictured', icon: 'https://example.com/logo.png' } }), noop)
+    await open(registry)
+    const picture = $<HTMLImageElement>('[data-tool="pictured"] img[data-slot="tool-icon"]')!
+    expect(picture.getAttribute('src')).toBe('https://example.com/logo.png')
+    expect(picture.getAttribute('alt')).toBe('Pictured icon')
+    expect($('[data-tool="iconified"] img')).toBeNull()
+    expect($('[data-tool="iconified"] [data-slot="tool-icon"]')).not.toBeNull()
+  })
+
   it('links each switch to its muted description with aria-describedby', async () => {
     const registry = createToolRegistry()
     registry.registerTool(tool('described', { ui: { descriptionHint: 'Shown to people' } }, 'Sent to the model'), noop)
