@@ -23,17 +23,20 @@ async function openPopover(page: Page) {
   await expect(page.getByTestId('tool-popover-content')).toBeVisible()
 }
 
-test('an i-mdi: icon renders offline, with every host but the app blocked', async ({ page, baseURL }) => {
+test('an i-mdi: icon renders offline, served by the app with every other host blocked', async ({ page, baseURL }) => {
   const appHost = new URL(baseURL!).host
   const blocked: string[] = []
+  const iconRequests: string[] = []
   await page.context().route('**/*', (route) => {
     const url = new URL(route.request().url())
+    if (url.pathname.includes('_nuxt_icon')) iconRequests.push(url.pathname + url.search)
     if (url.host === appHost || url.protocol === 'data:') return route.continue()
     blocked.push(url.href)
     return route.abort()
   })
   await openApp(page)
-  await register(page, { type: 'function', function: { name: 'mdi_probe' }, ui: { label: 'Weather icon probe', icon: 'i-mdi:weather-partly-cloudy' } })
+  // an icon no source file names, so it cannot come from the client bundle: the app's server must serve it
+  await register(page, { type: 'function', function: { name: 'mdi_probe' }, ui: { label: 'Rocket icon probe', icon: ['i-mdi', 'rocket-launch-outline'].join(':') } })
   await openPopover(page)
   const icon = page.locator('[data-tool="mdi_probe"] [data-slot="tool-icon"]')
   await expect(icon).toBeVisible()
@@ -46,6 +49,7 @@ test('an i-mdi: icon renders offline, with every host but the app blocked', asyn
   const box = await icon.boundingBox()
   expect(box!.width).toBeGreaterThan(0)
   expect(blocked.filter(url => /iconify/i.test(url))).toEqual([])
+  expect(iconRequests.some(path => path.includes('mdi') && path.includes('rocket-launch-outline'))).toBe(true)
 })
 
 test('an image URL as ui.icon shows as an image with alt text', async ({ page }) => {
