@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '#shared/types/chat'
+import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
 import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
 import { describeJsonKind, findSchemaProblem, isPlainObject } from './json-schema-structure'
 import { RegisteredToolDefinitionRecord } from './registered-tool-definition'
@@ -47,44 +47,41 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
   if (!isPlainObject(input)) throw new InvalidToolDefinitionError('?', 'definition', `must be an object (got ${describeJsonKind(input)})`)
   const fn = input.function
   const rawName = isPlainObject(fn) && typeof fn.name === 'string' ? fn.name : String(isPlainObject(fn) ? fn.name : '?')
-  const fail = (path: string, problem: string): never => {
-    throw new InvalidToolDefinitionError(rawName, path, problem)
-  }
-  if (input.type !== 'function') fail('type', `must be "function" (got ${JSON.stringify(input.type)})`)
-  if (!isPlainObject(fn)) return fail('function', `must be an object (got ${describeJsonKind(fn)})`)
-  if (typeof fn.name !== 'string') fail('function.name', `must be a string (got ${describeJsonKind(fn.name)})`)
+  if (input.type !== 'function') fail(rawName, 'type', `must be "function" (got ${JSON.stringify(input.type)})`)
+  if (!isPlainObject(fn)) return fail(rawName, 'function', `must be an object (got ${describeJsonKind(fn)})`)
+  if (typeof fn.name !== 'string') fail(rawName, 'function.name', `must be a string (got ${describeJsonKind(fn.name)})`)
   if (!TOOL_NAME_PATTERN.test(rawName)) {
-    fail('function.name', 'must be 1 to 64 letters, digits, "_" or "-" (OpenAI\'s rule ^[a-zA-Z0-9_-]{1,64}$)')
+    fail(rawName, 'function.name', 'must be 1 to 64 letters, digits, "_" or "-" (OpenAI\'s rule ^[a-zA-Z0-9_-]{1,64}$)')
   }
   const ui: ToolUiMetadata = input.ui ?? NO_UI
-  if (!isPlainObject(ui as unknown)) fail('ui', `must be an object (got ${describeJsonKind(ui)})`)
+  if (!isPlainObject(ui as unknown)) fail(rawName, 'ui', `must be an object (got ${describeJsonKind(ui)})`)
   for (const [path, read] of STRING_FIELDS) {
     const value = read(input, fn, ui)
-    if (value !== undefined && typeof value !== 'string') fail(path, `must be a string (got ${describeJsonKind(value)})`)
+    if (value !== undefined && typeof value !== 'string') fail(rawName, path, `must be a string (got ${describeJsonKind(value)})`)
   }
   for (const [path, read] of BOOLEAN_FIELDS) {
     const value = read(input, fn, ui)
-    if (value !== undefined && typeof value !== 'boolean') fail(path, `must be a boolean (got ${describeJsonKind(value)})`)
+    if (value !== undefined && typeof value !== 'boolean') fail(rawName, path, `must be a boolean (got ${describeJsonKind(value)})`)
   }
   const timeoutMs = input.timeoutMs
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    fail('timeoutMs', `must be a positive number of milliseconds (got ${JSON.stringify(timeoutMs)})`)
+    fail(rawName, 'timeoutMs', `must be a positive number of milliseconds (got ${JSON.stringify(timeoutMs)})`)
   }
   if (input.available !== undefined && typeof input.available !== 'function') {
-    fail('available', `must be a function (got ${describeJsonKind(input.available)})`)
+    fail(rawName, 'available', `must be a function (got ${describeJsonKind(input.available)})`)
   }
   if (input.sandbox !== undefined && input.sandbox !== 'worker') {
-    fail('sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
+    fail(rawName, 'sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
   }
 
-  const parameters = normalizeParameters(fn.parameters, fail)
+  const parameters = normalizeParameters(rawName, fn.parameters)
   const modelDescription = fn.description ?? input.description
-  const definition = new RegisteredToolDefinitionRecord({
-    name: rawName,
-    ...(modelDescription !== undefined && { description: modelDescription }),
-    parameters,
-    ...(fn.strict !== undefined && { strict: fn.strict }),
-  }, { ui, icon: input.icon, category: input.category, defaultEnabled: input.defaultEnabled })
+  // key order as authors write it (name, description, parameters, strict): the request is byte-for-byte theirs
+  const modelFunction: ToolDefinition['function'] = modelDescription === undefined
+    ? { name: rawName, parameters }
+    : { name: rawName, description: modelDescription, parameters }
+  if (fn.strict !== undefined) modelFunction.strict = fn.strict as boolean
+  const definition = new RegisteredToolDefinitionRecord(modelFunction, { ui, icon: input.icon, category: input.category, defaultEnabled: input.defaultEnabled })
   return {
     name: rawName,
     definition,
@@ -107,9 +104,14 @@ type CheckedParameters = { schema: JsonSchemaObject } | { path: string, problem:
  */
 const checkedParameters = new WeakMap<object, CheckedParameters>()
 
-function normalizeParameters(value: unknown, fail: (path: string, problem: string) => never): JsonSchemaObject {
+/** Module-level rather than a closure per call: checking a definition that is fine allocates nothing for errors. */
+function fail(name: string, path: string, problem: string): never {
+  throw new InvalidToolDefinitionError(name, path, problem)
+}
+
+function normalizeParameters(name: string, value: unknown): JsonSchemaObject {
   if (value === undefined) return EMPTY_PARAMETERS
-  if (!isPlainObject(value)) return fail('parameters', `must be a JSON Schema object (got ${describeJsonKind(value)})`)
+  if (!isPlainObject(value)) return fail(name, 'parameters', `must be a JSON Schema object (got ${describeJsonKind(value)})`)
   let checked = checkedParameters.get(value)
   if (!checked) {
     checked = checkParameters(value)
@@ -117,7 +119,7 @@ function normalizeParameters(value: unknown, fail: (path: string, problem: strin
     // the frozen copy is its own answer: a definition taken from a registered tool registers again for free
     if ('schema' in checked) checkedParameters.set(checked.schema, checked)
   }
-  if ('problem' in checked) return fail(checked.path, checked.problem)
+  if ('problem' in checked) return fail(name, checked.path, checked.problem)
   return checked.schema
 }
 

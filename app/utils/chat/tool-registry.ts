@@ -1,4 +1,4 @@
-import { computed, getCurrentScope, onScopeDispose, shallowReactive } from 'vue'
+import { computed, getCurrentScope, onScopeDispose, shallowRef } from 'vue'
 import type { ToolDefinition } from '#shared/types/chat'
 import type { ExecutableTool, ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import { DuplicateToolError } from './errors/duplicate-tool-error'
@@ -34,7 +34,13 @@ export interface CreateToolRegistryOptions {
  * does nothing else.
  */
 export function createToolRegistry(options: CreateToolRegistryOptions = {}): ToolRegistry {
-  const tools = shallowReactive(new Map<string, RegisteredToolRecord>())
+  // A plain Map and one version counter rather than a reactive Map: registering 10,000 tools must not pay for
+  // per-key tracking. Every read below that an effect may depend on reads `version` first.
+  const tools = new Map<string, RegisteredToolRecord>()
+  const version = shallowRef(0)
+  const changed = () => {
+    version.value++
+  }
   const persistence = createToolStatePersistence({
     storage: options.storage ?? null,
     key: options.storageKey ?? TOOL_STATES_STORAGE_KEY,
@@ -75,19 +81,34 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     )
     // Map.set on an existing key keeps its position: an override stays where the original was
     tools.set(name, tool)
+    changed()
 
     let disposed = false
     const dispose = () => {
       if (disposed) return
       disposed = true
       // a later override owns the name now: leave it alone
-      if (tools.get(name) === tool) tools.delete(name)
+      if (tools.get(name) === tool) unregisterTool(name)
     }
     if (getCurrentScope()) onScopeDispose(dispose)
     return dispose
   }
 
-  const toolList = computed<readonly RegisteredTool[]>(() => [...tools.values()])
+  const toolList = computed<readonly RegisteredTool[]>(() => {
+    void version.value
+    return [...tools.values()]
+  })
+
+  function unregisterTool(name: string): boolean {
+    if (!tools.delete(name)) return false
+    changed()
+    return true
+  }
+
+  function getTool(name: string): RegisteredTool | undefined {
+    void version.value
+    return tools.get(name)
+  }
   const listTools = Object.defineProperty(() => toolList, 'value', { get: () => toolList.value }) as ToolListAccessor
 
   function saveChoice(name: string, enabled: boolean) {
@@ -119,6 +140,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   function getEnabledDefinitions(): ToolDefinition[] {
     const definitions: ToolDefinition[] = []
+    void version.value
     for (const tool of tools.values()) {
       if (tool.enabled.value) definitions.push(tool.definition)
     }
@@ -150,8 +172,8 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   return {
     registerTool,
-    unregisterTool: name => tools.delete(name),
-    getTool: name => tools.get(name),
+    unregisterTool,
+    getTool,
     listTools,
     setEnabled,
     hydrate,
