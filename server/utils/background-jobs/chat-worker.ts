@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { OPENROUTER_NO_KEY_MESSAGE } from '../openrouter-proxy'
 import { readOpenRouterPolicy } from '../openrouter-policy'
 import { chatJobStore } from './chat-job-store'
+import { useJobControl } from './job-control'
 import { useJobQueue } from './job-queue'
 import { createServerChatModel } from './server-chat-model'
 import { runChatJob } from './stream-handler'
@@ -20,6 +21,8 @@ export function useChatQueue() {
  * the runtime config and never stored. A job taken over (attempt > 1) goes on from its last finished step.
  */
 export function startChatWorker(): void {
+  // Stop and browser answers sent from other instances reach the jobs this one runs.
+  useJobControl()
   useChatQueue().startWorker(async (jobId, _data, { attempt, signal }) => {
     const config = useRuntimeConfig()
     const store = chatJobStore()

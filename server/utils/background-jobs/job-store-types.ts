@@ -21,6 +21,8 @@ export interface JobRecord {
   /** The instance running it now, and when that instance last said it was alive (ms). */
   ownerId?: string
   heartbeatAt?: number
+  /** Stop was asked for (from any instance): a runner that starts or takes the job over ends it at once. */
+  stopRequested?: boolean
   /** Set when status is 'failed' or 'interrupted'. */
   error?: string
   /** Anything the runner needs to resume after a takeover (finished steps' messages, the tool switches at send time). */
