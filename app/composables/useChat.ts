@@ -131,7 +131,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     streaming.value = true
     const releaseLock = await holdThreadLock(id)
     try {
-      const recorder = createLoopRecorder({ threadId: id, resumeFrom: await listMessages(id), onDraft: value => (draft.value = value), onStorageError: options.onStorageError })
+      const recorder = createLoopRecorder({ threadId: id, resumeFrom: await listMessages(id), resumeStep: job.step, onDraft: value => (draft.value = value), onStorageError: options.onStorageError })
       await options.ready?.()
       const tools = await options.getToolSet({ threadId: id })
       await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: options.onEvent, signal })

@@ -41,7 +41,8 @@ export async function stopServerChat(jobId: string): Promise<void> {
   await fetch(`/api/chats/${encodeURIComponent(jobId)}/stop`, { method: 'POST' }).catch(() => {})
 }
 
-export function setServerJob(threadId: string, serverJob: { id: string, lastEventId: number } | undefined) {
+/** The job a thread follows: the last event recorded, and the step it belonged to (a takeover may repeat it). */
+export function setServerJob(threadId: string, serverJob: { id: string, lastEventId: number, step?: number } | undefined) {
   return getDatabase().threads.update(threadId, { serverJob })
 }
 
@@ -73,6 +74,7 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
     const waiting = new Set<string>()
     let draining = false
     let ended = false
+    let lastStep: number | undefined
     const close = (how: 'ended' | 'gone' | 'closed') => {
       source.close()
       resolve(how)
@@ -87,6 +89,7 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
         for (const { event } of batch) {
           await recorder.record(event)
           options.onEvent?.(event)
+          if ('step' in event) lastStep = event.step
           if (event.type === 'tool-call-running') calls.set(event.call.id, event)
           if (event.type === 'tool-call-status' && event.text === WAITING_FOR_BROWSER) waiting.add(event.callId)
           if (event.type === 'tool-call-done' || event.type === 'tool-call-error') waiting.delete(event.result.callId)
@@ -98,7 +101,7 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
           if (call) void answerBrowserCall(jobId, call, options.tools, options.threadId)
         }
         waiting.clear()
-        await setServerJob(threadId, ended ? undefined : { id: jobId, lastEventId: batch.at(-1)!.id })
+        await setServerJob(threadId, ended ? undefined : { id: jobId, lastEventId: batch.at(-1)!.id, ...(lastStep ? { step: lastStep } : {}) })
       }
       draining = false
       if (ended) close('ended')

@@ -42,3 +42,12 @@ export function startChatWorker(): void {
     })
   })
 }
+
+/**
+ * How a chat on a user's own key shows it is alive: its runner beats every third of `jobLockDurationMs` (the same
+ * setting that times a takeover, default 30 s), and another instance reading it calls it orphaned after a whole one.
+ */
+export function memoryKeyTimings(): { heartbeatMs: number, staleAfterMs: number } {
+  const staleAfterMs = Number(useRuntimeConfig().jobLockDurationMs) || 30_000
+  return { heartbeatMs: Math.max(50, Math.floor(staleAfterMs / 3)), staleAfterMs }
+}

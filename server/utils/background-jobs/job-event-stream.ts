@@ -17,7 +17,12 @@ export function formatJobEvent(item: JobEvent<LoopEvent>): string {
  * Writes a job's events after `afterId` to the response as server-sent events, backlog first, then live ones,
  * and ends the response after the run's last event (`finish` or `fail`) or when the browser goes away.
  */
-export async function pipeJobEvents(event: H3Event, store: JobStore, jobId: string, afterId: number): Promise<void> {
+export interface PipeJobEventsOptions {
+  /** Run every `intervalMs` while the stream waits (a job on a user's key checks that its instance is alive). */
+  watch?: { intervalMs: number, check: () => Promise<unknown> }
+}
+
+export async function pipeJobEvents(event: H3Event, store: JobStore, jobId: string, afterId: number, options: PipeJobEventsOptions = {}): Promise<void> {
   const response = event.node.res
   response.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -32,11 +37,14 @@ export async function pipeJobEvents(event: H3Event, store: JobStore, jobId: stri
     if (gone.signal.aborted) return
     gone.abort()
     clearInterval(heartbeat)
+    if (watcher) clearInterval(watcher)
     if (!response.writableEnded) response.end()
     resolveDone()
   }
   response.once('close', end)
   const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS)
+  const { watch } = options
+  const watcher = watch ? setInterval(() => void watch.check().catch(() => {}), watch.intervalMs) : undefined
 
   let lastId = afterId
   const deliver = (item: JobEvent<LoopEvent>) => {
