@@ -40,7 +40,11 @@ function answer(step: number): string {
 function createFakeModel() {
   let held: Array<() => void> = []
   let holding = false
+  let expected = CHATS
   let onHeld: (() => void) | undefined
+  const check = () => {
+    if (holding && held.length >= expected) onHeld?.()
+  }
   const handler = (request: IncomingMessage, response: ServerResponse) => {
     let body = ''
     request.setEncoding('utf8')
@@ -53,17 +57,23 @@ function createFakeModel() {
       }
       if (holding && step >= STEPS) {
         held.push(send)
-        if (held.length >= CHATS) onHeld?.()
+        check()
       }
       else send()
     })
   }
   return {
     handler,
-    /** Resolves once every chat is waiting for its last step's reply. */
+    /** Resolves once every chat still going is waiting for its last step's reply. */
     hold: () => {
       holding = true
+      expected = CHATS
       return new Promise<void>(resolve => (onHeld = resolve))
+    },
+    /** A chat ended before its last step (it failed): wait for one fewer. */
+    lost: () => {
+      expected--
+      check()
     },
     release: () => {
       holding = false
@@ -83,18 +93,22 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
 }
 
+/** JS heap plus memory held outside it (buffers, sockets' native memory), after a full GC when exposed. */
 function heapMb(): number {
   ;(globalThis as { gc?: () => void }).gc?.()
-  return process.memoryUsage().heapUsed / 1024 / 1024
+  const usage = process.memoryUsage()
+  return (usage.heapUsed + usage.external) / 1024 / 1024
 }
 
 interface Setup {
   name: string
-  /** The store the runners append to (instance A's; on Redis instance B's runners use their own). */
+  /** The store jobs are created in (instance A's). */
   store: JobStore
   /** The store the subscriber reads from (instance B). */
   reader: JobStore
+  /** Each instance's queue, and the store its runners append to (stamped). */
   queues: JobQueue<ChatQueueData>[]
+  runnerStores: JobStore[]
   /** Memory Redis itself holds, in bytes (0 embedded). */
   serverBytes: () => Promise<number>
   close: () => Promise<void>
@@ -103,11 +117,12 @@ interface Setup {
 async function runScenario(setup: Setup, baseURL: string, fake: ReturnType<typeof createFakeModel>) {
   const model = createOpenAICompatibleModel({ baseURL, model: 'bench' })
   for (const [index, queue] of setup.queues.entries()) {
-    const store = index === 0 ? setup.store : setup.reader
+    const store = setup.runnerStores[index]!
     queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(store, jobId, { model, attempt, signal }))
   }
   const latencies: number[] = []
   let finished = 0
+  let failed = 0
   let allDone!: () => void
   const done = new Promise<void>(resolve => (allDone = resolve))
   const subscriptions = new AbortController()
@@ -118,7 +133,10 @@ async function runScenario(setup: Setup, baseURL: string, fake: ReturnType<typeo
     await setup.reader.subscribe<LoopEvent & { emittedAt: number }>(job.id, 0, (item) => {
       latencies.push(performance.now() - item.event.emittedAt)
       if (item.event.type === 'finish' || item.event.type === 'fail') {
-        if (item.event.type === 'fail') console.error(item.event.error)
+        if (item.event.type === 'fail') {
+          if (++failed === 1) console.error('a chat failed:', item.event.error.message)
+          if (item.event.steps < STEPS) fake.lost()
+        }
         if (++finished === CHATS) allDone()
       }
     }, subscriptions.signal)
@@ -135,10 +153,15 @@ async function runScenario(setup: Setup, baseURL: string, fake: ReturnType<typeo
   await done
   const seconds = (performance.now() - started) / 1000
   subscriptions.abort()
+  // The last event lands just before the runner marks its job: let every runner return before the queues close.
+  for (const jobId of jobIds) {
+    while (!['done', 'failed', 'stopped'].includes((await setup.store.getJob(jobId))?.status ?? '')) await new Promise(resolve => setTimeout(resolve, 20))
+  }
   const sorted = latencies.sort((a, b) => a - b)
   return {
     mode: setup.name,
     chats: CHATS,
+    failed,
     'chats/s': CHATS / seconds,
     events: sorted.length,
     'latency p50 ms': percentile(sorted, 50),
@@ -152,9 +175,10 @@ async function embedded(): Promise<Setup> {
   const store = createMemoryJobStore()
   return {
     name: 'embedded (in-process queue, memory store)',
-    store: stamped(store),
+    store,
     reader: store,
     queues: [createInProcessJobQueue<ChatQueueData>({ concurrency: CHATS })],
+    runnerStores: [stamped(store)],
     serverBytes: async () => 0,
     close: () => store.close(),
   }
@@ -171,9 +195,10 @@ async function onRedis(url: string): Promise<Setup> {
   const probe = new Redis(url)
   return {
     name: 'Redis (2 instances, BullMQ + Streams)',
-    store: stamped(storeA),
+    store: storeA,
     reader: storeB,
     queues,
+    runnerStores: [stamped(storeA), stamped(storeB)],
     serverBytes: async () => Number(/used_memory:(\d+)/.exec(await probe.info('memory'))?.[1] ?? 0),
     close: async () => {
       for (const queue of queues) await queue.close()
@@ -187,7 +212,7 @@ async function onRedis(url: string): Promise<Setup> {
 export async function runBackgroundJobsBench() {
   const dispose = registerServerTool({ type: 'function', function: { name: 'bench_noop', parameters: { type: 'object', properties: {} } } }, () => 'ok', { runtime: 'server' })
   const fake = createFakeModel()
-  const server = await startLoopbackServer(fake.handler)
+  const server = await startLoopbackServer(fake.handler, { keepAliveTimeoutMs: 120_000 })
   const redis = await startRedisServer()
   const rows: Record<string, string | number>[] = []
   try {
@@ -206,7 +231,7 @@ export async function runBackgroundJobsBench() {
     await server.close()
     await redis.stop()
   }
-  printTable(`${CHATS} concurrent background chats, ${STEPS} steps each (2 no-op server tool calls + text), loopback fake model; latency = append → subscriber on instance B; memory = heap (after GC) and Redis used_memory with all chats waiting in their last step`, rows)
+  printTable(`${CHATS} concurrent background chats, ${STEPS} steps each (2 no-op server tool calls + text), loopback fake model; latency = append → subscriber on instance B; memory = heap + external (after GC) and Redis used_memory with all chats waiting in their last step`, rows)
   const path = await writeResult('background-jobs', { chats: CHATS, steps: STEPS, gcExposed: typeof (globalThis as { gc?: unknown }).gc === 'function', targets: { 'latency p99 ms': 50, 'KB/job': 100 }, rows })
   console.log(`written ${path}`)
   return rows
