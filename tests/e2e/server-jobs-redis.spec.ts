@@ -172,4 +172,8 @@ test('a reply on the user\'s own key uses that key, never reaches Redis, and is 
   const everything = await dumpRedis(redis.url)
   expect(everything).toContain(id)
   expect(everything).not.toContain(USER_KEY)
+  // Nor in what either instance logged (A's output up to its death included).
+  for (const app of [a, b]) expect(app.output()).not.toContain(USER_KEY)
+  // What the browser reads back carries no key either.
+  expect(JSON.stringify(received)).not.toContain(USER_KEY)
 })

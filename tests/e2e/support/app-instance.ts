@@ -15,6 +15,8 @@ export interface AppInstance {
   /** A fetch that carries the session cookie the app's page handed out (as the app's own page would). */
   fetchWithSession: (path: string, init?: RequestInit) => Promise<Response>
   cookie: string
+  /** Everything the server wrote to stdout and stderr so far. */
+  output: () => string
   stop: () => Promise<void>
 }
 
@@ -65,6 +67,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<AppIns
     url,
     pid: child.pid!,
     cookie,
+    output: () => log,
     residentMb: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
