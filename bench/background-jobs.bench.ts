@@ -5,6 +5,7 @@
 // second, event latency from the runner's append to the subscriber (p50 / p99), and memory per job while all 500
 // wait in their last step. Run: `npm run bench:jobs` (or `npm run bench -- background-jobs`). Needs redis-server.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 import { Redis } from 'ioredis'
 import type { LoopEvent } from '../shared/loop/loop-event'
@@ -144,6 +145,9 @@ async function runScenario(setup: Setup, baseURL: string, fake: ReturnType<typeo
   const heapBefore = heapMb()
   const serverBefore = await setup.serverBytes()
   const held = fake.hold()
+  // How late this process's event loop ran: in one process, the runners of both instances and the subscriber share it.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+  loopDelay.enable()
   const started = performance.now()
   await Promise.all(jobIds.map((jobId, index) => setup.queues[index % setup.queues.length]!.enqueue(jobId, { kind: 'chat' })))
   await held
@@ -152,6 +156,7 @@ async function runScenario(setup: Setup, baseURL: string, fake: ReturnType<typeo
   fake.release()
   await done
   const seconds = (performance.now() - started) / 1000
+  loopDelay.disable()
   subscriptions.abort()
   // The last event lands just before the runner marks its job: let every runner return before the queues close.
   for (const jobId of jobIds) {
@@ -166,6 +171,7 @@ async function runScenario(setup: Setup, baseURL: string, fake: ReturnType<typeo
     events: sorted.length,
     'latency p50 ms': percentile(sorted, 50),
     'latency p99 ms': percentile(sorted, 99),
+    'loop delay p99 ms': loopDelay.percentile(99) / 1e6,
     'KB/job (this process)': ((heapHeld - heapBefore) * 1024) / CHATS,
     'KB/job (Redis)': ((serverHeld - serverBefore) / 1024) / CHATS,
   }

@@ -104,6 +104,8 @@ describe('a reply on the user\'s own key', () => {
     const store = createMemoryJobStore({ storage: createStorage({ driver: fsDriver({ base: dir }) }) })
     const job = await startMemoryKeyChatJob(store, spec('t-disk'), modelOptions())
     await ended(store, job.id)
+    // The record reaches the disk just after the store answers with it: wait for the finished one there.
+    await vi.waitUntil(() => dumpFiles(dir).includes('"done"'), { timeout: 5000, interval: 10 })
     const written = dumpFiles(dir)
     expect(written).toContain(job.id)
     expect(written).not.toContain(USER_KEY)
