@@ -11,6 +11,7 @@ const benches: BenchModule[] = [
   { name: 'loop', load: () => import('./loop.bench'), run: 'runLoopBench' },
   { name: 'demo-model', load: () => import('./demo-model.bench'), run: 'runDemoModelBench' },
   { name: 'approval', load: () => import('./approval.bench'), run: 'runApprovalBench' },
+  { name: 'background-jobs', load: () => import('./background-jobs.bench'), run: 'runBackgroundJobsBench' },
 ]
 
 const only = process.argv.slice(2)

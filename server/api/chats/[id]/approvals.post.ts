@@ -3,6 +3,9 @@ import { readBoundedJson } from '../../../utils/http/read-bounded-body'
 import { TOOL_BODY_LIMIT_BYTES } from '../../../utils/http/request-limits'
 import { requireOwnChatJob } from '../../../utils/background-jobs/job-access'
 import { answerJobApproval } from '../../../utils/background-jobs/pending-approvals'
+import { isFinishedJob } from '../../../utils/background-jobs/job-retention'
+import { useJobControl } from '../../../utils/background-jobs/job-control'
+import { parseToolArguments } from '#shared/tools/parse-tool-arguments'
 
 const answerSchema = z.strictObject({
   callId: z.string().min(1).max(200),
@@ -13,7 +16,8 @@ const answerSchema = z.strictObject({
 
 /**
  * POST /api/chats/:id/approvals `{ callId, decision, arguments? }`: a tab of the session answers a call the job
- * waits on (Allow once / Always allow / Deny). The first answer wins; a later one (another tab) gets 409.
+ * waits on (Allow once / Always allow / Deny), on whichever instance runs it. The first answer wins; a later one
+ * (another tab) gets 409. Edited arguments that break the tool's schema get 400 from the runner's instance.
  */
 export default defineEventHandler(async (event) => {
   const job = await requireOwnChatJob(event)
@@ -22,8 +26,22 @@ export default defineEventHandler(async (event) => {
     throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: 'The body must be { callId, decision: "allowed-once" | "always-allowed" | "denied", arguments? }.' })
   }
   const { callId, decision, arguments: argumentsText } = parsed.data
-  const answered = answerJobApproval(job.id, callId, { decision, ...(argumentsText !== undefined && { arguments: argumentsText }) })
+  if (argumentsText !== undefined) {
+    const read = parseToolArguments(argumentsText)
+    if (!read.ok) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `The edited arguments cannot be used: ${read.error}` })
+  }
+  const answer = { decision, ...(argumentsText !== undefined && { arguments: argumentsText }) }
+  const conflict = () => createError({ statusCode: 409, statusMessage: 'Conflict', message: 'This call is not waiting for an answer.' })
+  // Here first: the runner checks edited arguments against the tool's schema and says why it refuses them.
+  const answered = answerJobApproval(job.id, callId, answer)
   if (!answered.ok && answered.reason === 'invalid') throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: answered.message })
-  if (!answered.ok) throw createError({ statusCode: 409, statusMessage: 'Conflict', message: 'This call is not waiting for an answer.' })
+  const control = useJobControl()
+  if (answered.ok) {
+    if (control.shared) await control.claimOnce(`approval:${job.id}:${callId}`)
+    return { id: job.id, callId, decision }
+  }
+  // On Redis the job may run on another instance: the first answer claims the call, then goes to its runner.
+  if (!control.shared || isFinishedJob(job) || !(await control.claimOnce(`approval:${job.id}:${callId}`))) throw conflict()
+  await control.send({ type: 'approval-answer', jobId: job.id, callId, answer })
   return { id: job.id, callId, decision }
 })
