@@ -5,6 +5,7 @@ import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job
 import { startChatJob } from '~~/server/utils/background-jobs/stream-handler'
 import { abortRunningJob } from '~~/server/utils/background-jobs/running-jobs'
 import { answerJobApproval } from '~~/server/utils/background-jobs/pending-approvals'
+import { applyJobControl, parseControlMessage } from '~~/server/utils/background-jobs/job-control'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { DENIED_CONTENT } from '#shared/loop/tool-approval'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
@@ -129,5 +130,19 @@ describe('background chats wait for approval', () => {
     expect(ran).toEqual([{ url: 'https://a.example' }, { url: 'https://b.example' }])
     const decisions = (await store.readEvents<LoopEvent>(job.id, 0)).map(item => item.event).flatMap(event => (event.type === 'tool-call-approval' ? [event.decision] : []))
     expect(decisions).toEqual(['always-allowed', 'auto'])
+  })
+
+  it('takes an answer that came through the job control (another instance took the request)', async () => {
+    const ran: unknown[] = []
+    const { store, job } = await startAsking('job_fetch_g', ran)
+    await waitForEvent(store, job.id, event => event.type === 'tool-call-awaiting-approval')
+    const text = JSON.stringify({ type: 'approval-answer', jobId: job.id, callId: 'c1', answer: { decision: 'allowed-once', arguments: '{"url":"https://c.example"}' } })
+    const message = parseControlMessage(text)
+    expect(message).toEqual({ type: 'approval-answer', jobId: job.id, callId: 'c1', answer: { decision: 'allowed-once', arguments: '{"url":"https://c.example"}' } })
+    expect(parseControlMessage(JSON.stringify({ type: 'approval-answer', jobId: job.id, callId: 'c1', answer: { decision: 'run-anyway' } }))).toBeUndefined()
+    expect(parseControlMessage(JSON.stringify({ type: 'approval-answer', jobId: job.id, callId: 'c1', answer: { decision: 'denied', arguments: 5 } }))).toBeUndefined()
+    expect(applyJobControl(message!)).toBe(true)
+    await waitForEvent(store, job.id, isEnd)
+    expect(ran).toEqual([{ url: 'https://c.example' }])
   })
 })
