@@ -116,3 +116,17 @@ describe('tool policies', () => {
     expect(createToolPolicies({ storage, registry }).policiesFor(['get_weather', 'calculate'])).toEqual({ get_weather: 'never', calculate: 'ask' })
   })
 })
+
+describe('a tool\'s default approval policy in the registry', () => {
+  it('comes from `approval`, else `actsOutsideApp`, and a policy that is not one is refused at registration', async () => {
+    const { createToolRegistry } = await import('~/utils/chat/tool-registry')
+    const registry = createToolRegistry()
+    const define = (name: string, extra: Record<string, unknown>) => ({ type: 'function' as const, function: { name }, ...extra })
+    registry.registerTool(define('plain', {}), () => 'ok')
+    registry.registerTool(define('outside', { actsOutsideApp: true }), () => 'ok')
+    registry.registerTool(define('outside_auto', { actsOutsideApp: true, approval: 'auto' }), () => 'ok')
+    expect(['plain', 'outside', 'outside_auto'].map(name => registry.getTool(name)!.defaultApproval)).toEqual(['auto', 'ask', 'auto'])
+    expect(() => registry.registerTool(define('odd', { approval: 'sometimes' }), () => 'ok')).toThrow(/Tool "odd".*approval.*"auto", "ask", "never"/)
+    expect(() => registry.registerTool(define('odd2', { actsOutsideApp: 'yes' }), () => 'ok')).toThrow(/Tool "odd2".*actsOutsideApp/)
+  })
+})

@@ -75,9 +75,9 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     fail(rawName, 'available', `must be a function (got ${describeJsonKind(input.available)})`)
   }
   if (input.approval !== undefined && !(APPROVAL_POLICIES as readonly unknown[]).includes(input.approval)) {
-    fail('approval', `must be one of ${APPROVAL_POLICIES.map(policy => `"${policy}"`).join(', ')} (got ${JSON.stringify(input.approval)})`)
+    fail(rawName, 'approval', `must be one of ${APPROVAL_POLICIES.map(policy => `"${policy}"`).join(', ')} (got ${JSON.stringify(input.approval)})`)
   }
-  if (input.actsOutsideApp !== undefined && typeof input.actsOutsideApp !== 'boolean') fail('actsOutsideApp', `must be a boolean (got ${describeJsonKind(input.actsOutsideApp)})`)
+  if (input.actsOutsideApp !== undefined && typeof input.actsOutsideApp !== 'boolean') fail(rawName, 'actsOutsideApp', `must be a boolean (got ${describeJsonKind(input.actsOutsideApp)})`)
   if (input.sandbox !== undefined && input.sandbox !== 'worker') {
     fail(rawName, 'sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
   }
