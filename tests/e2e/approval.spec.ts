@@ -237,6 +237,29 @@ test.describe('approval before a tool runs', () => {
   })
 })
 
+test.describe('approval with the offline demo model', () => {
+  test('get_weather asks first by default; Deny keeps the city away from Open-Meteo and the demo still answers', async ({ page }) => {
+    const outside: string[] = []
+    await page.route(/open-meteo\.com/, (route) => {
+      outside.push(route.request().url())
+      return route.abort()
+    })
+    await openApp(page)
+    await page.evaluate(() => localStorage.setItem('plugboard:tool-states:v1', JSON.stringify({ version: 1, states: { get_weather: true } })))
+    await page.reload()
+    await waitForReady(page)
+    await sendMessage(page, 'weather in Paris')
+    const card = page.locator('[data-testid="tool-card"][data-tool="get_weather"]').last()
+    await expect(card).toHaveAttribute('data-status', 'awaiting-approval', { timeout: 15_000 })
+    await expect(card.getByLabel('city')).toHaveValue('Paris')
+    await card.getByRole('button', { name: 'Deny' }).click()
+    await waitForIdle(page)
+    await expect(card).toHaveAttribute('data-status', 'denied')
+    await expect(lastAssistant(page)).toContainText('declined')
+    expect(outside).toEqual([])
+  })
+})
+
 test.describe('approval in chats running on the server', () => {
   test('the job pauses on the call; Allow once from the tab goes through POST /api/chats/:id/approvals and the job goes on', async ({ page }) => {
     await openWithFetchTool(page, true)
