@@ -82,7 +82,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
           threadId: id, model: server.model, messages: toModelMessages(records), tools,
           toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
         })
-        await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: options.onEvent, signal })
+        await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal })
         return
       }
       await runChatLoop({
@@ -134,7 +134,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       const recorder = createLoopRecorder({ threadId: id, resumeFrom: await listMessages(id), onDraft: value => (draft.value = value), onStorageError: options.onStorageError })
       await options.ready?.()
       const tools = await options.getToolSet({ threadId: id })
-      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: options.onEvent, signal })
+      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal })
     }
     catch (error) {
       lastError.value = toStoredError(error).message
