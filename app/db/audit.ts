@@ -1,4 +1,3 @@
-import type { Collection } from 'dexie'
 import { getDatabase } from './database'
 import type { AuditRecord, AuditStatus } from './types'
 
@@ -13,7 +12,7 @@ export interface AuditFilter {
 }
 
 /** The filter's runs, newest first, read through a cursor (never the whole table at once). */
-function filtered(filter: AuditFilter): Collection<AuditRecord, string> {
+function filtered(filter: AuditFilter) {
   const collection = getDatabase().audit.where('startedAt').between(filter.from ?? -Infinity, filter.to ?? Infinity, true, true).reverse()
   const { toolName, status } = filter
   if (!toolName && !status) return collection
