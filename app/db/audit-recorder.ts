@@ -55,7 +55,9 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
   let lastPrune = Number.NEGATIVE_INFINITY
 
   const enqueue = (task: () => Promise<unknown>): Promise<void> => {
-    const next = queue.then(task).then(() => {}, (error: unknown) => onStorageError(error as Error))
+    const next = queue.then(task).then(() => {}, (error: unknown) => {
+      onStorageError(error as Error)
+    })
     queue = next
     return next
   }
