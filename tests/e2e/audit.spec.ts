@@ -3,6 +3,9 @@ import { expect, test, type Download, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 import { openApp, sendMessage, waitForIdle } from './helpers'
 
+// two chats with a tool run each before the audit page is even opened: long on a busy machine
+test.describe.configure({ timeout: 90_000 })
+
 /** A tool that always fails, registered through the console API plugin authors use. */
 async function registerFailingTool(page: Page) {
   await page.evaluate(() => {

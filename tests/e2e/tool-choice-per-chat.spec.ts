@@ -3,6 +3,8 @@ import { clearFakeRequests, fakeRequests, lastAssistant, openApp, PROXY_APP_URL,
 
 // The build with the server's key pointed at the fake OpenRouter, which records every request it receives.
 test.use({ baseURL: PROXY_APP_URL })
+// several chats, a reload and five replies each: long on a busy machine
+test.describe.configure({ timeout: 120_000 })
 
 /** Uses fake/echo-tools, which answers with the names of the tools it was offered. */
 async function useEchoModel(page: Page, runOnServer: boolean) {
