@@ -28,6 +28,8 @@ export default defineConfig({
           environment: 'nuxt',
           setupFiles: ['fake-indexeddb/auto'],
           testTimeout: 30_000,
+          // starting Nuxt for the first file of a run takes over the default 10 s on a busy 2-core machine
+          hookTimeout: 60_000,
           environmentOptions: { nuxt: { rootDir: '.', domEnvironment: 'happy-dom' } },
         },
       }),

@@ -55,7 +55,7 @@ describe('ChatInputDropper: This chat / All chats', () => {
   it('in a chat, a switch changes this chat only: stored with the chat, the global switch untouched', async () => {
     const registry = registryWithTools()
     const thread = await createThread('A')
-    await open(registry, thread.id)
+    const wrapper = await open(registry, thread.id)
     expect(radio('chat').checked).toBe(true)
     switchOf('calculate').click()
     await settle()
@@ -64,7 +64,7 @@ describe('ChatInputDropper: This chat / All chats', () => {
     expect(switchOf('calculate').getAttribute('aria-checked')).toBe('false')
     expect($('[data-testid="tool-scope-changed"]')?.textContent).toContain('1 changed in this chat')
     // the trigger counts what this chat's next send gets
-    expect($('[data-testid="tool-popover-trigger"]')?.textContent?.trim()).toBe('0')
+    expect(wrapper.find('[data-testid="tool-popover-trigger"]').text()).toBe('0')
 
     // All chats shows (and changes) the global switches
     radio('all').click()
