@@ -1,5 +1,5 @@
 import { computed, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
-import { countAudit, listAuditPage, listAuditToolNames, type AuditFilter } from '~/db/audit'
+import { countAudit, listAuditPage, listAuditToolNames, type AuditCursor, type AuditFilter } from '~/db/audit'
 import { getDatabase } from '~/db/database'
 import type { AuditRecord } from '~/db/types'
 import { useLiveQuery } from './useLiveQuery'
@@ -15,13 +15,15 @@ export interface UseAuditLogOptions {
  */
 export function useAuditLog(filter: MaybeRefOrGetter<AuditFilter>, options: UseAuditLogOptions = {}) {
   const { pageSize = 25 } = options
-  const page = shallowRef(0)
+  /** Where each page shown so far starts (undefined: the newest run); the last one is the page shown. */
+  const starts = shallowRef<(AuditCursor | undefined)[]>([undefined])
+  const page = computed(() => starts.value.length - 1)
   // a new filter starts on the first page
-  watch(() => JSON.stringify(toValue(filter)), () => { page.value = 0 })
+  watch(() => JSON.stringify(toValue(filter)), () => { starts.value = [undefined] })
 
   const rows = useLiveQuery<AuditRecord[]>(
-    () => listAuditPage(toValue(filter), { offset: page.value * pageSize, limit: pageSize }),
-    [() => JSON.stringify(toValue(filter)), page],
+    () => listAuditPage(toValue(filter), { after: starts.value.at(-1), limit: pageSize }),
+    [() => JSON.stringify(toValue(filter)), starts],
     [],
   )
   const total = useLiveQuery<number>(() => countAudit(toValue(filter)), () => JSON.stringify(toValue(filter)), 0)
@@ -34,10 +36,11 @@ export function useAuditLog(filter: MaybeRefOrGetter<AuditFilter>, options: UseA
   }, () => rows.value, new Set())
 
   const pageCount = computed(() => Math.max(1, Math.ceil((total.value ?? 0) / pageSize)))
-  // the log shrank (cleared, pruned) under the page being shown
-  watch(pageCount, (count) => {
-    if (page.value >= count) page.value = count - 1
+  // the log shrank (cleared, pruned) under the page being shown: back to the first page
+  watch(rows, (list) => {
+    if (page.value > 0 && list?.length === 0) starts.value = [undefined]
   })
+  const hasOlder = computed(() => (rows.value?.length ?? 0) === pageSize && (page.value + 1) * pageSize < (total.value ?? 0))
 
   return {
     rows,
@@ -47,7 +50,15 @@ export function useAuditLog(filter: MaybeRefOrGetter<AuditFilter>, options: UseA
     page,
     pageCount,
     pageSize,
-    next: () => { if (page.value < pageCount.value - 1) page.value++ },
-    previous: () => { if (page.value > 0) page.value-- },
+    hasOlder,
+    /** The next page of older runs. */
+    next: () => {
+      const last = rows.value?.at(-1)
+      if (hasOlder.value && last) starts.value = [...starts.value, { startedAt: last.startedAt, id: last.id }]
+    },
+    /** Back to the page of newer runs. */
+    previous: () => {
+      if (starts.value.length > 1) starts.value = starts.value.slice(0, -1)
+    },
   }
 }

@@ -64,15 +64,19 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
 
   const keyOf = (threadId: string | undefined, callId: string) => `${threadId ?? ''}\u0000${callId}`
 
-  /** The open row of a call: this recorder's, else one a recording before a reload left open, else a new one. */
-  function rowFor(threadId: string | undefined, callId: string, fields: Pick<AuditRecord, 'toolName' | 'argumentsAsked'>): Promise<string | undefined> {
+  /**
+   * The open row of a call: this recorder's, else (`mayBeOpen`: an event that comes after a call started) one a
+   * recording before a reload left open, else a new one.
+   */
+  function rowFor(threadId: string | undefined, callId: string, fields: Pick<AuditRecord, 'toolName' | 'argumentsAsked'>, mayBeOpen: boolean): Promise<string | undefined> {
     const key = keyOf(threadId, callId)
     let row = rows.get(key)
     if (!row) {
       row = (async () => {
         const db = getDatabase()
-        if (threadId) {
-          const earlier = await db.audit.where('threadId').equals(threadId).filter(record => record.toolCallId === callId && OPEN_STATUSES.has(record.status)).first()
+        if (threadId && mayBeOpen) {
+          // few runs are open at any time: the status index finds them without walking the chat's history
+          const earlier = await db.audit.where('status').anyOf([...OPEN_STATUSES]).filter(record => record.threadId === threadId && record.toolCallId === callId).first()
           if (earlier) return earlier.id
         }
         const threadTitle = threadId ? (await db.threads.get(threadId))?.title : undefined
@@ -93,10 +97,14 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
     await pruneAudit(oldest)
   }
 
-  /** Applies `patch` to the call's row; `last` forgets the call afterwards (it ended). */
-  function update(threadId: string | undefined, callId: string, fields: Pick<AuditRecord, 'toolName' | 'argumentsAsked'>, patch: (row: AuditRecord) => Partial<AuditRecord>, last = false) {
+  /**
+   * Applies `patch` to the call's row. `stage`: 'start' opens a call (a new row unless this recorder knows it),
+   * 'on' goes on with one, 'end' ends it (and forgets it).
+   */
+  function update(threadId: string | undefined, callId: string, fields: Pick<AuditRecord, 'toolName' | 'argumentsAsked'>, patch: (row: AuditRecord) => Partial<AuditRecord>, stage: 'start' | 'on' | 'end') {
+    const last = stage === 'end'
     return enqueue(async () => {
-      const id = await rowFor(threadId, callId, fields)
+      const id = await rowFor(threadId, callId, fields, stage !== 'start')
       if (last) rows.delete(keyOf(threadId, callId))
       if (!id) return
       const db = getDatabase()
@@ -118,14 +126,14 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
       resultBytes: utf8Length(result.fullContent),
       truncated: result.truncated,
       error: result.error?.message,
-    }), true)
+    }), 'end')
   }
 
   async function record(event: LoopEvent, threadId?: string): Promise<void> {
     switch (event.type) {
       case 'tool-call-awaiting-approval': {
         const { call } = event
-        return update(threadId, call.id, { toolName: call.function.name, argumentsAsked: call.function.arguments }, () => ({ status: 'awaiting-approval' }))
+        return update(threadId, call.id, { toolName: call.function.name, argumentsAsked: call.function.arguments }, () => ({ status: 'awaiting-approval' }), 'start')
       }
       case 'tool-call-approval': {
         const refused = event.decision === 'denied' || event.decision === 'never'
@@ -135,14 +143,14 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
           argumentsAsked: event.askedArguments,
           argumentsRun: refused ? undefined : event.arguments,
           status: refused ? 'denied' : row.status === 'awaiting-approval' ? 'queued' : row.status,
-        }))
+        }), 'on')
       }
       case 'tool-call-running': {
         const { call } = event
         return update(threadId, call.id, { toolName: call.function.name, argumentsAsked: call.function.arguments }, () => ({
           status: 'running',
           argumentsRun: call.function.arguments,
-        }))
+        }), 'on')
       }
       case 'tool-call-done':
       case 'tool-call-error':

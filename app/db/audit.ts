@@ -11,17 +11,29 @@ export interface AuditFilter {
   to?: number
 }
 
-/** The filter's runs, newest first, read through a cursor (never the whole table at once). */
-function filtered(filter: AuditFilter) {
-  const collection = getDatabase().audit.where('startedAt').between(filter.from ?? -Infinity, filter.to ?? Infinity, true, true).reverse()
-  const { toolName, status } = filter
-  if (!toolName && !status) return collection
-  return collection.filter(row => (!toolName || row.toolName === toolName) && (!status || row.status === status))
+/** Where a page ends: the last run shown (the list is ordered by start time, then id, newest first). */
+export interface AuditCursor {
+  startedAt: number
+  id: string
 }
 
-/** One page of the filter's runs, newest first. */
-export function listAuditPage(filter: AuditFilter, page: { offset: number, limit: number }): Promise<AuditRecord[]> {
-  return filtered(filter).offset(Math.max(0, page.offset)).limit(Math.max(0, page.limit)).toArray()
+/**
+ * The filter's runs, newest first, read through an IndexedDB cursor (never the whole table at once). With `after`,
+ * only the runs that come after that one in this order: the range starts there, so a page costs what it reads,
+ * not what came before it (an offset would walk every earlier run again).
+ */
+function filtered(filter: AuditFilter, after?: AuditCursor) {
+  const upper = Math.min(filter.to ?? Infinity, after?.startedAt ?? Infinity)
+  const collection = getDatabase().audit.where('startedAt').between(filter.from ?? -Infinity, upper, true, true).reverse()
+  const { toolName, status } = filter
+  if (!toolName && !status && !after) return collection
+  return collection.filter(row => (!after || row.startedAt < after.startedAt || row.id < after.id)
+    && (!toolName || row.toolName === toolName) && (!status || row.status === status))
+}
+
+/** One page of the filter's runs, newest first: the first `limit`, or the `limit` after the cursor. */
+export function listAuditPage(filter: AuditFilter, page: { after?: AuditCursor, limit: number }): Promise<AuditRecord[]> {
+  return filtered(filter, page.after).limit(Math.max(0, page.limit)).toArray()
 }
 
 /** How many runs the filter matches. */

@@ -21,15 +21,32 @@ async function seed() {
 }
 
 describe('audit log queries', () => {
-  it('lists one page at a time, newest first', async () => {
+  it('lists one page at a time, newest first, each page going on after the last run of the one before', async () => {
     await seed()
-    const first = await listAuditPage({}, { offset: 0, limit: 25 })
-    const third = await listAuditPage({}, { offset: 50, limit: 25 })
+    const first = await listAuditPage({}, { limit: 25 })
     expect(first).toHaveLength(25)
     expect(first[0]!.id).toBe('run-59')
     expect(first.map(row => row.startedAt)).toEqual([...first.map(row => row.startedAt)].sort((a, b) => b - a))
+    const second = await listAuditPage({}, { after: first.at(-1), limit: 25 })
+    const third = await listAuditPage({}, { after: second.at(-1), limit: 25 })
+    expect(second[0]!.id).toBe('run-34')
     expect(third.map(row => row.id)).toEqual(['run-09', 'run-08', 'run-07', 'run-06', 'run-05', 'run-04', 'run-03', 'run-02', 'run-01', 'run-00'])
     expect(await countAudit({})).toBe(60)
+  })
+
+  it('runs logged in the same millisecond are neither skipped nor shown twice across pages', async () => {
+    await getDatabase().audit.bulkAdd(Array.from({ length: 7 }, (_, index) => ({
+      id: `same-${index}`, toolName: 'calculate', toolCallId: `c${index}`, argumentsAsked: '{}', status: 'done' as const, startedAt: START,
+    })))
+    const seen: string[] = []
+    let after: AuditRecord | undefined
+    for (let round = 0; round < 5; round++) {
+      const page = await listAuditPage({ toolName: 'calculate' }, { after, limit: 3 })
+      seen.push(...page.map(row => row.id))
+      after = page.at(-1)
+      if (!after) break
+    }
+    expect(seen).toEqual(['same-6', 'same-5', 'same-4', 'same-3', 'same-2', 'same-1', 'same-0'])
   })
 
   it('filters by tool, status and a range of whole days, combined', async () => {
@@ -40,7 +57,7 @@ describe('audit log queries', () => {
     // 21 Nov only: hours 24..47
     const day = toAuditFilter({ toolName: '', status: '', fromDate: '2026-11-21', toDate: '2026-11-21' })
     expect(await countAudit(day)).toBe(24)
-    const page = await listAuditPage({ ...day, toolName: 'get_weather', status: 'done' }, { offset: 0, limit: 100 })
+    const page = await listAuditPage({ ...day, toolName: 'get_weather', status: 'done' }, { limit: 100 })
     expect(page.every(row => row.toolName === 'get_weather' && row.status === 'done' && row.startedAt >= START + 24 * HOUR && row.startedAt < START + 48 * HOUR)).toBe(true)
     expect(page.map(row => row.id)[0]).toBe('run-47')
     expect(await countAudit({ toolName: 'no_such_tool' })).toBe(0)

@@ -64,6 +64,21 @@ function parseCsv(text: string): Record<string, string>[] {
   return lines.map(line => Object.fromEntries(header!.map((name, index) => [name, line[index] ?? ''])))
 }
 
+/** Writes runs straight into IndexedDB, as earlier sessions would have left them. */
+function seedRuns(page: Page, runs: Array<Record<string, unknown>>) {
+  return page.evaluate(runs => new Promise<void>((resolve, reject) => {
+    const open = indexedDB.open('plugboard')
+    open.onerror = () => reject(open.error)
+    open.onsuccess = () => {
+      const db = open.result
+      const transaction = db.transaction('audit', 'readwrite')
+      for (const run of runs) transaction.objectStore('audit').put(run)
+      transaction.oncomplete = () => { db.close(); resolve() }
+      transaction.onerror = () => reject(transaction.error)
+    }
+  }), runs)
+}
+
 test.describe('audit log', () => {
   test('lists every tool run newest first, filters by tool, status and date, and shows a run\'s details', async ({ page }) => {
     await runTwoTools(page)
@@ -162,19 +177,8 @@ test.describe('audit log', () => {
     await expect(page.getByTestId('audit-run-chat-gone')).toContainText('(deleted)')
     await expect(page.getByTestId('audit-run-chat-link')).toHaveCount(0)
 
-    // a run logged 40 days ago (written as an older version of the app would have left it)
-    await page.evaluate(() => new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open('plugboard')
-      open.onerror = () => reject(open.error)
-      open.onsuccess = () => {
-        const db = open.result
-        const put = db.transaction('audit', 'readwrite').objectStore('audit').put({
-          id: 'old-run', toolName: 'get_current_time', toolCallId: 'call_old', argumentsAsked: '{}', status: 'done', startedAt: Date.now() - 40 * 24 * 60 * 60 * 1000,
-        })
-        put.onsuccess = () => { db.close(); resolve() }
-        put.onerror = () => reject(put.error)
-      }
-    }))
+    // a run logged 40 days ago
+    await seedRuns(page, [{ id: 'old-run', toolName: 'get_current_time', toolCallId: 'call_old', argumentsAsked: '{}', status: 'done', startedAt: Date.now() - 40 * 24 * 60 * 60 * 1000 }])
     await page.getByTestId('audit-retention').selectOption('forever')
     await page.reload()
     await expect(rows(page)).toHaveCount(3)
@@ -197,6 +201,30 @@ test.describe('audit log', () => {
     // the chat that is left was not touched
     await page.goto('/')
     await expect(page.getByTestId('thread-item')).toHaveCount(1)
+  })
+
+  test('pages through a long log, 25 runs at a time', async ({ page }) => {
+    await openApp(page)
+    const now = Date.now()
+    await seedRuns(page, Array.from({ length: 60 }, (_, index) => ({
+      id: `seeded-${index}`, toolName: 'calculate', toolCallId: `call_${index}`, argumentsAsked: JSON.stringify({ expression: `${index}+1` }), status: 'done', startedAt: now - index * 60_000,
+    })))
+    await openAudit(page)
+    await expect(page.getByTestId('audit-count')).toHaveText('60 runs')
+    await expect(page.getByTestId('audit-page')).toHaveText('Page 1 of 3')
+    await expect(rows(page)).toHaveCount(25)
+    await expect(page.getByTestId('audit-page-previous')).toBeDisabled()
+    await page.getByTestId('audit-page-next').click()
+    await expect(page.getByTestId('audit-page')).toHaveText('Page 2 of 3')
+    await rows(page).first().getByTestId('audit-row-details').click()
+    await expect(page.getByTestId('audit-run-arguments-asked')).toContainText('"25+1"')
+    await page.getByTestId('audit-page-next').click()
+    await expect(page.getByTestId('audit-page')).toHaveText('Page 3 of 3')
+    await expect(rows(page)).toHaveCount(10)
+    await expect(page.getByTestId('audit-page-next')).toBeDisabled()
+    await page.getByTestId('audit-page-previous').click()
+    await expect(page.getByTestId('audit-page')).toHaveText('Page 2 of 3')
+    await expect(rows(page)).toHaveCount(25)
   })
 
   test('the audit page has no accessibility violations, with a run\'s details open', async ({ page }) => {

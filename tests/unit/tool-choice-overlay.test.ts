@@ -6,7 +6,7 @@ import {
 } from '~/utils/chat/tool-choice-overlay'
 import type { RegisteredTool, ToolRegistry } from '~/utils/chat/tool-registry-types'
 
-const tool = (name: string, defaultEnabled = true) => ({ type: 'function' as const, function: { name, parameters: { type: 'object', properties: {} } }, defaultEnabled })
+const tool = (name: string, defaultEnabled = true) => ({ type: 'function' as const, function: { name, parameters: { type: 'object' as const, properties: {} } }, defaultEnabled })
 
 /** A registry with calculate and get_current_time on, get_weather off (as the app ships them). */
 function setup() {
