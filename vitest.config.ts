@@ -28,7 +28,7 @@ export default defineConfig({
           environment: 'nuxt',
           setupFiles: ['fake-indexeddb/auto'],
           testTimeout: 30_000,
-          // starting Nuxt for the first file of a run takes over the default 10 s on a busy 2-core machine
+          // starting the Nuxt app takes more than the default 10 s on a loaded 2-core machine
           hookTimeout: 60_000,
           environmentOptions: { nuxt: { rootDir: '.', domEnvironment: 'happy-dom' } },
         },

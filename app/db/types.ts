@@ -12,7 +12,7 @@ export interface ThreadRecord {
    * The server job answering this thread (a chat run on the server), and the id of the last of its events
    * recorded here: reopening the chat reads on from there. Cleared when the job's last event is recorded.
    */
-  serverJob?: { id: string, lastEventId: number }
+  serverJob?: { id: string, lastEventId: number, step?: number }
   /**
    * This chat's own tool switches, by tool name: only the tools whose switch differs here from All chats (the
    * global switches). A tool not listed follows the global switch. (Issue 9: tool choice per chat.)

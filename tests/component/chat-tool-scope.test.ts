@@ -60,7 +60,7 @@ describe('ChatInputDropper: This chat / All chats', () => {
     switchOf('calculate').click()
     await settle()
     expect((await getThread(thread.id))?.toolChoices).toEqual({ calculate: false })
-    expect(registry.getTool('calculate')!.enabled).toBe(true)
+    expect(registry.getTool('calculate')!.enabled.value).toBe(true)
     expect(switchOf('calculate').getAttribute('aria-checked')).toBe('false')
     expect($('[data-testid="tool-scope-changed"]')?.textContent).toContain('1 changed in this chat')
     // the trigger counts what this chat's next send gets
@@ -72,7 +72,7 @@ describe('ChatInputDropper: This chat / All chats', () => {
     expect(switchOf('calculate').getAttribute('aria-checked')).toBe('true')
     switchOf('get_weather').click()
     await settle()
-    expect(registry.getTool('get_weather')!.enabled).toBe(true)
+    expect(registry.getTool('get_weather')!.enabled.value).toBe(true)
     expect((await getThread(thread.id))?.toolChoices).toEqual({ calculate: false })
   })
 
@@ -97,7 +97,7 @@ describe('ChatInputDropper: This chat / All chats', () => {
     expect(radio('chat').disabled).toBe(true)
     switchOf('calculate').click()
     await settle()
-    expect(registry.getTool('calculate')!.enabled).toBe(false)
+    expect(registry.getTool('calculate')!.enabled.value).toBe(false)
   })
 
   it('another chat\'s choices never show in this one', async () => {

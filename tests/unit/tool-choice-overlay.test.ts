@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { computed, ref } from 'vue'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 import {
   countChangedInChat, createChatToolSet, isEnabledInChat, withChatChoice, type ToolChoices,
 } from '~/utils/chat/tool-choice-overlay'
-import type { RegisteredTool, ToolRegistry } from '~/utils/chat/tool-registry-types'
 
 const tool = (name: string, defaultEnabled = true) => ({ type: 'function' as const, function: { name, parameters: { type: 'object' as const, properties: {} } }, defaultEnabled })
 
@@ -32,7 +30,7 @@ describe('tool choice per chat', () => {
     expect(await names('chat-a')).toEqual(['get_current_time'])
     expect(await names('chat-b')).toEqual(['calculate', 'get_current_time'])
     // the global switch was not touched
-    expect(registry.getTool('calculate')!.enabled).toBe(true)
+    expect(registry.getTool('calculate')!.enabled.value).toBe(true)
   })
 
   it('a tool switched on only in one chat is offered there, in registration order, and runs there only', async () => {
@@ -99,19 +97,12 @@ describe('tool choice per chat', () => {
     expect(chatToolSet.notOfferedBecause('needs_history')).toBe('Needs earlier chats')
   })
 
-  it('works when the registry exposes `enabled` as a ref (design 000)', async () => {
-    const base = createToolRegistry()
-    base.registerTool(tool('calculate'), () => '42')
-    const enabled = ref(false)
-    const withRefs = computed(() => base.listTools.value.map(registered => ({ ...registered, enabled }) as unknown as RegisteredTool))
-    const registry: Pick<ToolRegistry, 'getToolSet' | 'listTools'> = {
-      listTools: withRefs,
-      getToolSet: async () => ({ definitions: [], get: () => undefined }),
-    }
-    const chatToolSet = createChatToolSet(registry, { readChoices: async () => ({ calculate: true }) })
-    expect((await chatToolSet.getToolSet({ threadId: 'a' })).definitions.map(definition => definition.function.name)).toEqual(['calculate'])
-    expect(isEnabledInChat(withRefs.value[0]!, undefined)).toBe(false)
-    enabled.value = true
-    expect(isEnabledInChat(withRefs.value[0]!, undefined)).toBe(true)
+  it('follows the global switch written through its `enabled` ref (design 000\'s v-model)', async () => {
+    const { registry, stored, names } = setup()
+    stored.set('chat-a', withChatChoice(undefined, registry.getTool('get_weather')!, true))
+    registry.getTool('calculate')!.enabled.value = false
+    expect(await names('chat-a')).toEqual(['get_weather', 'get_current_time'])
+    expect(await names('chat-b')).toEqual(['get_current_time'])
+    expect(isEnabledInChat(registry.getTool('calculate')!, stored.get('chat-a'))).toBe(false)
   })
 })
