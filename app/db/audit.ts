@@ -41,9 +41,19 @@ export function countAudit(filter: AuditFilter): Promise<number> {
   return filtered(filter).count()
 }
 
-/** Calls `visit` with each of the filter's runs, newest first, one at a time (for exports). */
-export function eachAuditRecord(filter: AuditFilter, visit: (row: AuditRecord) => void): Promise<void> {
-  return filtered(filter).each(row => visit(row))
+/**
+ * Calls `visit` with each of the filter's runs, newest first (for exports). Reads `batchSize` runs per short
+ * transaction: memory stays bounded, and runs logged meanwhile (newer than the first) never shift the batches.
+ */
+export async function eachAuditRecord(filter: AuditFilter, visit: (row: AuditRecord) => void, batchSize = 500): Promise<void> {
+  let after: AuditCursor | undefined
+  for (;;) {
+    const batch = await listAuditPage(filter, { after, limit: batchSize })
+    batch.forEach(row => visit(row))
+    if (batch.length < batchSize) return
+    const last = batch.at(-1)!
+    after = { startedAt: last.startedAt, id: last.id }
+  }
 }
 
 /** The names of the tools that have runs in the log, sorted (for the tool filter). */

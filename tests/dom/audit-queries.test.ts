@@ -77,6 +77,10 @@ describe('audit log queries', () => {
     await eachAuditRecord({ status: 'error' }, row => seen.push(row.id))
     expect(seen).toHaveLength(20)
     expect(seen[0]).toBe('run-57')
+    // read in batches: every run once, in order, whatever the batch size
+    const batched: string[] = []
+    await eachAuditRecord({}, row => batched.push(row.id), 7)
+    expect(batched).toEqual(Array.from({ length: 60 }, (_, index) => `run-${String(59 - index).padStart(2, '0')}`))
     expect(await listAuditToolNames()).toEqual(['calculate', 'get_weather'])
   })
 
