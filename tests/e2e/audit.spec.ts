@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Download, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
-import { openApp, sendMessage, waitForIdle } from './helpers'
+import { openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 
 // two chats with a tool run each before the audit page is even opened: long on a busy machine
 test.describe.configure({ timeout: 90_000 })
@@ -234,5 +234,37 @@ test.describe('audit log', () => {
     await expect(page.getByTestId('audit-run-details')).toBeVisible()
     const results = await new AxeBuilder({ page }).analyze()
     expect(results.violations.map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)).toEqual([])
+  })
+})
+
+test.describe('audit log of a chat run on the server', () => {
+  test.use({ baseURL: PROXY_APP_URL })
+
+  test('a tool the server ran for a chat is logged by the tab that follows it', async ({ page }) => {
+    await openApp(page)
+    await page.evaluate(() => {
+      localStorage.setItem('plugboard:provider:v1', JSON.stringify({
+        version: 1,
+        providerId: 'openrouter',
+        openrouter: { keySource: 'server', apiKey: '', model: 'fake/tools' },
+        openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
+      }))
+      localStorage.setItem('plugboard:run-on-server:v1', 'true')
+    })
+    await page.reload()
+    await openApp(page)
+    const started = page.waitForRequest(request => request.url().endsWith('/api/chats') && request.method() === 'POST')
+    await sendMessage(page, 'Use a tool please')
+    await started
+    await expect(page.locator('[data-testid="tool-card"]').first()).toHaveAttribute('data-status', /done|error/, { timeout: 15_000 })
+    await waitForIdle(page)
+    const tool = await page.locator('[data-testid="tool-card"]').first().getAttribute('data-tool')
+
+    await openAudit(page)
+    await expect(rows(page)).toHaveCount(1)
+    await expect(rows(page).first()).toHaveAttribute('data-tool', tool!)
+    await rows(page).first().getByTestId('audit-row-details').click()
+    await expect(page.getByTestId('audit-run-chat-link')).toHaveText('Use a tool please')
+    await expect(page.getByTestId('audit-run-details')).toContainText(/\d+ ms/)
   })
 })
