@@ -28,6 +28,8 @@ export default defineConfig({
           environment: 'nuxt',
           setupFiles: ['fake-indexeddb/auto'],
           testTimeout: 30_000,
+          // Starting Nuxt in the test environment takes more than vitest's 10 s on a busy 2-core machine.
+          hookTimeout: 60_000,
           environmentOptions: { nuxt: { rootDir: '.', domEnvironment: 'happy-dom' } },
         },
       }),
