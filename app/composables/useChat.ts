@@ -11,6 +11,7 @@ import { followServerChat, startServerChat, stopServerChat } from '~/utils/chat/
 import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/db/loop-recorder'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
+import { createFrameBatch } from '~/utils/chat/frame-batch'
 
 export interface UseChatOptions {
   /** Builds the model for a request from the current provider settings. */
@@ -47,6 +48,9 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   let controller: AbortController | undefined
   /** The server job this tab follows, so Stop stops it there. */
   let serverJobId: string | undefined
+  // Tokens arrive many times per frame: the page re-renders the reply once per frame (the last value wins).
+  const draftFrames = createFrameBatch<StreamingDraft | null>(value => (draft.value = value))
+  const setDraft = (value: StreamingDraft | null) => (value ? draftFrames.push(value) : (draftFrames.cancel(), draft.value = null))
 
   async function runLoop(id: string) {
     controller = new AbortController()
@@ -56,7 +60,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const recorder = createLoopRecorder({
       threadId: id,
       model: options.modelLabel?.(),
-      onDraft: value => (draft.value = value),
+      onDraft: setDraft,
       onStorageError: (error) => {
         lastError.value = `Could not save the conversation: ${error.message}`
         options.onStorageError?.(error)
@@ -116,6 +120,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   /** Back to idle after a reply ended, however it ended. */
   function endStreaming() {
     streaming.value = false
+    draftFrames.cancel()
     draft.value = null
     controller = undefined
     serverJobId = undefined
@@ -131,7 +136,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     streaming.value = true
     const releaseLock = await holdThreadLock(id)
     try {
-      const recorder = createLoopRecorder({ threadId: id, resumeFrom: await listMessages(id), onDraft: value => (draft.value = value), onStorageError: options.onStorageError })
+      const recorder = createLoopRecorder({ threadId: id, resumeFrom: await listMessages(id), onDraft: setDraft, onStorageError: options.onStorageError })
       await options.ready?.()
       const tools = await options.getToolSet({ threadId: id })
       await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: options.onEvent, signal })
