@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext } from '@playwright/test'
-import { importChat, longChat } from './seed-chat'
+import { importChat, longChat } from '../../tests/e2e/support/seed-chat'
 import { installProbe, readProbe, waitForVisible } from './page-probes'
 
 export interface OpenChatResult {

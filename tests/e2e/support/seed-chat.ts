@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import type { MessageRecord, ThreadRecord } from '../../app/db/types'
+import type { MessageRecord, ThreadRecord } from '../../../app/db/types'
 
 /** A stored chat to import: the thread and its rows. */
 export interface SeededChat {
