@@ -12,6 +12,7 @@ import { measureFirstLoad } from './first-load'
 import { measureLongChat } from './long-chat'
 import { longMarkdownReply, startLongReplyModel } from './long-reply'
 import { measureStreaming } from './stream-reply'
+import { measureSearchHistory } from './search-history'
 
 const argv = process.argv.slice(2)
 const baselineIndex = argv.indexOf('--baseline')
@@ -30,6 +31,7 @@ const results: Record<string, unknown> = { replyChars: reply.length, replyTokens
 const openRows: Record<string, string | number>[] = []
 const streamRows: Record<string, string | number>[] = []
 const loadRows: Record<string, string | number>[] = []
+const searchRows: Record<string, string | number>[] = []
 const apps: BenchApp[] = []
 try {
   for (const build of builds) {
@@ -53,7 +55,9 @@ try {
     for (const [what, result] of [['app (streamed)', stream.app], ['naive full re-render per frame', stream.naive]] as const) {
       streamRows.push({ build: build.label, render: what, 'duration ms': result.durationMs, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'identical to whole': String(result.identical) })
     }
-    results[build.label] = { firstLoad, open, stream }
+    const search = await measureSearchHistory(browser, app.url)
+    searchRows.push({ build: build.label, messages: search.messages, 'no match ms': search.missMs, 'oldest message ms': search.oldestHitMs, 'oldest found': String(search.oldestFound) })
+    results[build.label] = { firstLoad, open, stream, search }
   }
 }
 finally {
@@ -65,4 +69,5 @@ finally {
 printTable('Open a chat (median of 3): from page load until its newest message is visible', openRows)
 printTable(`Stream a ${Math.round(reply.length / 4)}-token markdown reply with code blocks at loopback speed`, streamRows)
 printTable('JavaScript loaded before first interaction', loadRows)
+printTable('search_chat_history over 12,000 stored messages (median of 5)', searchRows)
 console.log(`\nResults written to ${await writeResult('ui', results)}`)

@@ -6,6 +6,8 @@ export interface ListScrollMemory {
   following: boolean
   /** scrollTop when they left. */
   offset: number
+  /** The turn at the top of the view and how far (px) the view was scrolled past its start: sizes may change, this holds. */
+  anchor?: { turnId: string, offset: number }
   /** The virtual list's measured item sizes, valid for `length` turns. */
   cache?: CacheSnapshot
   length: number

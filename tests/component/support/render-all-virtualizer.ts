@@ -9,7 +9,7 @@ export const RenderAllVirtualizer = defineComponent({
   name: 'Virtualizer',
   props: { data: { type: Array, required: true } },
   setup(props, { slots, expose }) {
-    expose({ cache: undefined, scrollToIndex: () => {} })
+    expose({ cache: undefined, scrollToIndex: () => {}, findItemIndex: () => 0, getItemOffset: () => 0 })
     return () => h('div', props.data.map((item, index) => slots.default?.({ item, index })))
   },
 })
