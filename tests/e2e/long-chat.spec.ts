@@ -44,10 +44,16 @@ test.describe('a long chat', () => {
     const message = page.getByText(target)
     // Not in the page while far away: the list mounts what is near the viewport.
     expect(await message.count()).toBe(0)
+    // Up to the first message (older rows are paged in on the way), then down a screen at a time.
+    const first = page.locator(`[data-message-id="${chat.messages[0]!.id}"]`)
     await expect.poll(async () => {
       await list(page).evaluate((element) => { element.scrollTop = 0 })
+      return first.isVisible()
+    }, { timeout: 120_000, intervals: [300] }).toBe(true)
+    await expect.poll(async () => {
+      await list(page).evaluate((element) => { element.scrollTop += element.clientHeight })
       return message.count()
-    }, { timeout: 120_000, intervals: [300] }).toBeGreaterThan(0)
+    }, { timeout: 60_000, intervals: [200] }).toBeGreaterThan(0)
     await message.scrollIntoViewIfNeeded()
     expect(await page.evaluate(text => (window as unknown as { find: (text: string) => boolean }).find(text), target)).toBe(true)
     expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(target)
