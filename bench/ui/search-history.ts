@@ -22,21 +22,22 @@ export async function measureSearchHistory(browser: Browser, appUrl: string): Pr
   const big = longChat('bench-search-big', 10_000)
   await importChat(page, big)
   await importChat(page, longChat('bench-search-small', 2_000))
-  const time = (query: string) => page.evaluate(async (text) => {
-    const registry = (window as unknown as { plugboard: { registry: { getToolSet: (context: { threadId: string }) => Promise<{ get: (name: string) => { handler: (args: unknown, context: unknown) => Promise<unknown> } | undefined }> } } }).plugboard.registry
+  // A string, not a function: tsx would add name helpers (`__name`) the page does not have.
+  const time = (query: string) => page.evaluate(`(async (text) => {
+    const registry = window.plugboard.registry
     const tool = (await registry.getToolSet({ threadId: 'bench-other' })).get('search_chat_history')
     if (!tool) throw new Error('search_chat_history is not offered')
-    const context = { threadId: 'bench-other', callId: 'bench', signal: new AbortController().signal, status: () => {} }
-    const times: number[] = []
-    let result: unknown
+    const context = { threadId: 'bench-other', callId: 'bench', signal: new AbortController().signal, status: function () {} }
+    const times = []
+    let result
     for (let run = 0; run < 5; run++) {
       const started = performance.now()
       result = await tool.handler({ query: text }, context)
       times.push(performance.now() - started)
     }
     times.sort((a, b) => a - b)
-    return { ms: Math.round(times[2]!), found: typeof result !== 'string' }
-  }, query)
+    return { ms: Math.round(times[2]), found: typeof result !== 'string' }
+  })(${JSON.stringify(query)})`) as Promise<{ ms: number, found: boolean }>
   const miss = await time('zebra-quokka-not-in-any-message')
   const oldest = await time('Question 1: what is 1 * 7 + 1,')
   await context.close()
