@@ -30,7 +30,7 @@ export default defineConfig({
           environment: 'nuxt',
           setupFiles: ['fake-indexeddb/auto'],
           testTimeout: 30_000,
-          // Starting Nuxt in the test environment takes more than vitest's 10 s on a busy 2-core machine.
+          // starting the Nuxt app takes more than the default 10 s on a loaded 2-core machine
           hookTimeout: 60_000,
           environmentOptions: { nuxt: { rootDir: '.', domEnvironment: 'happy-dom' } },
         },

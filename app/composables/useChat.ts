@@ -37,7 +37,7 @@ export interface UseChatOptions {
    * When it returns a model id, a send runs the chat on the server (OpenRouter with the server's key) and this
    * tab only records its events: closing the tab does not stop the reply. @default () => undefined
    */
-  runOnServer?: () => { model: string } | undefined
+  runOnServer?: () => { model: string, apiKey?: string } | undefined
 }
 
 /**
@@ -87,7 +87,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       if (server) {
         const { startServerChat, followServerChat } = await loadServerChat()
         serverJobId = await startServerChat({
-          threadId: id, model: server.model, messages: toModelMessages(records), tools,
+          threadId: id, model: server.model, apiKey: server.apiKey, messages: toModelMessages(records), tools,
           toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
         })
         await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: options.onEvent, signal })
@@ -141,11 +141,12 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     streaming.value = true
     const releaseLock = await holdThreadLock(id)
     try {
-      const recorder = createLoopRecorder({ threadId: id, resumeFrom: await listMessages(id), onDraft: setDraft, onStorageError: options.onStorageError })
+      const rows = await listMessages(id)
+      const recorder = createLoopRecorder({ threadId: id, resumeFrom: rows, resumeStep: job.step, onDraft: setDraft, onStorageError: options.onStorageError })
       await options.ready?.()
       const tools = await options.getToolSet({ threadId: id })
-      const { followServerChat } = await loadServerChat()
-      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: options.onEvent, signal })
+      const { followServerChat, waitingBrowserCalls } = await loadServerChat()
+      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: options.onEvent, signal, waitingCalls: waitingBrowserCalls(rows) })
     }
     catch (error) {
       lastError.value = toStoredError(error).message
