@@ -222,10 +222,12 @@ export async function runBackgroundJobsBench() {
   const redis = await startRedisServer()
   const rows: Record<string, string | number>[] = []
   try {
-    for (const make of [embedded, () => onRedis(redis.url)]) {
+    // The first pass only warms up (JIT, the HTTP client's connection pool): whichever mode ran first looked slower.
+    for (const [make, measured] of [[embedded, false], [embedded, true], [() => onRedis(redis.url), true]] as const) {
       const setup = await make()
       try {
-        rows.push(await runScenario(setup, `${server.url}/v1`, fake))
+        const row = await runScenario(setup, `${server.url}/v1`, fake)
+        if (measured) rows.push(row)
       }
       finally {
         await setup.close()
@@ -238,7 +240,7 @@ export async function runBackgroundJobsBench() {
     await redis.stop()
   }
   printTable(`${CHATS} concurrent background chats, ${STEPS} steps each (2 no-op server tool calls + text), loopback fake model; latency = append → subscriber on instance B; memory = heap + external (after GC) and Redis used_memory with all chats waiting in their last step`, rows)
-  const path = await writeResult('background-jobs', { chats: CHATS, steps: STEPS, gcExposed: typeof (globalThis as { gc?: unknown }).gc === 'function', targets: { 'latency p99 ms': 50, 'KB/job': 100 }, rows })
+  const path = await writeResult(CHATS === 500 ? 'background-jobs' : `background-jobs-${CHATS}`, { chats: CHATS, steps: STEPS, gcExposed: typeof (globalThis as { gc?: unknown }).gc === 'function', targets: { 'latency p99 ms': 50, 'KB/job': 100 }, rows })
   console.log(`written ${path}`)
   return rows
 }
