@@ -5,6 +5,7 @@
 // second, event latency from the runner's append to the subscriber (p50 / p99), and memory per job while all 500
 // wait in their last step. Run: `npm run bench:jobs` (or `npm run bench -- background-jobs`). Needs redis-server.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { setMaxListeners } from 'node:events'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 import { Redis } from 'ioredis'
@@ -127,6 +128,8 @@ async function runScenario(setup: Setup, baseURL: string, fake: ReturnType<typeo
   let allDone!: () => void
   const done = new Promise<void>(resolve => (allDone = resolve))
   const subscriptions = new AbortController()
+  // One signal ends every subscription of the run.
+  setMaxListeners(0, subscriptions.signal)
   const jobIds: string[] = []
   for (let index = 0; index < CHATS; index++) {
     const job = await createChatJob(setup.store, { sessionId: 'bench', threadId: `t${index}`, messages: [{ role: 'user', content: 'go' }], modelName: 'bench', serverToolNames: ['bench_noop'] })
