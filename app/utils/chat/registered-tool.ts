@@ -4,6 +4,8 @@ import type { ToolHandler } from '#shared/tools/tool-types'
 import type { NormalizedToolDefinition } from './tool-definition-validation'
 import type { RegisteredTool, RegisteredToolDefinition, ToolAvailability, ToolSandbox } from './tool-registry-types'
 
+type ChoiceListener = (name: string, enabled: boolean) => void
+
 /**
  * `tool.enabled`: a ref whose writes are saved like the popover's switch. A class rather than `customRef` or a
  * `watch` per tool: 10,000 tools must register in a few milliseconds. `__v_isRef` makes `isRef`, `unref` and
@@ -12,11 +14,13 @@ import type { RegisteredTool, RegisteredToolDefinition, ToolAvailability, ToolSa
 class ToolEnabledRef {
   readonly __v_isRef = true
   readonly #state: ShallowRef<boolean>
-  readonly #tool: RegisteredToolRecord
+  readonly #name: string
+  readonly #onChoice: ChoiceListener
 
-  constructor(initial: boolean, tool: RegisteredToolRecord) {
+  constructor(initial: boolean, name: string, onChoice: ChoiceListener) {
     this.#state = shallowRef(initial)
-    this.#tool = tool
+    this.#name = name
+    this.#onChoice = onChoice
   }
 
   get value(): boolean {
@@ -24,10 +28,10 @@ class ToolEnabledRef {
   }
 
   set value(next: boolean) {
-    if (typeof next !== 'boolean') throw new TypeError(`Tool "${this.#tool.name}": enabled must be true or false (got ${typeof next})`)
+    if (typeof next !== 'boolean') throw new TypeError(`Tool "${this.#name}": enabled must be true or false (got ${typeof next})`)
     this.#state.value = next
     // saved even when unchanged: an `enabled` option may differ from the saved choice it overrode
-    this.#tool.onChoice(this.#tool.name, next)
+    this.#onChoice(this.#name, next)
   }
 
   /** Set without saving (saved states applied from storage or another tab). */
@@ -50,15 +54,14 @@ export class RegisteredToolRecord implements RegisteredTool {
   readonly available?: ToolAvailability
   readonly unavailableReason?: string
   readonly sandbox?: ToolSandbox
-  /** @internal called when the user (or code) sets `enabled`. */
-  readonly onChoice: (name: string, enabled: boolean) => void
+  readonly #onChoice: ChoiceListener
   #initialEnabled: boolean
   #enabled?: ToolEnabledRef
   #lastError?: ShallowRef<string | null>
   #notOfferedBecause?: ShallowRef<string | null>
 
-  constructor(normalized: NormalizedToolDefinition, handler: ToolHandler, initialEnabled: boolean,
-    onChoice: (name: string, enabled: boolean) => void) {
+  /** `onChoice` is called when the user (or code) sets `enabled`, to save the choice. */
+  constructor(normalized: NormalizedToolDefinition, handler: ToolHandler, initialEnabled: boolean, onChoice: ChoiceListener) {
     this.name = normalized.name
     this.definition = normalized.definition
     this.handler = handler
@@ -67,7 +70,7 @@ export class RegisteredToolRecord implements RegisteredTool {
     this.available = normalized.available
     this.unavailableReason = normalized.unavailableReason
     this.sandbox = normalized.sandbox
-    this.onChoice = onChoice
+    this.#onChoice = onChoice
     this.#initialEnabled = initialEnabled
     Object.freeze(this)
   }
@@ -85,7 +88,7 @@ export class RegisteredToolRecord implements RegisteredTool {
   }
 
   get enabled(): Ref<boolean> {
-    return (this.#enabled ??= new ToolEnabledRef(this.#initialEnabled, this)) as unknown as Ref<boolean>
+    return (this.#enabled ??= new ToolEnabledRef(this.#initialEnabled, this.name, this.#onChoice)) as unknown as Ref<boolean>
   }
 
   get lastError(): Ref<string | null> {
