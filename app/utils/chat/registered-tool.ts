@@ -4,8 +4,6 @@ import type { ToolHandler } from '#shared/tools/tool-types'
 import type { NormalizedToolDefinition } from './tool-definition-validation'
 import type { RegisteredTool, RegisteredToolDefinition, ToolAvailability, ToolSandbox } from './tool-registry-types'
 
-type ChoiceListener = (name: string, enabled: boolean) => void
-
 /**
  * `tool.enabled`: a ref whose writes are saved like the popover's switch. A class rather than `customRef` or a
  * `watch` per tool: 10,000 tools must register in a few milliseconds. `__v_isRef` makes `isRef`, `unref` and
@@ -14,13 +12,11 @@ type ChoiceListener = (name: string, enabled: boolean) => void
 class ToolEnabledRef {
   readonly __v_isRef = true
   readonly #state: ShallowRef<boolean>
-  readonly #name: string
-  readonly #onChoice: ChoiceListener
+  readonly #tool: RegisteredToolRecord
 
-  constructor(initial: boolean, name: string, onChoice: ChoiceListener) {
+  constructor(initial: boolean, tool: RegisteredToolRecord) {
     this.#state = shallowRef(initial)
-    this.#name = name
-    this.#onChoice = onChoice
+    this.#tool = tool
   }
 
   get value(): boolean {
@@ -28,10 +24,10 @@ class ToolEnabledRef {
   }
 
   set value(next: boolean) {
-    if (typeof next !== 'boolean') throw new TypeError(`Tool "${this.#name}": enabled must be true or false (got ${typeof next})`)
+    if (typeof next !== 'boolean') throw new TypeError(`Tool "${this.#tool.name}": enabled must be true or false (got ${typeof next})`)
     this.#state.value = next
     // saved even when unchanged: an `enabled` option may differ from the saved choice it overrode
-    this.#onChoice(this.#name, next)
+    this.#tool.onChoice(this.#tool.name, next)
   }
 
   /** Set without saving (saved states applied from storage or another tab). */
@@ -54,14 +50,15 @@ export class RegisteredToolRecord implements RegisteredTool {
   readonly available?: ToolAvailability
   readonly unavailableReason?: string
   readonly sandbox?: ToolSandbox
-  readonly #onChoice: ChoiceListener
+  /** @internal called when the user (or code) sets `enabled`. */
+  readonly onChoice: (name: string, enabled: boolean) => void
   #initialEnabled: boolean
   #enabled?: ToolEnabledRef
   #lastError?: ShallowRef<string | null>
   #notOfferedBecause?: ShallowRef<string | null>
 
-  /** `onChoice` is called when the user (or code) sets `enabled`, to save the choice. */
-  constructor(normalized: NormalizedToolDefinition, handler: ToolHandler, initialEnabled: boolean, onChoice: ChoiceListener) {
+  constructor(normalized: NormalizedToolDefinition, handler: ToolHandler, initialEnabled: boolean,
+    onChoice: (name: string, enabled: boolean) => void) {
     this.name = normalized.name
     this.definition = normalized.definition
     this.handler = handler
@@ -70,7 +67,7 @@ export class RegisteredToolRecord implements RegisteredTool {
     this.available = normalized.available
     this.unavailableReason = normalized.unavailableReason
     this.sandbox = normalized.sandbox
-    this.#onChoice = onChoice
+    this.onChoice = onChoice
     this.#initialEnabled = initialEnabled
     Object.freeze(this)
   }
@@ -88,7 +85,7 @@ export class RegisteredToolRecord implements RegisteredTool {
   }
 
   get enabled(): Ref<boolean> {
-    return (this.#enabled ??= new ToolEnabledRef(this.#initialEnabled, this.name, this.#onChoice)) as unknown as Ref<boolean>
+    return (this.#enabled ??= new ToolEnabledRef(this.#initialEnabled, this)) as unknown as Ref<boolean>
   }
 
   get lastError(): Ref<string | null> {
