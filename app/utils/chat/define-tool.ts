@@ -2,6 +2,7 @@ import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
 import { toJSONSchema } from 'zod/v4/core'
 import type { JsonSchemaObject } from '#shared/types/chat'
 import type { ToolExecutionContext } from '#shared/tools/tool-types'
+import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
 import type { FromSchema } from './json-schema-type'
 import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
 
@@ -39,6 +40,8 @@ export interface DefineToolOptions<P extends ToolParameters> {
    * @default undefined (runs on the page)
    */
   sandbox?: ToolSandbox
+  /** The catalog's metadata (design 003): `commandName`, `costingModel`, `settings` schema, `version`, `deprecated`... */
+  catalog?: ToolCatalogMetadata
 }
 
 /** A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. */
@@ -60,7 +63,7 @@ function isZodSchema(value: unknown): value is $ZodType {
 export function defineTool<const P extends ToolParameters = { type: 'object', properties: {} }>(
   options: DefineToolOptions<P>,
 ): ToolPlugin {
-  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox } = options
+  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox, catalog } = options
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
   if (isZodSchema(parameters)) {
@@ -93,6 +96,7 @@ export function defineTool<const P extends ToolParameters = { type: 'object', pr
     ...(available !== undefined && { available }),
     ...(unavailableReason !== undefined && { unavailableReason }),
     ...(sandbox !== undefined && { sandbox }),
+    ...(catalog !== undefined && { catalog }),
   }
   return { kind: 'plugboard.tool', definition, handler: run }
 }

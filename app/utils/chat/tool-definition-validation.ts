@@ -3,6 +3,7 @@ import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-err
 import { describeJsonKind, findSchemaProblem, isPlainObject } from './json-schema-structure'
 import { labelFromToolName } from './tool-label'
 import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
+import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
 
 /** OpenAI's rule for function names. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/
@@ -24,6 +25,8 @@ export interface NormalizedToolDefinition {
   available?: ToolAvailability
   unavailableReason?: string
   sandbox?: ToolSandbox
+  /** A frozen plain-JSON copy of `catalog` (checked in full by the catalog's `validate()`). */
+  catalog?: ToolCatalogMetadata
 }
 
 /**
@@ -67,6 +70,9 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     fail('sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
   }
 
+  if (input.catalog !== undefined && !isPlainObject(input.catalog)) fail('catalog', `must be an object (got ${describeJsonKind(input.catalog)})`)
+  const catalog = input.catalog === undefined ? undefined : toFrozenJson(input.catalog, fail)
+
   const parameters = normalizeParameters(fn.parameters, fail)
   const modelDescription = fn.description ?? input.description
   const definition: ToolDefinition = {
@@ -90,6 +96,16 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     available: input.available,
     unavailableReason: typeof input.unavailableReason === 'string' ? input.unavailableReason : undefined,
     sandbox: input.sandbox,
+    catalog,
+  }
+}
+
+function toFrozenJson<T>(value: T, fail: (path: string, problem: string) => never): T {
+  try {
+    return deepFreeze(JSON.parse(JSON.stringify(value)) as T)
+  }
+  catch (error) {
+    return fail('catalog', `must be plain JSON (${(error as Error).message})`)
   }
 }
 

@@ -74,6 +74,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
       unavailableReason: normalized.unavailableReason,
       notOfferedBecause: null,
       sandbox: normalized.sandbox,
+      catalog: normalized.catalog && markRaw(normalized.catalog),
       enabled: registerOptions.enabled ?? savedStates[name] ?? normalized.defaultEnabled ?? true,
       lastError: null,
     })
