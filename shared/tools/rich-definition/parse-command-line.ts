@@ -80,7 +80,7 @@ export function parseCommandArguments(rest: string, inputSchema: Record<string, 
     ?? fields.find(field => textual(field) && !(field.name in args))
   if (remaining) {
     // the rest of the line may also be a lone number or boolean input's value: '/roll 20'
-    const receiver = target ?? fields.find(field => field.required && !(field.name in args))
+    const receiver = target ?? fields.find(field => field.required && !(field.name in args)) ?? fields.find(field => !(field.name in args))
     if (receiver) {
       const coerced = coerceInput(receiver, remaining)
       if (coerced.ok) args[receiver.name] = coerced.value

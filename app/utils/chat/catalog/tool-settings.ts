@@ -1,6 +1,7 @@
 import { shallowReactive } from 'vue'
 import type { ToolSettingField, ToolSettingsSchema } from '#shared/types/rich-tool-definition'
 import type { ExecutableTool, ToolSet } from '#shared/tools/tool-types'
+import { getToolRegistry } from '../tool-registry-singleton'
 
 /** The one localStorage key holding every tool's settings. Bump the suffix on a format change. */
 export const TOOL_SETTINGS_STORAGE_KEY = 'plugboard:tool-settings:v1'
@@ -112,4 +113,9 @@ export function withToolSettings(tools: ToolSet, schemaOf: (name: string) => Too
       return schema ? { ...tool, settings: store.get(name, schema) } satisfies ExecutableTool : tool
     },
   }
+}
+
+/** A registered tool's settings schema (its `catalog.settings`), from the app's registry. */
+export function settingsSchemaOf(name: string): ToolSettingsSchema | undefined {
+  return getToolRegistry().getTool(name)?.catalog?.settings
 }
