@@ -10,5 +10,8 @@ import { listServerTools } from '../../utils/chat/tool-registry'
  */
 export default defineEventHandler((): ServerToolList => {
   const tools = listServerTools()
-  return { tools: tools.map(toServerToolInfo), catalog: [...tools.map(toServerRichDefinition), ...listStaticTools()] }
+  const names = new Set(tools.map(tool => tool.name))
+  // a registered tool wins over a static definition of the same name: it can run
+  const statics = listStaticTools().filter(definition => !names.has(definition.toolId))
+  return { tools: tools.map(toServerToolInfo), catalog: [...tools.map(toServerRichDefinition), ...statics] }
 })
