@@ -135,7 +135,7 @@ describe('a tool with sandbox: worker', () => {
     const sandbox = createWorkerToolSandbox({ file: 'echo.ts', toolName: 'echo', spawn })
     const controller = new AbortController()
     controller.abort(new Error('Stopped'))
-    await expect(sandbox.handler({ text: 'x' }, { signal: controller.signal, threadId: 't', callId: 'c', status: () => {} })).rejects.toThrow('Stopped')
+    await expect(sandbox.handler({ text: 'x' }, { signal: controller.signal, threadId: 't', callId: 'c', status: () => {}, settings: {} })).rejects.toThrow('Stopped')
     expect(workers).toHaveLength(0)
   })
 })
@@ -184,7 +184,7 @@ describe('a sandbox worker that fails', () => {
     const sandbox = createWorkerToolSandbox({ file: 'echo.ts', toolName: 'echo', spawn })
     await run(sandbox, [call('echo', { text: 'warm' })])
     behaviour = busyWorker
-    const context = { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {} }
+    const context = { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {}, settings: {} }
     const onWarmWorker = sandbox.handler({ text: 'x' }, context)
     const onNewWorker = sandbox.handler({ text: 'y' }, context)
     sandbox.dispose()
