@@ -26,7 +26,8 @@ export function checkSettingValue(field: ToolSettingField, value: unknown): stri
 export function resolveToolSettings(schema: ToolSettingsSchema | undefined, saved: Record<string, unknown> | undefined): ToolSettingValues {
   const values: Record<string, string | number | boolean> = {}
   for (const [key, field] of Object.entries(schema ?? {})) {
-    const value = checkSettingValue(field, saved?.[key]) ?? field.default
+    // own values only: nothing inherited (a `__proto__` in stored JSON) is taken for a setting
+    const value = checkSettingValue(field, saved && Object.hasOwn(saved, key) ? saved[key] : undefined) ?? field.default
     if (value !== undefined) values[key] = value
   }
   return Object.freeze(values)
