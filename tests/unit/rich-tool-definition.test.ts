@@ -187,6 +187,7 @@ describe('estimateToolCost', () => {
   it('formats small amounts so they do not read as zero', () => {
     expect(formatUsd(0.0034)).toBe('$0.0034')
     expect(formatUsd(0.00001)).toBe('<$0.0001')
+    expect(formatUsd(0.5)).toBe('$0.50')
     expect(formatUsd(1.5)).toBe('$1.50')
   })
 })

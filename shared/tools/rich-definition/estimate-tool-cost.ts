@@ -21,10 +21,10 @@ export function estimateToolCost(model: CostingModel | undefined, units: Measure
   }
 }
 
-/** '$0.0034', '<$0.0001', '$1.20': enough digits to see small amounts. */
+/** '$0.0034', '<$0.0001', '$0.50', '$1.20': cents as usual, and enough digits to see smaller amounts. */
 export function formatUsd(amount: number): string {
   if (amount === 0) return '$0'
   if (amount < 0.0001) return '<$0.0001'
-  if (amount < 1) return `$${amount.toPrecision(2).replace(/0+$/, '').replace(/\.$/, '')}`
+  if (amount < 0.01) return `$${amount.toPrecision(2).replace(/0+$/, '').replace(/\.$/, '')}`
   return `$${amount.toFixed(2)}`
 }
