@@ -5,18 +5,30 @@ import type { MessageRecord } from '~/db/types'
 /** Characters per token for a tool priced by token that reports none: the usual rough ratio for English text. */
 const CHARACTERS_PER_TOKEN = 4
 
+/** What was measured of one run (a tool card's data has these fields). */
+export interface ToolRun {
+  status: string
+  durationMs?: number
+  /** The whole result text. */
+  fullResult?: string
+}
+
 /**
- * The estimated cost of one finished tool row from its costing model: seconds it ran, tokens of its result
+ * The estimated cost of one finished run from its tool's costing model: seconds it ran, tokens of its result
  * (estimated from its length), or one request. Undefined for a run that has not finished or did not run.
  */
-export function toolRowCost(row: Pick<MessageRecord, 'toolStatus' | 'startedAt' | 'finishedAt' | 'toolResultFull' | 'content'>, model: CostingModel | undefined): number | undefined {
-  if (!model || (row.toolStatus !== 'done' && row.toolStatus !== 'error')) return undefined
-  if (row.startedAt === undefined || row.finishedAt === undefined) return undefined
-  const result = row.toolResultFull ?? row.content ?? ''
+export function toolRunCost(run: ToolRun, model: CostingModel | undefined): number | undefined {
+  if (!model || (run.status !== 'done' && run.status !== 'error') || run.durationMs === undefined) return undefined
   return estimateToolCost(model, {
-    durationMs: Math.max(0, row.finishedAt - row.startedAt),
-    tokens: Math.ceil(result.length / CHARACTERS_PER_TOKEN),
+    durationMs: Math.max(0, run.durationMs),
+    tokens: Math.ceil((run.fullResult ?? '').length / CHARACTERS_PER_TOKEN),
   })
+}
+
+/** The same for a stored tool row. */
+export function toolRowCost(row: Pick<MessageRecord, 'toolStatus' | 'startedAt' | 'finishedAt' | 'toolResultFull' | 'content'>, model: CostingModel | undefined): number | undefined {
+  const durationMs = row.startedAt !== undefined && row.finishedAt !== undefined ? row.finishedAt - row.startedAt : undefined
+  return toolRunCost({ status: row.toolStatus ?? '', durationMs, fullResult: row.toolResultFull ?? row.content }, model)
 }
 
 /** A chat's totals: tokens and provider-reported cost of the model's replies, and the tools' estimated cost. */
