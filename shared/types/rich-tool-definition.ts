@@ -19,6 +19,11 @@ export interface InputField {
   advanced?: boolean
   /** Allowed values, when the schema lists them. */
   enum?: readonly unknown[]
+  /**
+   * The JSON Schema type when none of design 003's kinds says it (a list or an object: `type` is then 'string', what
+   * a form or a command line gives), so a default such as `[]` is still checked against what the model is sent.
+   */
+  schemaType?: 'array' | 'object'
 }
 
 /** One part of a tool's output. */
@@ -124,6 +129,8 @@ export interface RichToolMetadata {
   timeoutMs?: number
   settings?: ToolSettingsSchema
   parameters?: Record<string, unknown>
+  /** OpenAI's `strict` of the function, when it was set. */
+  strict?: boolean
   /** Listed from a static file: no handler here, so it is never offered to the model. */
   static?: boolean
   [key: string]: unknown

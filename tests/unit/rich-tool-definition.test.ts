@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { ToolDefinition } from '#shared/types/chat'
 import type { RichToolDefinition } from '#shared/types/rich-tool-definition'
@@ -189,5 +190,33 @@ describe('estimateToolCost', () => {
     expect(formatUsd(0.00001)).toBe('<$0.0001')
     expect(formatUsd(0.5)).toBe('$0.50')
     expect(formatUsd(1.5)).toBe('$1.50')
+  })
+})
+
+describe('on real definitions (the BFCL corpus)', () => {
+  const corpus = JSON.parse(readFileSync(new URL('../fixtures/corpora/tool-schemas/bfcl_tools.openai.json', import.meta.url), 'utf8')) as ToolDefinition[]
+
+  it('maps every definition to a rich one and back to exactly what the model was offered', () => {
+    expect(corpus.length).toBeGreaterThan(2000)
+    for (const definition of corpus) expect(toOpenAIToolDefinition(toRichToolDefinition(definition))).toEqual(definition)
+  })
+
+  it('reports only the corpus\'s real mistakes: a default written as text for a boolean, number or list input, and a repeated name', () => {
+    const { problems } = validateRichDefinitions(corpus.map(definition => toRichToolDefinition(definition)))
+    expect(problems.length).toBeGreaterThan(0)
+    for (const problem of problems) {
+      if (problem.path === 'toolId') {
+        expect(problem.message).toMatch(/^is used by definitions #\d+ and #\d+$/)
+        continue
+      }
+      const [, input] = problem.path.match(/^inputSchema\.(.+)\.default$/) ?? []
+      expect(input, `${problem.toolId}: ${problem.path}`).toBeDefined()
+      // a name may be used twice in the corpus: the problem is in one of them
+      const property = corpus.filter(definition => definition.function.name === problem.toolId)
+        .map(definition => definition.function.parameters.properties?.[input!] as { type: string, default: unknown } | undefined)
+        .find(candidate => typeof candidate?.default === 'string' && ['boolean', 'number', 'integer', 'array'].includes(candidate.type))
+      expect(property, `${problem.toolId}: ${problem.path}`).toBeDefined()
+    }
+    expect(problems).toContainEqual({ toolId: 'biology_get_cell_info', path: 'inputSchema.detailed.default', message: 'must be a boolean like the field (got "false")' })
   })
 })

@@ -39,6 +39,7 @@ export function toOpenAIToolDefinition(definition: RichToolDefinition): ToolDefi
       name: definition.toolId,
       ...(definition.description !== undefined && { description: definition.description }),
       parameters,
+      ...(typeof definition.metadata?.strict === 'boolean' && { strict: definition.metadata.strict }),
     },
   }
 }

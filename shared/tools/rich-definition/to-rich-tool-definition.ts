@@ -44,10 +44,12 @@ export function inputFieldsFromParameters(parameters: unknown, overrides: ToolCa
       name,
       type: override.type ?? inputType(property),
       required: required.has(name),
-      ...(property.default !== undefined && { default: property.default }),
+      // `default: null` on an optional input is the common way of saying "none"
+      ...(property.default !== undefined && property.default !== null && { default: property.default }),
       ...(typeof property.description === 'string' && { description: property.description }),
       ...(override.advanced !== undefined && { advanced: override.advanced }),
       ...(Array.isArray(property.enum) && { enum: property.enum }),
+      ...(!override.type && (property.type === 'array' || property.type === 'object') && { schemaType: property.type }),
     }
   }
   return fields
@@ -75,6 +77,7 @@ export function toRichToolDefinition(definition: ToolDefinition, source: RichToo
     ...(source.timeoutMs !== undefined && { timeoutMs: source.timeoutMs }),
     ...(catalog.settings !== undefined && { settings: catalog.settings }),
     parameters: fn.parameters ?? { type: 'object', properties: {} },
+    ...(fn.strict !== undefined && { strict: fn.strict }),
   }
   return {
     toolId: fn.name,

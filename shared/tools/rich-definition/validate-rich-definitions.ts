@@ -49,7 +49,14 @@ function checkInput(key: string, field: unknown, report: (path: string, message:
   if (typeof input.required !== 'boolean') report(`${path}.required`, `must be true or false (got ${describe(input.required)})`)
   if (input.advanced !== undefined && typeof input.advanced !== 'boolean') report(`${path}.advanced`, `must be true or false (got ${describe(input.advanced)})`)
   if (input.description !== undefined && typeof input.description !== 'string') report(`${path}.description`, 'must be a string')
-  if (input.default !== undefined && INPUT_FIELD_TYPES.includes(input.type) && !fitsType(input.type, input.default)) {
+  if (input.schemaType !== undefined && input.schemaType !== 'array' && input.schemaType !== 'object') {
+    report(`${path}.schemaType`, `must be "array", "object" or left out (got ${describe(input.schemaType)})`)
+  }
+  else if (input.schemaType !== undefined) {
+    const fits = input.schemaType === 'array' ? Array.isArray(input.default) : isRecord(input.default)
+    if (input.default !== undefined && input.default !== null && !fits) report(`${path}.default`, `must be ${input.schemaType === 'array' ? 'a list' : 'an object'} like the field (got ${describe(input.default)})`)
+  }
+  else if (input.default !== undefined && input.default !== null && INPUT_FIELD_TYPES.includes(input.type) && !fitsType(input.type, input.default)) {
     report(`${path}.default`, `must be a ${input.type === 'number' || input.type === 'boolean' ? input.type : 'string'} like the field (got ${describe(input.default)})`)
   }
 }
