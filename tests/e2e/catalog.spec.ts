@@ -69,6 +69,7 @@ test.describe('tool catalog', () => {
     await expect(details.getByTestId('catalog-cost')).toHaveText('$0.002 per request (static rate)')
     await expect(details).toContainText('Use upscale_v2')
     await expect(details).toContainText('0.9.0')
+    await expect(page.getByTestId('catalog-problems')).toHaveCount(0)
 
     // a hybrid tool says where it may run; the switch is the popover's
     await item(page, 'calculate').getByRole('button', { name: 'Details' }).click()
@@ -124,6 +125,26 @@ test.describe('tool catalog', () => {
     await openApp(page, '/tools')
     await item(page, 'get_weather').getByRole('button', { name: 'Details' }).click()
     await expect(item(page, 'get_weather').getByLabel('Units')).toHaveValue('imperial')
+  })
+
+  test('a broken definition is listed with what validate() finds wrong with it', async ({ page }) => {
+    await openApp(page)
+    await page.evaluate(() => {
+      (window as any).plugboard.registerTool({
+        type: 'function',
+        function: { name: 'copycat', parameters: { type: 'object', properties: {} } },
+        catalog: { commandName: 'calc', costingModel: { rate: -1, unit: 'request' } },
+      }, () => 'meow')
+    })
+    await openCatalog(page)
+    const problems = page.getByTestId('catalog-problems')
+    await expect(problems).toContainText('copycat: costingModel.rate must be a number of USD per unit, 0 or more')
+    await expect(problems).toContainText('copycat: commandName /calc is already the command of "calculate"')
+    // the first tool keeps the command
+    await page.getByTestId('catalog-back').click()
+    await page.getByTestId('composer-input').fill('/calc 1+1')
+    await page.getByTestId('composer-input').press('Enter')
+    await expect(page.locator('[data-testid="tool-card"][data-tool="calculate"]').getByTestId('tool-summary')).toHaveText('2', { timeout: 15_000 })
   })
 
   test('has no serious axe violations, with details and a settings form open, in light and dark mode', async ({ page }) => {
