@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { InputField } from '#shared/types/rich-tool-definition'
-import { parseCommandArguments, splitCommandLine } from '#shared/tools/rich-definition/parse-command-line'
+import { MAX_COMMAND_LINE_LENGTH, parseCommandArguments, splitCommandLine } from '#shared/tools/rich-definition/parse-command-line'
+import { measureWork } from '~~/tests/unit/helpers/measure-work'
 
 const field = (name: string, type: InputField['type'], extra: Partial<InputField> = {}): InputField => ({ name, type, required: false, ...extra })
 
@@ -64,5 +65,25 @@ describe('parseCommandArguments', () => {
     const { args } = parseCommandArguments('__proto__=1 constructor=2', calc)
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype)
     expect(args).toEqual({ expression: '__proto__=1 constructor=2' })
+  })
+})
+
+describe('parseCommandArguments on hostile lines', () => {
+  const inputs = { a: field('a', 'string', { required: true }), b: field('b', 'number') }
+  const work = (line: (n: number) => string, n: number) => measureWork(() => parseCommandArguments(line(n), inputs)).work
+
+  it.each([
+    ['unterminated quotes', (n: number) => ' a="x'.repeat(n)],
+    ['escapes', (n: number) => ` a="${'\\\\"'.repeat(n)}`],
+    ['pairs without values', (n: number) => ' b='.repeat(n)],
+    ['one long word', (n: number) => `a=${'x'.repeat(n)}`],
+  ])('does linear work for %s', (_name, line) => {
+    const small = work(line, 400)
+    expect(work(line, 1600)).toBeLessThanOrEqual(small * 5)
+  })
+
+  it('reads at most MAX_COMMAND_LINE_LENGTH characters', () => {
+    const { args } = parseCommandArguments('x'.repeat(MAX_COMMAND_LINE_LENGTH * 2), inputs)
+    expect((args.a as string).length).toBe(MAX_COMMAND_LINE_LENGTH)
   })
 })
