@@ -57,13 +57,13 @@ afterEach(() => {
 })
 
 describe('a tool with sandbox: worker', () => {
-  it('runs in a worker that receives only its arguments and ids, and returns the handler\'s result', async () => {
+  it('runs in a worker that receives only its arguments, ids and settings, and returns the handler\'s result', async () => {
     const { spawn, workers } = fakeWorkerSpawner(realWorker)
     const sandbox = createWorkerToolSandbox({ file: 'echo.ts', toolName: 'echo', spawn })
     const [result] = await run(sandbox, [call('echo', { text: 'hi' })])
     expect(result).toMatchObject({ status: 'done', content: 'hi (thread-1/call_echo)' })
     expect(workers).toHaveLength(1)
-    expect(workers[0]!.requests).toEqual([{ type: 'run', file: 'echo.ts', toolName: 'echo', args: { text: 'hi' }, threadId: 'thread-1', callId: 'call_echo' }])
+    expect(workers[0]!.requests).toEqual([{ type: 'run', file: 'echo.ts', toolName: 'echo', args: { text: 'hi' }, threadId: 'thread-1', callId: 'call_echo', settings: {} }])
   })
 
   it('shows the worker\'s status() messages on the tool card', async () => {
