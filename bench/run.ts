@@ -11,6 +11,7 @@ const benches: BenchModule[] = [
   { name: 'catalog', load: () => import('./catalog.bench'), run: 'runCatalogBench' },
   { name: 'loop', load: () => import('./loop.bench'), run: 'runLoopBench' },
   { name: 'demo-model', load: () => import('./demo-model.bench'), run: 'runDemoModelBench' },
+  { name: 'background-jobs', load: () => import('./background-jobs.bench'), run: 'runBackgroundJobsBench' },
 ]
 
 const only = process.argv.slice(2)
