@@ -25,7 +25,7 @@ async function browserTools(): Promise<RichToolDefinition[]> {
     if (!isToolPlugin(plugin)) throw new Error(`plugins/${file}: the default export is not a tool made with defineTool()`)
     const normalized = normalizeToolDefinition(plugin.definition)
     definitions.push(toRichToolDefinition(normalized.definition, {
-      service: 'browser', label: normalized.label, category: normalized.category, icon: normalized.icon,
+      service: 'browser', label: normalized.definition.ui.label, category: normalized.definition.ui.category, icon: normalized.definition.ui.icon,
       runtime: 'client', timeoutMs: normalized.timeoutMs, catalog: normalized.catalog,
     }))
   }
