@@ -1,6 +1,10 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { openApp } from './helpers'
+import { startApp, type AppInstance } from './support/app-instance'
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
@@ -155,5 +159,40 @@ test.describe('tool catalog', () => {
     await page.getByTestId('color-mode').click()
     await expect(page.locator('html')).toHaveClass(/dark/)
     expect(await seriousViolations(page)).toEqual([])
+  })
+})
+
+test.describe('static tool definitions (NUXT_TOOL_REGISTRY_FILE)', () => {
+  let app: AppInstance
+
+  test.beforeAll(async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'plugboard-registry-'))
+    const file = join(directory, 'tools.json')
+    await writeFile(file, JSON.stringify({
+      version: 1,
+      tools: [
+        { toolId: 'upscale_image', service: 'comfyui', displayName: 'Upscale image', description: 'Upscales a picture 4x', inputSchema: { image: { name: 'image', type: 'image', required: true } }, costingModel: { rate: 0.000337, unit: 'second', rateSource: 'machine' }, metadata: { category: 'Images' } },
+        { toolId: 'broken tool', service: 'x', displayName: 'Broken', inputSchema: {} },
+      ],
+    }))
+    app = await startApp({ NUXT_TOOL_REGISTRY_FILE: file })
+  })
+
+  test.afterAll(async () => {
+    await app?.stop()
+  })
+
+  test('are listed with their cost but no switch, and never offered to the model', async ({ page }) => {
+    await openApp(page, `${app.url}/tools`)
+    const tool = item(page, 'upscale_image')
+    await expect(tool).toContainText('Upscale image')
+    await expect(page.getByTestId('catalog-switch-upscale_image')).toHaveCount(0)
+    await tool.getByRole('button', { name: 'Details' }).click()
+    await expect(tool.getByTestId('catalog-runtime')).toHaveText('Listed only (no handler here)')
+    await expect(tool.getByTestId('catalog-cost')).toHaveText('$0.00034 per second (machine rate)')
+    await expect(item(page, 'broken tool')).toHaveCount(0)
+    expect(app.output()).toContain('broken tool: toolId must be 1 to 64 letters')
+    const { tools } = await (await app.fetchWithSession('/api/tools')).json() as { tools: Array<{ name: string }> }
+    expect(tools.map(entry => entry.name)).not.toContain('upscale_image')
   })
 })
