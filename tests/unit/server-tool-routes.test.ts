@@ -10,6 +10,7 @@ import type { ServerToolList } from '#shared/types/server-tools'
 import { registerBuiltInServerTools } from '~~/server/utils/chat/built-in-server-tools'
 import { registerServerTool, unregisterServerTool } from '~~/server/utils/chat/tool-registry'
 import { loadStaticToolRegistry } from '~~/server/utils/chat/static-tool-registry'
+import { serverToolCatalog } from '~~/server/utils/chat/server-tool-catalog'
 import { TOOL_BODY_LIMIT_BYTES } from '~~/server/utils/http/request-limits'
 import { startToolRoutesServer } from './helpers/tool-routes-server'
 import type { ToolRoutesServer } from './helpers/tool-routes-server'
@@ -73,6 +74,11 @@ describe('GET /api/tools', () => {
       expect(catalog![3]).toMatchObject({ service: 'comfyui', metadata: { static: true }, costingModel: { rate: 0.0003, unit: 'second' } })
       expect(tools.map(tool => tool.name)).not.toContain('upscale_image')
       expect((await execute('upscale_image', { arguments: '{"image":"x"}' })).status).toBe(404)
+      // the same catalog, with design 003's lookups, for server code
+      expect(serverToolCatalog.findByCommand('/calc')?.toolId).toBe('calculate')
+      expect(serverToolCatalog.getById('upscale_image')?.service).toBe('comfyui')
+      expect(serverToolCatalog.getCategories()).toEqual(['General', 'Utilities', 'Web'])
+      expect(serverToolCatalog.validate()).toEqual({ valid: true, problems: [] })
     }
     finally {
       await loadStaticToolRegistry('')
