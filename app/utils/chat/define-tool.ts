@@ -3,6 +3,7 @@ import { toJSONSchema } from 'zod/v4/core'
 import type { JsonSchemaObject } from '#shared/types/chat'
 import type { ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
+import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
 import type { FromSchema } from './json-schema-type'
 import { normalizeToolDefinition } from './tool-definition-validation'
 import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
@@ -46,6 +47,8 @@ export interface DefineToolOptions<P extends ToolParameters> {
   actsOutsideApp?: boolean
   /** The default approval policy (the user can change it). @default 'ask' when `actsOutsideApp`, else 'auto' */
   approval?: ToolApprovalPolicy
+  /** The catalog's metadata (design 003): `commandName`, `costingModel`, `settings` schema, `version`, `deprecated`... */
+  catalog?: ToolCatalogMetadata
 }
 
 /** A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. */
@@ -105,7 +108,7 @@ function isDesignForm(input: object): input is RegisterableToolDefinition {
 }
 
 function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P>): ToolPlugin {
-  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox, actsOutsideApp, approval } = options
+  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox, catalog, actsOutsideApp, approval } = options
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
   if (isZodSchema(parameters)) {
@@ -140,6 +143,7 @@ function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P
     ...(sandbox !== undefined && { sandbox }),
     ...(actsOutsideApp !== undefined && { actsOutsideApp }),
     ...(approval !== undefined && { approval }),
+    ...(catalog !== undefined && { catalog }),
   }
   return { kind: 'plugboard.tool', definition, handler: run }
 }

@@ -2,6 +2,7 @@ import { shallowRef } from 'vue'
 import type { Ref, ShallowRef } from 'vue'
 import type { ToolHandler } from '#shared/tools/tool-types'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
+import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
 import type { NormalizedToolDefinition } from './tool-definition-validation'
 import type { RegisteredTool, RegisteredToolDefinition, ToolAvailability, ToolSandbox } from './tool-registry-types'
 
@@ -52,6 +53,7 @@ export class RegisteredToolRecord implements RegisteredTool {
   readonly unavailableReason?: string
   readonly sandbox?: ToolSandbox
   readonly defaultApproval: ToolApprovalPolicy
+  readonly catalog?: ToolCatalogMetadata
   /** @internal called when the user (or code) sets `enabled`. */
   readonly onChoice: (name: string, enabled: boolean) => void
   #initialEnabled: boolean
@@ -70,6 +72,7 @@ export class RegisteredToolRecord implements RegisteredTool {
     this.unavailableReason = normalized.unavailableReason
     this.sandbox = normalized.sandbox
     this.defaultApproval = normalized.defaultApproval
+    this.catalog = normalized.catalog
     this.onChoice = onChoice
     this.#initialEnabled = initialEnabled
     Object.freeze(this)

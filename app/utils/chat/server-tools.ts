@@ -21,9 +21,9 @@ export interface ServerToolsOptions {
 
 /** The browser's definition of a server tool: its metadata, with a timeout that leaves the server room to answer. */
 function toBrowserDefinition(info: ServerToolInfo): RegisterableToolDefinition {
-  const { type, function: fn, ui, description, icon, category, defaultEnabled, approval } = info.definition
+  const { type, function: fn, ui, description, icon, category, defaultEnabled, catalog, approval } = info.definition
   return {
-    type, function: fn, ui, description, icon, category, defaultEnabled, timeoutMs: info.timeoutMs + TIMEOUT_MARGIN_MS,
+    type, function: fn, ui, description, icon, category, defaultEnabled, catalog, timeoutMs: info.timeoutMs + TIMEOUT_MARGIN_MS,
     actsOutsideApp: info.actsOutsideApp, ...(approval !== undefined && { approval }),
   }
 }

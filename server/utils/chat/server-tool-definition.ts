@@ -40,10 +40,11 @@ export function normalizeServerToolDefinition(input: ServerToolDefinition): Norm
     type: 'function',
     function: { name, description: fn.description ?? input.description, parameters, strict: fn.strict },
   }, fail)
-  const { type, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp, approval } = input
+  const { type, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp, catalog, approval } = input
+  if (catalog !== undefined && (typeof catalog !== 'object' || catalog === null || Array.isArray(catalog))) fail('catalog must be an object')
   if (approval !== undefined && !['auto', 'ask', 'never'].includes(approval)) fail('approval must be "auto", "ask" or "never"')
   const definition = toPlainJson<ServerToolDefinition>({
-    type, function: { ...modelDefinition.function }, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp, approval,
+    type, function: { ...modelDefinition.function }, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp, catalog, approval,
   }, fail)
   return { name, modelDefinition, definition }
 }
