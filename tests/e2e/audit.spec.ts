@@ -123,7 +123,8 @@ test.describe('audit log', () => {
     await expect(details.getByTestId('audit-run-arguments-run')).toContainText('12*7')
     await expect(details.getByTestId('audit-run-size')).toContainText(/\d+ bytes/)
     await expect(details).toContainText(/\d+ ms/)
-    await expect(details).toContainText('No approval step')
+    // every run has a decision now: calculate's policy is 'auto', so it ran without asking
+    await expect(details).toContainText(/Approval\s*auto, /)
     await details.getByTestId('audit-run-chat-link').click()
     await expect(page).toHaveURL(/\?thread=/)
     await expect(page.locator('[data-testid="message"][data-role="user"]').first()).toContainText('what is 12*7')
