@@ -43,6 +43,10 @@ export default defineNuxtConfig({
     trustProxy: false,
     /** Comma-separated hosts (`host` or `host:port`) fetch_web_page may reach although they are not public. */
     fetchAllowedHosts: '',
+    /** Comma-separated hosts (`host` or `host:port`) the MCP relay (/api/mcp/proxy) may reach; empty = relay off. */
+    mcpAllowedHosts: '',
+    /** The operator's MCP servers, JSON `[{ "name", "url", "headers"? }]`: their tools become server tools. */
+    mcpServers: '',
     /**
      * Empty: background jobs and rate limits live in this process. Set (`redis://...`): jobs go through BullMQ and
      * Redis Streams and rate limits count in Redis, so several instances behind one Redis share them.
