@@ -176,6 +176,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   function connect(): Promise<void> {
     if (state.status === 'closed') return Promise.resolve()
     clearTimeout(timer)
+    // a connection that gave up starts counting again when asked to connect (Retry)
+    if (state.status === 'error') state = { ...state, attempt: 0 }
     return (connecting ??= open().finally(() => {
       connecting = undefined
     }))
