@@ -29,7 +29,7 @@ test.afterAll(async () => {
 })
 
 async function addServer(page: Page, name: string, url: string) {
-  await page.getByTestId('settings-open').click()
+  if (!(await page.getByTestId('mcp-servers').isVisible())) await page.getByTestId('settings-open').click()
   await page.getByTestId('mcp-name').fill(name)
   await page.getByTestId('mcp-url').fill(url)
   await page.getByTestId('mcp-add').click()
