@@ -5,7 +5,6 @@
  */
 import { shallowRef } from 'vue'
 import type { ShallowRef } from 'vue'
-import { createMcpConnection, describeMcpError } from '#shared/mcp/mcp-connection'
 import type { McpConnection, McpConnectionState } from '#shared/mcp/mcp-connection'
 import { mcpToolHandler } from '#shared/mcp/mcp-tool-handler'
 import type { McpToolEntry } from '#shared/mcp/mcp-tool-list'
@@ -58,7 +57,8 @@ const MCP_TOOL_TIMEOUT_MS = 60_000
 
 interface Entry {
   setting: McpServerSetting
-  connection: McpConnection
+  /** Set once the MCP client's code has loaded (it is loaded on first use, not with the page). */
+  connection?: McpConnection
   registered: Map<string, () => void>
   route?: McpRoute
   registrationNote?: string
@@ -75,17 +75,17 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       name: setting.name,
       url: setting.url,
       hasToken: !!setting.token,
-      status: connection.state.status,
-      message: [connection.state.message, registrationNote].filter(Boolean).join(' ') || undefined,
+      status: connection?.state.status ?? 'connecting',
+      message: [connection?.state.message, registrationNote].filter(Boolean).join(' ') || undefined,
       route,
       blockedOrigin: blockedConnectOrigin(setting.url),
-      tools: connection.state.tools.filter(tool => entries.get(setting.id)?.registered.has(tool.name)).map(({ name, mcpName, description }) => ({ name, mcpName, description })),
+      tools: (connection?.state.tools ?? []).filter(tool => entries.get(setting.id)?.registered.has(tool.name)).map(({ name, mcpName, description }) => ({ name, mcpName, description })),
     }))
   }
 
   /** Registers the connection's current tools and drops the ones it no longer lists. */
-  function syncTools(entry: Entry) {
-    const tools = entry.connection.state.tools
+  function syncTools(entry: Entry, connection: McpConnection) {
+    const tools = connection.state.tools
     const current = new Set(tools.map(tool => tool.name))
     for (const [name, dispose] of entry.registered) {
       if (!current.has(name)) {
@@ -105,19 +105,24 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
           actsOutsideApp: true,
           approval: 'ask',
           timeoutMs: MCP_TOOL_TIMEOUT_MS,
-        }, mcpToolHandler(entry.connection, tool.mcpName, recordMcpResultImages)))
+        }, mcpToolHandler(connection, tool.mcpName, recordMcpResultImages)))
       }
       catch (error) {
-        refused.push(`${tool.mcpName} (${describeMcpError(error)})`)
+        refused.push(`${tool.mcpName} (${error instanceof Error ? error.message : String(error)})`)
       }
     }
     entry.registrationNote = refused.length > 0 ? `Not added: ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? ` and ${refused.length - 3} more` : ''}.` : undefined
   }
 
-  function open(setting: McpServerSetting) {
+  async function open(setting: McpServerSetting) {
     const blocked = blockedConnectOrigin(setting.url)
-    const entry: Entry = { setting, registered: new Map(), connection: undefined as unknown as McpConnection }
-    entry.connection = createMcpConnection({
+    const entry: Entry = { setting, registered: new Map() }
+    entries.set(setting.id, entry)
+    publish()
+    // the SDK is most of the MCP code: a page without MCP servers never loads it
+    const { createMcpConnection } = await import('#shared/mcp/mcp-connection')
+    if (entries.get(setting.id) !== entry) return
+    const connection: McpConnection = createMcpConnection({
       url: setting.url,
       prefix: mcpServerPrefix(setting.name),
       headers: setting.token ? { authorization: `Bearer ${setting.token}` } : undefined,
@@ -132,14 +137,14 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       }),
       takenNames: () => new Set(options.registry.listTools.value.map(tool => tool.name).filter(name => !entry.registered.has(name))),
       onChange: () => {
-        if (!entries.has(setting.id)) return
-        syncTools(entry)
+        if (entries.get(setting.id) !== entry) return
+        syncTools(entry, connection)
         publish()
       },
     })
-    entries.set(setting.id, entry)
+    entry.connection = connection
     publish()
-    void entry.connection.connect()
+    await connection.connect()
   }
 
   function save() {
@@ -151,7 +156,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     start() {
       if (started) return
       started = true
-      for (const setting of readMcpServerSettings(options.storage)) open(setting)
+      for (const setting of readMcpServerSettings(options.storage)) void open(setting)
     },
     add(input) {
       const errors = validateMcpServerInput(input, [...entries.values()].map(entry => entry.setting))
@@ -163,7 +168,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
         url: new URL(input.url.trim()).href,
         ...(token ? { token } : {}),
       }
-      open(setting)
+      void open(setting)
       save()
       return {}
     },
@@ -174,10 +179,10 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       for (const dispose of entry.registered.values()) dispose()
       save()
       publish()
-      await entry.connection.close()
+      await entry.connection?.close()
     },
     retry(id) {
-      void entries.get(id)?.connection.connect()
+      void entries.get(id)?.connection?.connect()
     },
   }
 }
