@@ -125,6 +125,29 @@ test.describe('MCP servers', () => {
     expect(relayed).toEqual([])
   })
 
+  test('a server that restarts is reconnected and its tools work again', async ({ page, context }) => {
+    let restartable = await startMcpTestServer({ cors: true })
+    const port = restartable.port
+    try {
+      await context.addCookies([{ name: 'plugboard-connect', value: encodeURIComponent(new URL(restartable.url).origin), url: app.url }])
+      await openApp(page, app.url)
+      const server = await addServer(page, 'Flaky', restartable.url)
+      await restartable.close()
+      // the page notices on its own (its notification stream broke) and keeps trying with a backoff
+      await expect(server).toHaveAttribute('data-status', 'reconnecting', { timeout: 20_000 })
+      await expect(server.getByTestId('mcp-server-message')).toContainText('dropped')
+      restartable = await startMcpTestServer({ cors: true, port })
+      await expect(server).toHaveAttribute('data-status', 'connected', { timeout: 30_000 })
+      await closeSettings(page)
+      await sendMessage(page, 'call flaky__echo with {"message": "back again"}')
+      await waitForReplyAllowingCalls(page)
+      await expect(page.locator('[data-testid="tool-card"][data-tool="flaky__echo"]').getByTestId('tool-summary')).toHaveText('Echo: back again')
+    }
+    finally {
+      await restartable.close()
+    }
+  })
+
   test('a server the relay may not reach shows the relay\'s reason, and removing a server removes its tools', async ({ page }) => {
     await openApp(page, app.url)
     await page.getByTestId('settings-open').click()
