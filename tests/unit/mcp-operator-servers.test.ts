@@ -3,7 +3,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { executeServerTool, getServerTool, listServerTools } from '~~/server/utils/chat/tool-registry'
 import { parseOperatorMcpServers, startOperatorMcpServers } from '~~/server/utils/mcp/operator-mcp-servers'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
+import { startChatJob } from '~~/server/utils/background-jobs/stream-handler'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
+import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -60,5 +63,18 @@ describe('startOperatorMcpServers', () => {
 
     await stop()
     expect(listServerTools().filter(tool => tool.name.startsWith('ops_tools__'))).toEqual([])
+  })
+
+  it('lets a chat running on the server call an operator MCP tool', async () => {
+    const mcp = await startMcpTestServer({ cors: false })
+    cleanup.push(() => mcp.close())
+    cleanup.push(startOperatorMcpServers([{ name: 'jobs', url: mcp.url }]))
+    await vi.waitFor(() => expect(getServerTool('jobs__add')).toBeDefined(), { timeout: 5_000 })
+    const store = createMemoryJobStore()
+    const model = createScriptedModel([toolCallStep([{ name: 'jobs__add', id: 'm1', args: { a: 20, b: 22 } }]), textStep('It is 42.')])
+    const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [{ role: 'user', content: 'add' }], model, serverToolNames: ['jobs__add'] })
+    await vi.waitUntil(async () => ['done', 'failed'].includes((await store.getJob(job.id))?.status ?? ''), { timeout: 10_000 })
+    expect(model.requests[0]!.tools?.map(tool => tool.function.name)).toEqual(['jobs__add'])
+    expect(model.requests[1]!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'm1', name: 'jobs__add', content: '42' })
   })
 })
