@@ -59,6 +59,12 @@ test.describe('MCP servers', () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/mcp/proxy')) relayed.push(request.method())
     })
+    // the MCP client runs under the app's strict CSP (no eval): nothing it does may be refused or throw
+    const problems: string[] = []
+    page.on('console', (message) => {
+      if (/Content Security Policy|unsafe-eval|EvalError/i.test(message.text())) problems.push(message.text())
+    })
+    page.on('pageerror', error => problems.push(error.message))
     await openApp(page, app.url)
     const server = await addServer(page, 'Notes', noCors.url)
     await expect(server.getByTestId('mcp-server-route')).toHaveText('through this app\'s server')
@@ -79,6 +85,7 @@ test.describe('MCP servers', () => {
     await expect(card.getByTestId('tool-summary')).toHaveText('Echo: hello from MCP')
     await expect(lastAssistant(page)).toContainText('Echo: hello from MCP')
     expect(relayed).toContain('POST')
+    expect(problems).toEqual([])
   })
 
   test('an image result is shown on the card and described to the model; an isError result fails the card', async ({ page }) => {
