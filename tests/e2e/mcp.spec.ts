@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
-import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, openApp, sendMessage, waitForIdle, waitForReady } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
@@ -153,6 +153,22 @@ test.describe('MCP servers', () => {
     finally {
       await restartable.close()
     }
+  })
+
+  test('"Allow <origin>" lets the page reach a server directly that the relay may not reach', async ({ page }) => {
+    await openApp(page, app.url)
+    await page.getByTestId('settings-open').click()
+    await page.getByTestId('mcp-name').fill('Open')
+    await page.getByTestId('mcp-url').fill(withCors.url)
+    await page.getByTestId('mcp-add').click()
+    const server = page.locator('[data-testid="mcp-server"][data-name="Open"]')
+    await expect(server).toHaveAttribute('data-status', 'error', { timeout: 15_000 })
+    await server.getByTestId('mcp-server-allow').click()
+    await waitForReady(page)
+    await page.getByTestId('settings-open').click()
+    const reloaded = page.locator('[data-testid="mcp-server"][data-name="Open"]')
+    await expect(reloaded).toHaveAttribute('data-status', 'connected', { timeout: 15_000 })
+    await expect(reloaded.getByTestId('mcp-server-route')).toHaveText('direct')
   })
 
   test('a server the relay may not reach shows the relay\'s reason, and removing a server removes its tools', async ({ page }) => {
