@@ -171,3 +171,17 @@ describe('the MCP relay', () => {
     expect(await response.text()).toBe(': hello\n\n')
   })
 })
+
+describe('relay slots', () => {
+  it('lets one session hold a bounded number of relayed requests, and frees a slot once', async () => {
+    const { takeRelaySlot } = await import('~~/server/utils/mcp/relay-slots')
+    const releases = [takeRelaySlot('s', 2), takeRelaySlot('s', 2)]
+    expect(takeRelaySlot('s', 2)).toBeUndefined()
+    expect(takeRelaySlot('other', 2)).toBeTypeOf('function')
+    releases[0]!()
+    releases[0]!()
+    const again = takeRelaySlot('s', 2)
+    expect(again).toBeTypeOf('function')
+    expect(takeRelaySlot('s', 2)).toBeUndefined()
+  })
+})
