@@ -1,7 +1,7 @@
 /**
- * How many relayed MCP requests one browser session may have open at once. Each relayed server keeps one event stream open (16 servers at most), and that holds a socket
- * on the server for as long as the MCP server keeps it busy, and rate limits count only new requests, so without
- * a cap one page could hold any number of them.
+ * How many relayed MCP requests one browser session may have open at once. Each relayed server keeps an event
+ * stream open (a page has 16 servers at most), which holds a socket on this server for as long as the MCP server
+ * keeps it busy; rate limits count only new requests, so without a cap one page could hold any number of them.
  */
 export const MAX_RELAYED_REQUESTS_PER_SESSION = 32
 
