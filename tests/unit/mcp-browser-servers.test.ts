@@ -119,4 +119,28 @@ describe('the MCP server manager', () => {
     expect(registry.getTool('hostile__echo')).toBeDefined()
     await manager.remove('hostile')
   })
+
+  it('stops offering a server\'s tools once it gave up reconnecting, and offers them again after Retry', async () => {
+    let mcp = await startMcpTestServer()
+    const port = mcp.port
+    cleanup.push(() => mcp.close())
+    const registry = createToolRegistry({ storage: null })
+    const manager = createMcpServerManager({ registry, storage: null, createId: () => 'flaky', reconnect: { initialDelayMs: 10, maxDelayMs: 20, maxAttempts: 2 } })
+    manager.add({ name: 'Flaky', url: mcp.url })
+    await vi.waitFor(() => expect(manager.servers.value[0]?.status).toBe('connected'), { timeout: 5_000 })
+    const offered = async () => (await registry.getToolSet({ threadId: 't' })).definitions.map(tool => tool.function.name)
+    expect(await offered()).toContain('flaky__echo')
+
+    await mcp.close()
+    await expect(registry.getTool('flaky__echo')!.handler({ message: 'x' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {} })).rejects.toThrow()
+    await vi.waitFor(() => expect(manager.servers.value[0]?.status).toBe('error'), { timeout: 10_000 })
+    expect(await offered()).not.toContain('flaky__echo')
+    expect(registry.getTool('flaky__echo')!.notOfferedBecause).toBe('Flaky is not connected (Settings → MCP servers)')
+
+    mcp = await startMcpTestServer({ port })
+    manager.retry('flaky')
+    await vi.waitFor(() => expect(manager.servers.value[0]?.status).toBe('connected'), { timeout: 10_000 })
+    expect(await offered()).toContain('flaky__echo')
+    await manager.remove('flaky')
+  })
 })

@@ -5,7 +5,7 @@
  */
 import { shallowRef } from 'vue'
 import type { ShallowRef } from 'vue'
-import type { McpConnection, McpConnectionState } from '#shared/mcp/mcp-connection'
+import type { McpConnection, McpConnectionState, McpReconnectOptions } from '#shared/mcp/mcp-connection'
 import { mcpToolHandler } from '#shared/mcp/mcp-tool-handler'
 import type { McpToolEntry } from '#shared/mcp/mcp-tool-list'
 import { mcpServerPrefix } from '#shared/mcp/mcp-tool-name'
@@ -38,6 +38,8 @@ export interface McpServerManagerOptions {
   fetch?: typeof fetch
   /** @default crypto.randomUUID */
   createId?: () => string
+  /** Backoff of each connection (tests shorten it). @default the connection's */
+  reconnect?: McpReconnectOptions
 }
 
 export interface McpServerManager {
@@ -102,6 +104,9 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
           function: { name: tool.name, description: tool.description, parameters: tool.parameters },
           ui: { label: tool.title || tool.mcpName, category: entry.setting.name, descriptionHint: tool.description?.slice(0, 200) ?? '' },
           icon: 'i-lucide-plug',
+          // a server that gave up reconnecting is not offered to the model until Retry brings it back
+          available: () => connection.state.status !== 'error',
+          unavailableReason: `${entry.setting.name} is not connected (Settings → MCP servers)`,
           actsOutsideApp: true,
           approval: 'ask',
           timeoutMs: MCP_TOOL_TIMEOUT_MS,
@@ -135,6 +140,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
           publish()
         },
       }),
+      reconnect: options.reconnect,
       takenNames: () => new Set(options.registry.listTools.value.map(tool => tool.name).filter(name => !entry.registered.has(name))),
       onChange: () => {
         if (entries.get(setting.id) !== entry) return
