@@ -150,10 +150,14 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       // The notification stream retries a little by itself; past that, the whole connection starts again.
       reconnectionOptions: { initialReconnectionDelay: 1_000, maxReconnectionDelay: 5_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
     })
-    current.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      listTools(current).catch(error => void onTransportError(current).then(() => {
+    current.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      try {
+        await listTools(current)
+      }
+      catch (error) {
         if (current === client) update({ message: `Could not read the new tool list: ${describeMcpError(error)}` })
-      }))
+        void onTransportError(current)
+      }
     })
     current.onerror = () => void onTransportError(current)
     client = current

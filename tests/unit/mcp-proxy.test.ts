@@ -154,6 +154,22 @@ describe('the MCP relay', () => {
     expect(tooBig.status).toBe(413)
   })
 
+  it('answers 502 when a JSON answer stalls mid-body, instead of waiting for ever', async () => {
+    const stalling = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' })
+      response.write('{"jsonrpc":')
+    })
+    const origin = await listen(stalling)
+    cleanup.push(async () => {
+      stalling.closeAllConnections()
+      await new Promise(done => stalling.close(done))
+    })
+    const started = await relay({ allowedHosts: new URL(origin).host, idleTimeoutMs: 300 })
+    const response = await fetch(`${started.base}/api/mcp/proxy?url=${encodeURIComponent(origin)}`, { method: 'POST', body: '{}' })
+    expect(response.status).toBe(502)
+    expect((await response.json()).message).toMatch(/did not finish within/)
+  })
+
   it('ends an event stream the server stopped feeding, after the idle deadline', async () => {
     const silent = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' })

@@ -103,7 +103,20 @@ export async function relayMcpRequest(event: H3Event, options: McpProxyOptions):
     response.flushHeaders()
     return relayMcpStream(upstream, response, { idleTimeoutMs, maxBytes: maxStreamBytes })
   }
-  const answer = await readCappedBody(upstream, maxResponseBytes)
+  // a JSON answer is small: it gets one deadline for all of it, so a server that stalls mid-body cannot hold the request
+  const bodyDeadline = setTimeout(() => upstream.destroy(new Error(`the answer did not finish within ${Math.round(idleTimeoutMs / 1000)} s`)), idleTimeoutMs)
+  let answer
+  try {
+    answer = await readCappedBody(upstream, maxResponseBytes)
+  }
+  catch (error) {
+    if (response.destroyed) return undefined
+    response.removeHeader('content-type')
+    refuse(502, `The MCP server's answer broke off: ${(error as Error).message}`)
+  }
+  finally {
+    clearTimeout(bodyDeadline)
+  }
   if (answer.truncated) {
     response.removeHeader('content-type')
     refuse(502, `The MCP server's answer is larger than ${Math.round(maxResponseBytes / (1024 * 1024))} MB.`)
