@@ -1,5 +1,6 @@
 // The browser's side of MCP without a browser: the saved server list, the direct-or-relay fetch, and the manager
 // that puts a real server's tools into a real tool registry.
+import { unref } from 'vue'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 import { createMcpBrowserFetch } from '~/utils/chat/mcp/mcp-browser-fetch'
@@ -92,7 +93,7 @@ describe('the MCP server manager', () => {
     expect(manager.add({ name: 'My Notes', url: mcp.url })).toEqual({})
     await vi.waitFor(() => expect(manager.servers.value[0]?.status).toBe('connected'), { timeout: 5_000 })
     const tool = registry.getTool('my_notes__echo')!
-    expect(tool).toMatchObject({ category: 'My Notes', label: 'echo', icon: 'i-lucide-plug', enabled: true })
+    expect({ category: tool.category, label: tool.label, icon: tool.icon, enabled: unref(tool.enabled) }).toEqual({ category: 'My Notes', label: 'echo', icon: 'i-lucide-plug', enabled: true })
     expect(manager.servers.value[0]!.tools.map(item => item.mcpName)).toContain('read_note')
     expect(await tool.handler({ message: 'hi' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {} })).toBe('Echo: hi')
     expect(JSON.parse(storage.getItem(MCP_SERVERS_STORAGE_KEY)!)).toEqual([{ id: 'server-1', name: 'My Notes', url: mcp.url }])
