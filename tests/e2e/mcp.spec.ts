@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { lastAssistant, openApp, sendMessage, waitForIdle, waitForReady } from './helpers'
@@ -183,6 +184,11 @@ test.describe('MCP servers', () => {
     await expect(refused.getByTestId('mcp-server-allow')).toBeVisible()
 
     const kept = await addServer(page, 'Gone soon', noCors.url)
+    // the section, with a connected and a failed server and a form error, has no serious axe violations
+    await page.getByTestId('mcp-add').click()
+    await expect(page.getByTestId('mcp-add-form')).toContainText('Give the server a name')
+    const axe = await new AxeBuilder({ page }).include('[data-testid="mcp-servers"]').analyze()
+    expect(axe.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical').map(violation => `${violation.id}: ${violation.nodes.map(node => node.html.slice(0, 120) + ' ' + node.failureSummary?.slice(0, 160)).join(' | ')}`)).toEqual([])
     await kept.getByTestId('mcp-server-remove').click()
     await expect(kept).toHaveCount(0)
     await closeSettings(page)
