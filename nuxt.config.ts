@@ -48,6 +48,8 @@ export default defineNuxtConfig({
     mcpAllowedHosts: '',
     /** The operator's MCP servers, JSON `[{ "name", "url", "headers"? }]`: their tools become server tools. */
     mcpServers: '',
+    /** A tool-registry.generated.json (npm run registry:flash) whose tools GET /api/tools lists, without handlers. */
+    toolRegistryFile: '',
     /**
      * Empty: background jobs and rate limits live in this process. Set (`redis://...`): jobs go through BullMQ and
      * Redis Streams and rate limits count in Redis, so several instances behind one Redis share them.
