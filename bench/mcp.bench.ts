@@ -35,7 +35,7 @@ async function startRelay(allowedHosts: string) {
 }
 
 /** A fresh signal per call, as the executor gives each call. */
-const context = () => ({ signal: new AbortController().signal, threadId: 'bench', callId: 'bench', status: () => {} })
+const context = () => ({ signal: new AbortController().signal, threadId: 'bench', callId: 'bench', status: () => {}, settings: {} })
 
 export async function runMcpBench() {
   const mcp = await startMcpTestServer({ cors: false })

@@ -95,7 +95,7 @@ describe('the MCP server manager', () => {
     const tool = registry.getTool('my_notes__echo')!
     expect({ category: tool.category, label: tool.label, icon: tool.icon, enabled: unref(tool.enabled) }).toEqual({ category: 'My Notes', label: 'echo', icon: 'i-lucide-plug', enabled: true })
     expect(manager.servers.value[0]!.tools.map(item => item.mcpName)).toContain('read_note')
-    expect(await tool.handler({ message: 'hi' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {} })).toBe('Echo: hi')
+    expect(await tool.handler({ message: 'hi' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {}, settings: {} })).toBe('Echo: hi')
     expect(JSON.parse(storage.getItem(MCP_SERVERS_STORAGE_KEY)!)).toEqual([{ id: 'server-1', name: 'My Notes', url: mcp.url }])
 
     await mcp.addTool('fresh')
@@ -133,7 +133,7 @@ describe('the MCP server manager', () => {
     expect(await offered()).toContain('flaky__echo')
 
     await mcp.close()
-    await expect(registry.getTool('flaky__echo')!.handler({ message: 'x' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {} })).rejects.toThrow()
+    await expect(registry.getTool('flaky__echo')!.handler({ message: 'x' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {}, settings: {} })).rejects.toThrow()
     await vi.waitFor(() => expect(manager.servers.value[0]?.status).toBe('error'), { timeout: 10_000 })
     expect(await offered()).not.toContain('flaky__echo')
     expect(registry.getTool('flaky__echo')!.notOfferedBecause).toBe('Flaky is not connected (Settings → MCP servers)')

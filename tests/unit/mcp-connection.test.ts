@@ -23,7 +23,7 @@ async function serverAndConnection(options: Parameters<typeof startMcpTestServer
 }
 
 function context(callId = 'call-1') {
-  return { signal: new AbortController().signal, threadId: 't', callId, status: () => {} }
+  return { signal: new AbortController().signal, threadId: 't', callId, status: () => {}, settings: {} }
 }
 
 describe('an MCP connection', () => {

@@ -73,7 +73,7 @@ describe('the MCP relay', () => {
     await connection.connect()
     expect(connection.state.status).toBe('connected')
     expect(connection.state.tools.map(tool => tool.mcpName)).toContain('echo')
-    expect(await mcpToolHandler(connection, 'echo')({ message: 'via relay' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {} })).toBe('Echo: via relay')
+    expect(await mcpToolHandler(connection, 'echo')({ message: 'via relay' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {}, settings: {} })).toBe('Echo: via relay')
     const posts = mcp.requests.filter(request => request.method === 'POST')
     expect(posts.at(-1)!.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/)
     expect(posts.at(-1)!.headers.authorization).toBe('Bearer secret-token')
