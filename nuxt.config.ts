@@ -44,6 +44,10 @@ export default defineNuxtConfig({
     trustProxy: false,
     /** Comma-separated hosts (`host` or `host:port`) fetch_web_page may reach although they are not public. */
     fetchAllowedHosts: '',
+    /** Comma-separated hosts (`host` or `host:port`) the MCP relay (/api/mcp/proxy) may reach; empty = relay off. */
+    mcpAllowedHosts: '',
+    /** The operator's MCP servers, JSON `[{ "name", "url", "headers"? }]`: their tools become server tools. */
+    mcpServers: '',
     /** A tool-registry.generated.json (npm run registry:flash) whose tools GET /api/tools lists, without handlers. */
     toolRegistryFile: '',
     /**

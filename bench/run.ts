@@ -13,6 +13,7 @@ const benches: BenchModule[] = [
   { name: 'demo-model', load: () => import('./demo-model.bench'), run: 'runDemoModelBench' },
   { name: 'approval', load: () => import('./approval.bench'), run: 'runApprovalBench' },
   { name: 'background-jobs', load: () => import('./background-jobs.bench'), run: 'runBackgroundJobsBench' },
+  { name: 'mcp', load: () => import('./mcp.bench'), run: 'runMcpBench' },
 ]
 
 const only = process.argv.slice(2)

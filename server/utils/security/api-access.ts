@@ -17,6 +17,8 @@ const MODEL_ROUTES: { prefix: string, bucket: RateLimitBucket }[] = [
   { prefix: '/api/openrouter/', bucket: 'model' },
   { prefix: '/api/demo/', bucket: 'demo' },
   { prefix: '/api/tools/', bucket: 'tool' },
+  // The MCP relay spends the server's network on a user's behalf, like a server tool.
+  { prefix: '/api/mcp/', bucket: 'tool' },
   // Background chats spend the server's key like the proxy does; starting one counts as one model request.
   { prefix: '/api/chats/', bucket: 'model' },
   // Workflows belong to a session; running one starts a background chat (one model request).
@@ -35,7 +37,7 @@ function isWorkflowRun(path: string): boolean {
 
 /** Routes whose bodies carry one tool's arguments or result. */
 function isToolRoute(path: string): boolean {
-  return path.startsWith('/api/tools/') || (path.startsWith('/api/chats/') && path.endsWith('/tool-results'))
+  return path.startsWith('/api/tools/') || path.startsWith('/api/mcp/') || (path.startsWith('/api/chats/') && path.endsWith('/tool-results'))
 }
 
 /** The operator's access password (`NUXT_ACCESS_PASSWORD`), or '' when the app is open. */

@@ -1,0 +1,194 @@
+/**
+ * The browser's MCP servers: the saved list, one connection each, and their tools in the tool registry under the
+ * server's name (`server__tool`, category = the server's name, ask before running). Added and removed from
+ * Settings; connected at start-up.
+ */
+import { shallowRef } from 'vue'
+import type { ShallowRef } from 'vue'
+import type { McpConnection, McpConnectionState, McpReconnectOptions } from '#shared/mcp/mcp-connection'
+import { mcpToolHandler } from '#shared/mcp/mcp-tool-handler'
+import type { McpToolEntry } from '#shared/mcp/mcp-tool-list'
+import { mcpServerPrefix } from '#shared/mcp/mcp-tool-name'
+import { blockedConnectOrigin } from '../connect-permission'
+import type { ToolRegistry } from '../tool-registry-types'
+import { createMcpBrowserFetch } from './mcp-browser-fetch'
+import type { McpRoute } from './mcp-browser-fetch'
+import { recordMcpResultImages } from './mcp-result-images'
+import { readMcpServerSettings, validateMcpServerInput, writeMcpServerSettings } from './mcp-server-settings'
+import type { McpServerInput, McpServerInputErrors, McpServerSetting } from './mcp-server-settings'
+
+/** One server as Settings shows it. */
+export interface McpServerView {
+  id: string
+  name: string
+  url: string
+  hasToken: boolean
+  status: McpConnectionState['status']
+  message?: string
+  route?: McpRoute
+  /** The page's CSP does not allow the server's origin (so the browser cannot try it directly). */
+  blockedOrigin?: string
+  tools: Array<Pick<McpToolEntry, 'name' | 'mcpName' | 'description'>>
+}
+
+export interface McpServerManagerOptions {
+  registry: Pick<ToolRegistry, 'registerTool' | 'listTools'>
+  storage: Storage | null
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch
+  /** @default crypto.randomUUID */
+  createId?: () => string
+  /** Backoff of each connection (tests shorten it). @default the connection's */
+  reconnect?: McpReconnectOptions
+}
+
+export interface McpServerManager {
+  servers: Readonly<ShallowRef<readonly McpServerView[]>>
+  /** Connects the saved servers (once). */
+  start: () => void
+  /** Adds, saves and connects a server; returns the form's errors instead when it cannot be added. */
+  add: (input: McpServerInput) => McpServerInputErrors
+  /** Disconnects, unregisters its tools and forgets it. */
+  remove: (id: string) => Promise<void>
+  /** Connects again now (after an error). */
+  retry: (id: string) => void
+}
+
+/** An MCP call may run this long: remote tools are slower than the page's own. */
+const MCP_TOOL_TIMEOUT_MS = 60_000
+
+interface Entry {
+  setting: McpServerSetting
+  /** Set once the MCP client's code has loaded (it is loaded on first use, not with the page). */
+  connection?: McpConnection
+  registered: Map<string, () => void>
+  route?: McpRoute
+  registrationNote?: string
+}
+
+export function createMcpServerManager(options: McpServerManagerOptions): McpServerManager {
+  const entries = new Map<string, Entry>()
+  const servers = shallowRef<readonly McpServerView[]>([])
+  let started = false
+
+  function publish() {
+    servers.value = [...entries.values()].map(({ setting, connection, route, registrationNote }) => ({
+      id: setting.id,
+      name: setting.name,
+      url: setting.url,
+      hasToken: !!setting.token,
+      status: connection?.state.status ?? 'connecting',
+      message: [connection?.state.message, registrationNote].filter(Boolean).join(' ') || undefined,
+      route,
+      blockedOrigin: blockedConnectOrigin(setting.url),
+      tools: (connection?.state.tools ?? []).filter(tool => entries.get(setting.id)?.registered.has(tool.name)).map(({ name, mcpName, description }) => ({ name, mcpName, description })),
+    }))
+  }
+
+  /** Registers the connection's current tools and drops the ones it no longer lists. */
+  function syncTools(entry: Entry, connection: McpConnection) {
+    const tools = connection.state.tools
+    const current = new Set(tools.map(tool => tool.name))
+    for (const [name, dispose] of entry.registered) {
+      if (!current.has(name)) {
+        dispose()
+        entry.registered.delete(name)
+      }
+    }
+    const refused: string[] = []
+    for (const tool of tools) {
+      if (entry.registered.has(tool.name)) continue
+      try {
+        entry.registered.set(tool.name, options.registry.registerTool({
+          type: 'function',
+          function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          ui: { label: tool.title || tool.mcpName, category: entry.setting.name, descriptionHint: tool.description?.slice(0, 200) ?? '' },
+          icon: 'i-lucide-plug',
+          // a server that gave up reconnecting is not offered to the model until Retry brings it back
+          available: () => connection.state.status !== 'error',
+          unavailableReason: `${entry.setting.name} is not connected (Settings → MCP servers)`,
+          actsOutsideApp: true,
+          approval: 'ask',
+          timeoutMs: MCP_TOOL_TIMEOUT_MS,
+        }, mcpToolHandler(connection, tool.mcpName, recordMcpResultImages)))
+      }
+      catch (error) {
+        refused.push(`${tool.mcpName} (${error instanceof Error ? error.message : String(error)})`)
+      }
+    }
+    entry.registrationNote = refused.length > 0 ? `Not added: ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? ` and ${refused.length - 3} more` : ''}.` : undefined
+  }
+
+  async function open(setting: McpServerSetting) {
+    const blocked = blockedConnectOrigin(setting.url)
+    const entry: Entry = { setting, registered: new Map() }
+    entries.set(setting.id, entry)
+    publish()
+    // the SDK is most of the MCP code: a page without MCP servers never loads it
+    const { createMcpConnection } = await import('#shared/mcp/mcp-connection')
+    if (entries.get(setting.id) !== entry) return
+    const connection: McpConnection = createMcpConnection({
+      url: setting.url,
+      prefix: mcpServerPrefix(setting.name),
+      headers: setting.token ? { authorization: `Bearer ${setting.token}` } : undefined,
+      fetch: createMcpBrowserFetch({
+        direct: !blocked,
+        fetch: options.fetch,
+        onRoute: (route) => {
+          if (entry.route === route) return
+          entry.route = route
+          publish()
+        },
+      }),
+      reconnect: options.reconnect,
+      takenNames: () => new Set(options.registry.listTools.value.map(tool => tool.name).filter(name => !entry.registered.has(name))),
+      onChange: () => {
+        if (entries.get(setting.id) !== entry) return
+        syncTools(entry, connection)
+        publish()
+      },
+    })
+    entry.connection = connection
+    publish()
+    await connection.connect()
+  }
+
+  function save() {
+    writeMcpServerSettings(options.storage, [...entries.values()].map(entry => entry.setting))
+  }
+
+  return {
+    servers,
+    start() {
+      if (started) return
+      started = true
+      for (const setting of readMcpServerSettings(options.storage)) void open(setting)
+    },
+    add(input) {
+      const errors = validateMcpServerInput(input, [...entries.values()].map(entry => entry.setting))
+      if (Object.keys(errors).length > 0) return errors
+      const token = input.token?.trim()
+      const setting: McpServerSetting = {
+        id: (options.createId ?? (() => crypto.randomUUID()))(),
+        name: input.name.trim(),
+        url: new URL(input.url.trim()).href,
+        ...(token ? { token } : {}),
+      }
+      void open(setting)
+      save()
+      return {}
+    },
+    async remove(id) {
+      const entry = entries.get(id)
+      if (!entry) return
+      entries.delete(id)
+      for (const dispose of entry.registered.values()) dispose()
+      save()
+      publish()
+      await entry.connection?.close()
+    },
+    retry(id) {
+      void entries.get(id)?.connection?.connect()
+    },
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * One MCP server, reached over Streamable HTTP with the SDK's client: connects, lists its tools (checked and
+ * bounded), follows `notifications/tools/list_changed`, calls tools, and reconnects with a bounded backoff when the
+ * connection drops (the server restarted, the network went away). Used by the browser (settings) and the server
+ * (operator servers) alike: no Vue, no Nitro.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
+import * as z from 'zod/v4'
+import { MAX_MCP_LIST_PAGES, MAX_MCP_LISTED_TOOLS } from './mcp-limits'
+import { checkMcpTools, describeSkippedTools } from './mcp-tool-list'
+import type { McpToolEntry, SkippedMcpTool } from './mcp-tool-list'
+
+export type McpConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'error' | 'closed'
+
+/** What the settings show about one server. */
+export interface McpConnectionState {
+  status: McpConnectionStatus
+  /** Why it is not connected ('reconnecting', 'error'), or a note about skipped tools ('connected'). */
+  message?: string
+  tools: McpToolEntry[]
+  skipped: SkippedMcpTool[]
+  /** Reconnection attempts since the connection was last up. */
+  attempt: number
+}
+
+export interface McpReconnectOptions {
+  /** @default 1_000 */
+  initialDelayMs?: number
+  /** @default 30_000 */
+  maxDelayMs?: number
+  /** Attempts before the connection gives up and stays in 'error' (Retry starts again). @default 8 */
+  maxAttempts?: number
+}
+
+export interface McpConnectionOptions {
+  url: string
+  /** Prefix of the registry names (`prefix__tool`). */
+  prefix: string
+  /** Sent with every request, e.g. `{ authorization: 'Bearer …' }`. */
+  headers?: Record<string, string>
+  /** @default globalThis.fetch */
+  fetch?: FetchLike
+  /** Registry names other tools hold, so this server's names avoid them. @default none */
+  takenNames?: () => ReadonlySet<string>
+  reconnect?: McpReconnectOptions
+  /** Longest wait for one request (connect, list, call) in ms. @default 60_000 */
+  requestTimeoutMs?: number
+  /** Called after every change of the state (status, tools). */
+  onChange?: (state: McpConnectionState) => void
+}
+
+export interface McpConnection {
+  readonly state: McpConnectionState
+  /** Connects (again). Resolves when connected or when the attempt failed (see `state`). */
+  connect: () => Promise<void>
+  /** Calls a tool by the server's name for it. Throws a protocol or network error; a result may be `isError`. */
+  callTool: (mcpName: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>
+  /** Disconnects for good (ends the session on the server when it can). */
+  close: () => Promise<void>
+}
+
+/** `tools/list` as the app reads it: tools are checked one by one later, so one bad tool cannot hide the others. */
+const LooseListToolsResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() })
+
+/** An HTTP answer that will not change by asking again (bad token, forbidden, not an MCP endpoint). */
+function isPermanent(error: unknown): boolean {
+  const code = error instanceof StreamableHTTPError ? error.code : undefined
+  return code !== undefined && code >= 400 && code < 500 && ![404, 408, 429].includes(code)
+}
+
+export function describeMcpError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  const status = error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0 ? `HTTP ${error.code}: ` : ''
+  return `${status}${message}`.replace(/\s+/g, ' ').slice(0, 300) || 'unknown error'
+}
+
+/** Creates a connection (not yet connected: call `connect()`). */
+export function createMcpConnection(options: McpConnectionOptions): McpConnection {
+  const { initialDelayMs = 1_000, maxDelayMs = 30_000, maxAttempts = 8 } = options.reconnect ?? {}
+  const timeout = options.requestTimeoutMs ?? 60_000
+  let state: McpConnectionState = { status: 'connecting', tools: [], skipped: [], attempt: 0 }
+  let client: Client | undefined
+  let connecting: Promise<void> | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let checkingDrop = false
+
+  function update(patch: Partial<McpConnectionState>) {
+    state = { ...state, ...patch }
+    options.onChange?.(state)
+  }
+
+  async function listTools(current: Client): Promise<void> {
+    const listed: unknown[] = []
+    let cursor: string | undefined
+    let pages = 0
+    do {
+      const page = await current.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LooseListToolsResult, { timeout })
+      listed.push(...page.tools)
+      cursor = page.nextCursor
+    } while (cursor && ++pages < MAX_MCP_LIST_PAGES && listed.length < MAX_MCP_LISTED_TOOLS)
+    const checked = checkMcpTools(listed.slice(0, MAX_MCP_LISTED_TOOLS), options.prefix, options.takenNames?.() ?? new Set())
+    if (cursor) checked.skipped.push({ name: '…', reason: `the listing went on past ${listed.length} tools and was not read further` })
+    if (current !== client) return
+    update({ tools: checked.tools, skipped: checked.skipped, message: describeSkippedTools(checked.skipped) || undefined })
+  }
+
+  function scheduleReconnect(reason: string) {
+    if (state.status === 'closed') return
+    const attempt = state.attempt + 1
+    if (attempt > maxAttempts) {
+      update({ status: 'error', message: `Gave up after ${maxAttempts} attempts to reconnect: ${reason}` })
+      return
+    }
+    update({ status: 'reconnecting', message: reason, attempt })
+    clearTimeout(timer)
+    timer = setTimeout(() => void connect(), Math.min(initialDelayMs * 2 ** (attempt - 1), maxDelayMs))
+  }
+
+  /** An error on the transport (the notification stream broke...): reconnect unless the server still answers. */
+  async function onTransportError(source: Client) {
+    if (source !== client || state.status !== 'connected' || checkingDrop) return
+    checkingDrop = true
+    try {
+      await source.ping({ timeout: Math.min(timeout, 5_000) })
+    }
+    catch (error) {
+      if (source === client && state.status === 'connected') dropped(error)
+    }
+    finally {
+      checkingDrop = false
+    }
+  }
+
+  function dropped(error: unknown) {
+    const old = client
+    client = undefined
+    void old?.close().catch(() => {})
+    scheduleReconnect(`the connection dropped (${describeMcpError(error)})`)
+  }
+
+  async function open(): Promise<void> {
+    const current = new Client({ name: 'plugboard', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
+    const transport = new StreamableHTTPClientTransport(new URL(options.url), {
+      fetch: options.fetch,
+      requestInit: { headers: options.headers },
+      // The notification stream retries a little by itself; past that, the whole connection starts again.
+      reconnectionOptions: { initialReconnectionDelay: 1_000, maxReconnectionDelay: 5_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
+    })
+    current.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      try {
+        await listTools(current)
+      }
+      catch (error) {
+        if (current === client) update({ message: `Could not read the new tool list: ${describeMcpError(error)}` })
+        void onTransportError(current)
+      }
+    })
+    current.onerror = () => void onTransportError(current)
+    client = current
+    update({ status: state.attempt > 0 ? 'reconnecting' : 'connecting' })
+    try {
+      await current.connect(transport, { timeout })
+      await listTools(current)
+      if (current !== client) return
+      update({ status: 'connected', attempt: 0 })
+    }
+    catch (error) {
+      if (current !== client) return
+      client = undefined
+      void current.close().catch(() => {})
+      if (isPermanent(error)) update({ status: 'error', message: describeMcpError(error) })
+      else scheduleReconnect(describeMcpError(error))
+    }
+  }
+
+  function connect(): Promise<void> {
+    if (state.status === 'closed') return Promise.resolve()
+    clearTimeout(timer)
+    // a connection that gave up starts counting again when asked to connect (Retry)
+    if (state.status === 'error') state = { ...state, attempt: 0 }
+    return (connecting ??= open().finally(() => {
+      connecting = undefined
+    }))
+  }
+
+  async function callTool(mcpName: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    if (state.status !== 'connected' && state.status !== 'closed') await connect()
+    const current = client
+    if (!current || state.status !== 'connected') throw new Error(`the MCP server is not connected${state.message ? `: ${state.message}` : ''}`)
+    try {
+      return await current.callTool({ name: mcpName, arguments: args }, CallToolResultSchema, { signal, timeout })
+    }
+    catch (error) {
+      // a network failure or an unknown session: find out whether the connection is gone, for the next call
+      if (!signal?.aborted && !(error instanceof z.ZodError) && (error instanceof TypeError || error instanceof StreamableHTTPError)) void onTransportError(current)
+      throw error
+    }
+  }
+
+  async function close() {
+    clearTimeout(timer)
+    const old = client
+    client = undefined
+    update({ status: 'closed', message: undefined })
+    if (old) {
+      // ends the session on the server (DELETE); a server that is gone does not hold the close up
+      const transport = old.transport as StreamableHTTPClientTransport | undefined
+      await transport?.terminateSession?.().catch(() => {})
+      await old.close().catch(() => {})
+    }
+  }
+
+  return {
+    get state() {
+      return state
+    },
+    connect,
+    callTool,
+    close,
+  }
+}

@@ -1,0 +1,20 @@
+/** What one MCP server may hand the app. A server is someone else's code: everything it sends is bounded. */
+
+/** Tools kept per server; the rest are skipped with a message (OpenAI accepts 128 tools per request). */
+export const MAX_MCP_TOOLS = 128
+/** Pages of `tools/list` read at most (a server that pages forever is cut off). */
+export const MAX_MCP_LIST_PAGES = 20
+/** Most tools listed in all pages together before the listing stops reading. */
+export const MAX_MCP_LISTED_TOOLS = 10_000
+/** Largest input schema kept, as JSON text. */
+export const MAX_MCP_SCHEMA_CHARS = 32 * 1024
+/** Deepest nesting of an input schema kept. */
+export const MAX_MCP_SCHEMA_DEPTH = 32
+/** Longest tool description passed to the model; longer ones are cut. */
+export const MAX_MCP_DESCRIPTION_CHARS = 2_000
+/** Longest text of one call's result; the executor then cuts what the model reads. */
+export const MAX_MCP_RESULT_CHARS = 1024 * 1024
+/** Largest image (base64 characters) shown on a tool card. */
+export const MAX_MCP_IMAGE_CHARS = 2 * 1024 * 1024
+/** Servers one browser or one operator may configure. */
+export const MAX_MCP_SERVERS = 16

@@ -1,0 +1,21 @@
+import type { ToolHandler } from '../tools/tool-types'
+import type { McpConnection } from './mcp-connection'
+import type { McpResultImage } from './mcp-tool-result'
+import { readMcpToolResult } from './mcp-tool-result'
+
+/** Receives the images of a call's result (the browser shows them on the call's card). */
+export type McpImageSink = (callId: string, images: McpResultImage[]) => void
+
+/**
+ * The registry handler of one MCP tool: calls it through the connection with the call's signal (Stop and the
+ * timeout cancel the request), and returns the result's text for the model. A result the server flags with
+ * `isError` is thrown with its text, so it becomes a tool error like a protocol error does.
+ */
+export function mcpToolHandler(connection: McpConnection, mcpName: string, onImages?: McpImageSink): ToolHandler {
+  return async (args, context) => {
+    const result = readMcpToolResult(await connection.callTool(mcpName, (args ?? {}) as Record<string, unknown>, context.signal))
+    if (result.images.length > 0) onImages?.(context.callId, result.images)
+    if (result.isError) throw new Error(result.text || 'the MCP server reported an error without a message')
+    return result.text
+  }
+}

@@ -1,0 +1,103 @@
+import type { JsonSchemaObject } from '../types/chat'
+import { MAX_MCP_DESCRIPTION_CHARS, MAX_MCP_SCHEMA_CHARS, MAX_MCP_SCHEMA_DEPTH, MAX_MCP_TOOLS } from './mcp-limits'
+import { mcpToolName } from './mcp-tool-name'
+
+/** One MCP tool, checked, as a registry will hold it. */
+export interface McpToolEntry {
+  /** The registry name (`server__tool`). */
+  name: string
+  /** The name the server knows it by: what `tools/call` sends. */
+  mcpName: string
+  title?: string
+  description?: string
+  parameters: JsonSchemaObject
+}
+
+/** A tool the server listed that the app does not offer, and why. */
+export interface SkippedMcpTool {
+  name: string
+  reason: string
+}
+
+export interface CheckedMcpTools {
+  tools: McpToolEntry[]
+  skipped: SkippedMcpTool[]
+}
+
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > MAX_MCP_SCHEMA_DEPTH || typeof value !== 'object' || value === null) return depth
+  let deepest = depth
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child, depth + 1))
+  return deepest
+}
+
+/** Why an input schema is refused, or undefined when it may be offered. */
+export function mcpSchemaProblem(schema: unknown): string | undefined {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'its input schema is not an object'
+  if ((schema as { type?: unknown }).type !== 'object') return `its input schema is not { "type": "object" } (type ${JSON.stringify((schema as { type?: unknown }).type ?? null)})`
+  let json: string
+  try {
+    json = JSON.stringify(schema)
+  }
+  catch {
+    return 'its input schema is not plain JSON'
+  }
+  if (json.length > MAX_MCP_SCHEMA_CHARS) return `its input schema is ${Math.round(json.length / 1024)} KB (at most ${MAX_MCP_SCHEMA_CHARS / 1024} KB)`
+  if (depthOf(schema) > MAX_MCP_SCHEMA_DEPTH) return `its input schema is nested deeper than ${MAX_MCP_SCHEMA_DEPTH} levels`
+  return undefined
+}
+
+/** A name for messages: the server's, cut and made printable. */
+function shown(name: unknown): string {
+  const text = typeof name === 'string' ? name : String(name)
+  const printable = text.replace(/[^\x20-\x7E]/g, '?')
+  return printable.length > 40 ? `${printable.slice(0, 39)}…` : printable || '(empty)'
+}
+
+/**
+ * The tools of one server's listing that the app may offer, named `prefix__tool` and unique among `taken` (the
+ * registry's other names), and the ones it skips with the reason: no usable name, a schema that is not an object,
+ * too large or too deep, or past the first MAX_MCP_TOOLS. Descriptions are cut to MAX_MCP_DESCRIPTION_CHARS.
+ * Never throws; never keeps a reference to the server's objects (schemas are copied).
+ */
+export function checkMcpTools(listed: readonly unknown[], prefix: string, taken: ReadonlySet<string> = new Set()): CheckedMcpTools {
+  const tools: McpToolEntry[] = []
+  const skipped: SkippedMcpTool[] = []
+  const names = new Set(taken)
+  const seen = new Set<string>()
+  for (const item of listed) {
+    const tool = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>
+    const mcpName = tool.name
+    if (typeof mcpName !== 'string' || mcpName.length === 0 || mcpName.length > 128 || !/^[\x20-\x7E]+$/.test(mcpName) || mcpName.trim() === '') {
+      skipped.push({ name: shown(mcpName), reason: 'its name is empty, longer than 128 characters or not printable ASCII' })
+      continue
+    }
+    if (seen.has(mcpName)) {
+      skipped.push({ name: shown(mcpName), reason: 'the server listed this name twice' })
+      continue
+    }
+    seen.add(mcpName)
+    const problem = mcpSchemaProblem(tool.inputSchema)
+    if (problem) {
+      skipped.push({ name: shown(mcpName), reason: problem })
+      continue
+    }
+    if (tools.length >= MAX_MCP_TOOLS) {
+      skipped.push({ name: shown(mcpName), reason: `the app takes the first ${MAX_MCP_TOOLS} tools of a server` })
+      continue
+    }
+    const name = mcpToolName(prefix, mcpName, names)
+    names.add(name)
+    const description = typeof tool.description === 'string' ? tool.description.slice(0, MAX_MCP_DESCRIPTION_CHARS) : undefined
+    const title = typeof tool.title === 'string' ? tool.title.slice(0, 80) : undefined
+    tools.push({ name, mcpName, title, description, parameters: JSON.parse(JSON.stringify(tool.inputSchema)) as JsonSchemaObject })
+  }
+  return { tools, skipped }
+}
+
+/** One line for the user about skipped tools (the first few named), or '' when none was skipped. */
+export function describeSkippedTools(skipped: readonly SkippedMcpTool[]): string {
+  if (skipped.length === 0) return ''
+  const named = skipped.slice(0, 3).map(item => `${item.name} (${item.reason})`).join('; ')
+  return `${skipped.length} tool${skipped.length === 1 ? '' : 's'} skipped: ${named}${skipped.length > 3 ? `; and ${skipped.length - 3} more` : ''}.`
+}
