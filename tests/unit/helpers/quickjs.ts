@@ -3,6 +3,7 @@ import releaseSync from '@jitl/quickjs-wasmfile-release-sync'
 import { createQuickJSRunner } from '~/utils/chat/user-tools/quickjs-runner'
 import type { UserToolWorker } from '~/utils/chat/user-tools/user-tool-sandbox'
 import type { UserToolWorkerRequest, UserToolWorkerResponse } from '~/utils/chat/user-tools/user-tool-messages'
+import { answerUserToolRequest } from '~/utils/chat/user-tools/user-tool-worker-handler'
 
 /** The variant the app's worker loads, read from disk by Node (the worker is given the wasm file's URL instead). */
 export function loadQuickJS() {
@@ -10,7 +11,7 @@ export function loadQuickJS() {
 }
 
 /**
- * A stand-in for the user tool worker (Node has no Worker) that runs the real QuickJS runner: what crosses is a
+ * A stand-in for the user tool worker (Node has no Worker) that answers as the worker does, with the real QuickJS: what crosses is a
  * structured clone, and after `terminate()` it says nothing, as a killed worker does.
  */
 export class QuickJSStandInWorker implements UserToolWorker {
@@ -20,6 +21,7 @@ export class QuickJSStandInWorker implements UserToolWorker {
   terminated = false
   readonly requests: UserToolWorkerRequest[] = []
   private readonly runner = createQuickJSRunner(loadQuickJS)
+  private readonly loaded = this.runner.checkSyntax('')
 
   postMessage(message: UserToolWorkerRequest) {
     const request = structuredClone(message)
@@ -32,11 +34,10 @@ export class QuickJSStandInWorker implements UserToolWorker {
   }
 
   private async answer(request: UserToolWorkerRequest) {
-    if (request.type === 'check') return this.deliver({ type: 'checked', problem: await this.runner.checkSyntax(request.code) })
-    const outcome = await this.runner.run(request)
-    this.deliver(outcome.ok
-      ? { type: 'result', value: outcome.value, logs: outcome.logs, droppedLogs: outcome.droppedLogs }
-      : { type: 'error', ...outcome.error, logs: outcome.logs, droppedLogs: outcome.droppedLogs })
+    // A real worker is killed mid-run; this one runs on the test's thread, so it must not start once terminated.
+    await this.loaded
+    if (this.terminated) return
+    this.deliver(await answerUserToolRequest(this.runner, request, message => this.deliver(message)))
   }
 
   private deliver(message: UserToolWorkerResponse) {

@@ -7,6 +7,7 @@ import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync'
 import wasmLocation from '@jitl/quickjs-wasmfile-release-sync/wasm?url'
 import { createQuickJSRunner } from './quickjs-runner'
+import { answerUserToolRequest } from './user-tool-worker-handler'
 import type { UserToolWorkerRequest, UserToolWorkerResponse } from './user-tool-messages'
 
 const runner = createQuickJSRunner(() => newQuickJSWASMModuleFromVariant(newVariant(releaseSync, { wasmLocation })))
@@ -17,26 +18,12 @@ const scope = self as unknown as {
   postMessage: (message: UserToolWorkerResponse) => void
 }
 
-/** Console lines shown on the tool card while the call finishes (the editor's test run shows them all). */
-const STATUS_MAX_CHARS = 300
-
-async function handle(request: UserToolWorkerRequest): Promise<UserToolWorkerResponse> {
-  if (request.type === 'check') return { type: 'checked', problem: await runner.checkSyntax(request.code) }
-  const outcome = await runner.run({ code: request.code, args: request.args, timeoutMs: request.timeoutMs })
-  if (outcome.logs.length) {
-    const text = outcome.logs.join(' · ')
-    scope.postMessage({ type: 'status', text: text.length > STATUS_MAX_CHARS ? `${text.slice(0, STATUS_MAX_CHARS)}…` : text })
-  }
-  return outcome.ok
-    ? { type: 'result', value: outcome.value, logs: outcome.logs, droppedLogs: outcome.droppedLogs }
-    : { type: 'error', ...outcome.error, logs: outcome.logs, droppedLogs: outcome.droppedLogs }
-}
-
 scope.onmessage = (event) => {
-  handle(event.data).then(message => scope.postMessage(message), (error: unknown) => {
+  const post = (message: UserToolWorkerResponse) => scope.postMessage(message)
+  answerUserToolRequest(runner, event.data, post).then(post, (error: unknown) => {
     // Only loading the engine can fail here (runs never throw): say so rather than leave the call waiting.
     const reason = error instanceof Error ? error.message : String(error)
-    scope.postMessage(event.data.type === 'check'
+    post(event.data.type === 'check'
       ? { type: 'checked', problem: `The sandbox could not start: ${reason}` }
       : { type: 'error', name: 'SandboxError', message: `the QuickJS sandbox could not start: ${reason}`, logs: [], droppedLogs: 0 })
   })
