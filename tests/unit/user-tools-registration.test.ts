@@ -40,7 +40,7 @@ describe('the user\'s tools in the registry', () => {
     const registration = createUserToolsRegistration(registry, quickJSWorkerSpawner())
     registration.apply([record({ name: 'try_fetch', code: 'return await fetch("https://example.com")' })])
     const toolSet = await registry.getToolSet({ threadId: 't' })
-    const [result] = await executeToolCalls([{ id: 'c1', type: 'function', function: { name: 'try_fetch', arguments: '{}' } }], toolSet, {})
+    const [result] = await executeToolCalls([{ id: 'c1', type: 'function', function: { name: 'try_fetch', arguments: '{}' } }], toolSet, { threadId: 't' })
     expect(result).toMatchObject({ status: 'error' })
     expect(result!.content).toContain('\'fetch\' is not defined')
   })

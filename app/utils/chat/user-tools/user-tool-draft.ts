@@ -78,7 +78,7 @@ export function readParametersSchema(text: string): { schema: JsonSchemaObject }
   }
   if (!isPlainObject(value)) return { error: `The schema must be a JSON object (got ${describeJsonKind(value)}).` }
   try {
-    normalizeToolDefinition({ type: 'function', function: { name: 'schema_check', parameters: value } })
+    normalizeToolDefinition({ type: 'function', function: { name: 'schema_check', parameters: value as JsonSchemaObject } })
   }
   catch (error) {
     if (InvalidToolDefinitionError.isInstance(error)) return { error: `Not a usable JSON Schema: ${error.path} ${error.problem}.` }
