@@ -124,7 +124,7 @@ describe('checking the editor\'s draft', () => {
       sandbox: 'worker',
       approval: 'ask',
       actsOutsideApp: false,
-      timeoutMs: 5000,
+      timeoutMs: 5500,
     })
   })
 

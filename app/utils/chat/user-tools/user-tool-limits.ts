@@ -16,10 +16,11 @@ export const USER_TOOL_DEFAULT_TIMEOUT_MS = 5_000
 export const USER_TOOL_MIN_TIMEOUT_MS = 100
 export const USER_TOOL_MAX_TIMEOUT_MS = 60_000
 /**
- * QuickJS's interrupt handler stops the handler this long before the page kills the worker, so the usual message
- * is the sandbox's own ("ran past its time limit"); the kill is the backstop for whatever ignores it.
+ * QuickJS's interrupt handler stops the handler at its time limit; the page kills the worker this much later, so
+ * the usual message is the sandbox's own ("ran past its time limit") and the kill is the backstop for whatever
+ * ignores it.
  */
-export const USER_TOOL_INTERRUPT_MARGIN_MS = 250
+export const USER_TOOL_KILL_MARGIN_MS = 500
 
 /** console.log output kept per call (lines and characters); the rest is counted, not kept. */
 export const USER_TOOL_MAX_LOG_LINES = 100

@@ -7,7 +7,7 @@ import type { SandboxRunRequest } from '../sandbox/sandbox-messages'
 import { createWorkerToolSandbox } from '../sandbox/worker-tool-sandbox'
 import type { SandboxWorker, WorkerToolSandbox } from '../sandbox/worker-tool-sandbox'
 import { spawnUserToolWorker } from './spawn-user-tool-worker'
-import { USER_TOOL_DEFAULT_TIMEOUT_MS, USER_TOOL_INTERRUPT_MARGIN_MS } from './user-tool-limits'
+import { USER_TOOL_DEFAULT_TIMEOUT_MS, USER_TOOL_KILL_MARGIN_MS } from './user-tool-limits'
 import type { UserToolWorkerRequest, UserToolWorkerResponse } from './user-tool-messages'
 
 /** The part of `Worker` used here, so tests can hand in a stand-in. */
@@ -25,15 +25,11 @@ export interface UserToolSandboxOptions {
   spawn?: () => UserToolWorker
 }
 
-/** QuickJS's own deadline: a little before the executor's timeout kills the worker, so its message is the one seen. */
-export function interruptAfterMs(timeoutMs: number): number {
-  return Math.max(50, timeoutMs - USER_TOOL_INTERRUPT_MARGIN_MS)
-}
-
 /** A handler for the registry (flagged as sandboxed) that runs `source` in QuickJS workers. */
 export function createUserToolSandbox(source: UserToolSource, options: UserToolSandboxOptions = {}): WorkerToolSandbox {
   const { spawn = spawnUserToolWorker } = options
-  const timeoutMs = interruptAfterMs(source.timeoutMs ?? USER_TOOL_DEFAULT_TIMEOUT_MS)
+  // QuickJS interrupts at the tool's limit; the executor (timeoutMs + USER_TOOL_KILL_MARGIN_MS) kills the worker.
+  const timeoutMs = source.timeoutMs ?? USER_TOOL_DEFAULT_TIMEOUT_MS
   return createWorkerToolSandbox({
     file: `user tool ${source.name}`,
     toolName: source.name,
@@ -70,7 +66,7 @@ export interface TestRunOptions extends UserToolSandboxOptions {
 /** Runs the handler once in a throwaway worker, as a call would, and reports what happened. Never rejects. */
 export function testRunUserTool(code: string, args: unknown, options: TestRunOptions = {}): Promise<UserToolTestOutcome> {
   const timeoutMs = options.timeoutMs ?? USER_TOOL_DEFAULT_TIMEOUT_MS
-  return askOnce(options, { type: 'run', code, args, timeoutMs: interruptAfterMs(timeoutMs) }, timeoutMs, (response) => {
+  return askOnce(options, { type: 'run', code, args, timeoutMs }, timeoutMs + USER_TOOL_KILL_MARGIN_MS, (response) => {
     if (response.type === 'result') return { ok: true, value: response.value, logs: response.logs, droppedLogs: response.droppedLogs }
     if (response.type === 'error') return { ok: false, name: response.name, message: response.message, logs: response.logs, droppedLogs: response.droppedLogs }
     return undefined
