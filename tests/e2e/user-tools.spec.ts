@@ -167,6 +167,27 @@ test.describe('tools written in the app', () => {
     expect(cspReports).toEqual([])
   })
 
+  test('Stop ends a running tool at once and terminates its worker', async ({ page }) => {
+    await openApp(page)
+    await openYourTools(page)
+    await page.getByTestId('user-tools-import-file').setInputFiles({
+      name: 'spin.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ name: 'spin_long', description: 'Never ends.', parameters: { type: 'object', properties: {} }, code: 'while (true) {}', timeoutMs: 60_000 })),
+    })
+    await expect(page.locator('[data-testid="user-tool"][data-name="spin_long"]')).toBeVisible()
+    await closeSettings(page)
+
+    await sendMessage(page, 'call spin_long {}')
+    const card = toolCard(page, 'spin_long')
+    await expect(card).toHaveAttribute('data-status', 'running', { timeout: 20_000 })
+    await expect.poll(() => page.workers().filter(worker => worker.url().includes('user-tool')).length).toBe(1)
+    await page.getByTestId('stop-button').click()
+    await expect(card).toHaveAttribute('data-status', 'cancelled')
+    await expect.poll(() => page.workers().filter(worker => worker.url().includes('user-tool')).length).toBe(0)
+    await waitForIdle(page)
+  })
+
   test('a tool can be edited, exported and deleted', async ({ page }) => {
     await openApp(page)
     await openYourTools(page)
