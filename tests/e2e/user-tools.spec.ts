@@ -63,9 +63,12 @@ test.describe('tools written in the app', () => {
     await editor.getByTestId('user-tool-test-run').click()
     await expect(editor).toContainText('b: required')
     await editor.getByTestId('user-tool-test-arguments').fill('{"a": 2, "b": 40}')
+    const testRunAt = Date.now()
     await editor.getByTestId('user-tool-test-run').click()
     const result = editor.getByTestId('user-tool-test-result')
     await expect(result).toHaveAttribute('data-ok', 'true', { timeout: 15_000 })
+    // A figure for the record, not an assertion: a new worker, QuickJS loaded, the call, the answer shown.
+    test.info().annotations.push({ type: 'test run with a fresh worker (ms)', description: String(Date.now() - testRunAt) })
     await expect(result).toContainText('42')
     await expect(editor.getByTestId('user-tool-test-logs')).toHaveText('adding 2 40')
 

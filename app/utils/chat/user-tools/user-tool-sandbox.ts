@@ -1,7 +1,6 @@
 /**
- * The page's side of a tool written in the app: its calls run in the plugin sandbox's worker pool (one worker per
- * call, a warm one reused, terminated on timeout or Stop), with workers that run QuickJS instead of loading a
- * plugin file. The editor's test run and syntax check use a throwaway worker of the same kind.
+ * The page's side of a tool written in the app: its calls run through the plugin sandbox's worker client (a worker
+ * per call, terminated on timeout or Stop), with workers that run QuickJS instead of loading a plugin file. The editor's test run and syntax check use a throwaway worker of the same kind.
  */
 import type { SandboxRunRequest } from '../sandbox/sandbox-messages'
 import { createWorkerToolSandbox } from '../sandbox/worker-tool-sandbox'
@@ -34,6 +33,9 @@ export function createUserToolSandbox(source: UserToolSource, options: UserToolS
     file: `user tool ${source.name}`,
     toolName: source.name,
     spawn: () => bindToSource(spawn(), source.code, timeoutMs),
+    // A fresh worker per call: nothing a call leaves (even in the engine) reaches the next, and a user with many
+    // tools does not keep a warm worker, with its WebAssembly memory, for each of them.
+    maxIdleWorkers: 0,
   })
 }
 
