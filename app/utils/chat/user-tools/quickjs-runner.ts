@@ -7,9 +7,10 @@
  * Pure: the caller hands in the loaded QuickJS module, so Node tests run the same code the worker runs.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core'
+import { createLogBuffer, installConsole, stringify } from './quickjs-console'
+import type { LogBuffer } from './quickjs-console'
 import {
-  USER_TOOL_MAX_LOG_CHARS, USER_TOOL_MAX_LOG_LINES, USER_TOOL_MAX_RESULT_CHARS, USER_TOOL_MEMORY_BYTES,
-  USER_TOOL_STACK_BYTES,
+  USER_TOOL_MAX_RESULT_CHARS, USER_TOOL_MEMORY_BYTES, USER_TOOL_STACK_BYTES,
 } from './user-tool-limits'
 
 export interface QuickJSRunRequest {
@@ -248,59 +249,4 @@ function describeError(dumped: unknown, timeoutMs: number, memoryBytes: number):
     return { name: 'MemoryLimitError', message: `ran out of memory (the sandbox allows ${Math.round(memoryBytes / 1024 / 1024)} MB)` }
   }
   return { name, message: message.slice(0, 2_000) }
-}
-
-interface LogBuffer {
-  lines: string[]
-  dropped: number
-  chars: number
-}
-
-function createLogBuffer(): LogBuffer {
-  return { lines: [], dropped: 0, chars: 0 }
-}
-
-/** `console.log/info/warn/error/debug`: each call is one line, kept until the caps, then only counted. */
-function installConsole(vm: QuickJSContext, logs: LogBuffer): void {
-  const console = vm.newObject()
-  for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
-    const fn = vm.newFunction(level, (...args) => {
-      if (logs.lines.length >= USER_TOOL_MAX_LOG_LINES || logs.chars >= USER_TOOL_MAX_LOG_CHARS) {
-        logs.dropped++
-        return
-      }
-      const room = USER_TOOL_MAX_LOG_CHARS - logs.chars
-      let line = args.map(arg => formatLogArgument(vm, arg, room)).join(' ')
-      if (line.length > room) line = `${line.slice(0, room)}…`
-      if (level !== 'log') line = `[${level}] ${line}`
-      logs.lines.push(line)
-      logs.chars += line.length
-    })
-    vm.setProp(console, level, fn)
-    fn.dispose()
-  }
-  vm.setProp(vm.global, 'console', console)
-  console.dispose()
-}
-
-function formatLogArgument(vm: QuickJSContext, handle: QuickJSHandle, room: number): string {
-  const type = vm.typeof(handle)
-  if (type === 'string') return vm.getString(handle).slice(0, room + 1)
-  if (type === 'function') return '[function]'
-  try {
-    return stringify(vm.dump(handle)).slice(0, room + 1)
-  }
-  catch {
-    return `[${type}]`
-  }
-}
-
-function stringify(value: unknown): string {
-  if (typeof value === 'string') return value
-  try {
-    return JSON.stringify(value) ?? String(value)
-  }
-  catch {
-    return String(value)
-  }
 }
