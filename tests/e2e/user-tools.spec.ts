@@ -27,6 +27,16 @@ async function closeSettings(page: Page) {
   await expect(page.getByTestId('user-tools')).toHaveCount(0)
 }
 
+/**
+ * These tools run without asking, so the tests are about the sandbox (asking first is approval.spec.ts' subject,
+ * and the first test here answers one prompt itself).
+ */
+async function runWithoutAsking(page: Page, names: string[]) {
+  await page.addInitScript((toolNames) => {
+    localStorage.setItem('plugboard:tool-policies:v1', JSON.stringify({ version: 1, policies: Object.fromEntries(toolNames.map(name => [name, 'auto'])) }))
+  }, names)
+}
+
 const ADD_SCHEMA = JSON.stringify({
   type: 'object',
   properties: { a: { type: 'number' }, b: { type: 'number' } },
@@ -104,6 +114,7 @@ test.describe('tools written in the app', () => {
 
   test('imported hostile handlers fail cleanly with a message while the page keeps answering clicks', async ({ page }) => {
     const cspReports = watchCspReports(page)
+    await runWithoutAsking(page, ['try_fetch', 'read_page', 'grab_memory', 'spin_forever'])
     await openApp(page)
     // Something a stolen page would want: a key in localStorage.
     await page.evaluate(() => localStorage.setItem('plugboard:secret-for-test', 'sk-or-v1-secret'))
@@ -171,6 +182,7 @@ test.describe('tools written in the app', () => {
   })
 
   test('Stop ends a running tool at once and terminates its worker', async ({ page }) => {
+    await runWithoutAsking(page, ['spin_long'])
     await openApp(page)
     await openYourTools(page)
     await page.getByTestId('user-tools-import-file').setInputFiles({
@@ -192,6 +204,7 @@ test.describe('tools written in the app', () => {
   })
 
   test('a tool can be edited, exported and deleted', async ({ page }) => {
+    await runWithoutAsking(page, ['greet'])
     await openApp(page)
     await openYourTools(page)
     await page.getByTestId('user-tools-import-file').setInputFiles({

@@ -24,7 +24,7 @@ export const USER_TOOLS_FILE_VERSION = 1
 export interface UserToolFileEntry {
   name: string
   description: string
-  parameters: Record<string, unknown>
+  parameters: Record<string, unknown> | string
   code: string
   timeoutMs?: number
 }
@@ -55,12 +55,23 @@ export function exportUserTools(records: readonly UserToolRecord[]): string {
     .map(record => ({
       name: record.name,
       description: record.description,
-      parameters: JSON.parse(record.parameters) as Record<string, unknown>,
+      parameters: readStoredSchema(record.parameters),
       code: record.code,
       ...(record.timeoutMs !== undefined && { timeoutMs: record.timeoutMs }),
     }))
   const file: UserToolsFile = { format: USER_TOOLS_FILE_FORMAT, version: USER_TOOLS_FILE_VERSION, tools }
   return `${JSON.stringify(file, null, 2)}\n`
+}
+
+/** The stored schema text as an object; text that no longer parses is exported as it is (the import checks it). */
+function readStoredSchema(text: string): Record<string, unknown> | string {
+  try {
+    const value: unknown = JSON.parse(text)
+    return isPlainObject(value) ? value : text
+  }
+  catch {
+    return text
+  }
 }
 
 export interface ParseUserToolsFileOptions {
