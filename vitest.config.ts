@@ -28,6 +28,8 @@ export default defineConfig({
           environment: 'nuxt',
           setupFiles: ['fake-indexeddb/auto'],
           testTimeout: 30_000,
+          // starting the Nuxt app takes more than the default 10 s on a loaded 2-core machine
+          hookTimeout: 60_000,
           environmentOptions: { nuxt: { rootDir: '.', domEnvironment: 'happy-dom' } },
         },
       }),

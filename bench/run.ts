@@ -10,6 +10,7 @@ const benches: BenchModule[] = [
   { name: 'registry', load: () => import('./registry.bench'), run: 'runRegistryBench' },
   { name: 'loop', load: () => import('./loop.bench'), run: 'runLoopBench' },
   { name: 'demo-model', load: () => import('./demo-model.bench'), run: 'runDemoModelBench' },
+  { name: 'background-jobs', load: () => import('./background-jobs.bench'), run: 'runBackgroundJobsBench' },
   { name: 'user-tools', load: () => import('./user-tools.bench'), run: 'runUserToolsBench' },
 ]
 

@@ -7,7 +7,7 @@ import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateM
 import type { MessageRecord } from '~/db/types'
 import { holdThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
-import { followServerChat, startServerChat, stopServerChat } from '~/utils/chat/server-chat'
+import { followServerChat, startServerChat, stopServerChat, waitingBrowserCalls } from '~/utils/chat/server-chat'
 import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/db/loop-recorder'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
@@ -33,7 +33,7 @@ export interface UseChatOptions {
    * When it returns a model id, a send runs the chat on the server (OpenRouter with the server's key) and this
    * tab only records its events: closing the tab does not stop the reply. @default () => undefined
    */
-  runOnServer?: () => { model: string } | undefined
+  runOnServer?: () => { model: string, apiKey?: string } | undefined
 }
 
 /**
@@ -79,7 +79,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       const server = options.runOnServer?.()
       if (server) {
         serverJobId = await startServerChat({
-          threadId: id, model: server.model, messages: toModelMessages(records), tools,
+          threadId: id, model: server.model, apiKey: server.apiKey, messages: toModelMessages(records), tools,
           toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
         })
         await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: options.onEvent, signal })
@@ -131,10 +131,11 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     streaming.value = true
     const releaseLock = await holdThreadLock(id)
     try {
-      const recorder = createLoopRecorder({ threadId: id, resumeFrom: await listMessages(id), onDraft: value => (draft.value = value), onStorageError: options.onStorageError })
+      const rows = await listMessages(id)
+      const recorder = createLoopRecorder({ threadId: id, resumeFrom: rows, resumeStep: job.step, onDraft: value => (draft.value = value), onStorageError: options.onStorageError })
       await options.ready?.()
       const tools = await options.getToolSet({ threadId: id })
-      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: options.onEvent, signal })
+      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: options.onEvent, signal, waitingCalls: waitingBrowserCalls(rows) })
     }
     catch (error) {
       lastError.value = toStoredError(error).message

@@ -2,7 +2,7 @@ import type { LoopEvent } from '#shared/loop/loop-event'
 import type { LoopFailure, LoopNotice } from '#shared/loop/loop-types'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ToolResult } from '#shared/tools/tool-types'
-import { addMessage, updateMessage } from './messages'
+import { addMessage, deleteMessagesAfter, updateMessage } from './messages'
 import { createStreamingWriter } from './streaming-writer'
 import { toolResultPatch } from './tool-result-patch'
 import type { MessageRecord, StoredError } from './types'
@@ -28,6 +28,11 @@ export interface LoopRecorderOptions {
    * reply row still streaming and the tool rows are picked up instead of created again.
    */
   resumeFrom?: MessageRecord[]
+  /**
+   * With `resumeFrom`: the step the last recorded event belonged to. Its rows (the last assistant row and those after
+   * it) are the ones to drop if the server starts that step again after a takeover.
+   */
+  resumeStep?: number
 }
 
 export interface LoopRecorder {
@@ -62,6 +67,11 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
   const toolRows = new Map<string, Promise<string>>()
   /** Serialises writes so rows land in the model's order. */
   let queue: Promise<unknown> = Promise.resolve()
+  /** The last step a `step-start` was seen for, and the position (seq) of each step's first row. */
+  let startedStep = 0
+  const stepFirstSeq = new Map<number, number>()
+  /** Tool rows' positions, so a repeated step forgets the calls it drops. */
+  const toolRowSeq = new Map<string, number>()
 
   const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
     const next = queue.then(task)
@@ -87,6 +97,7 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
 
   async function openAssistantRow() {
     const row = await addMessage({ threadId, role: 'assistant', content: '', status: 'streaming', model })
+    if (!stepFirstSeq.has(Math.max(startedStep, 1))) stepFirstSeq.set(Math.max(startedStep, 1), row.seq)
     assistantId = row.id
     lastAssistantId = row.id
     writer = createStreamingWriter(row.id, { intervalMs: options.writeIntervalMs ?? 250, onError: onStorageError })
@@ -109,6 +120,7 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
           toolArguments: argumentsText,
           toolStatus: 'queued',
         })
+        toolRowSeq.set(callId, created.seq)
         return created.id
       })
       toolRows.set(callId, row)
@@ -181,6 +193,8 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
       case 'step-start':
         stepText = ''
         stepReasoning = ''
+        if (event.step <= startedStep) return restartStep(event.step)
+        startedStep = event.step
         if (event.step > 1) enqueue(openAssistantRow)
         return
       case 'text-delta':
@@ -223,6 +237,32 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
     }
   }
 
+  /**
+   * A chat on the server was taken over by another instance mid-step: the step starts again (a second `step-start`
+   * with its number). What this tab recorded of the cut step (and anything after it) is dropped, so the reply is
+   * not shown twice or garbled, and the step is recorded afresh.
+   */
+  function restartStep(step: number) {
+    const cutWriter = writer
+    writer = undefined
+    assistantId = undefined
+    startedStep = step
+    enqueue(async () => {
+      await cutWriter?.discard()
+      const firstSeq = [...stepFirstSeq].filter(([number]) => number >= step).map(([, seq]) => seq).sort((a, b) => a - b)[0]
+      if (firstSeq !== undefined) {
+        await deleteMessagesAfter(threadId, firstSeq - 1)
+        for (const number of [...stepFirstSeq.keys()]) if (number >= step) stepFirstSeq.delete(number)
+        for (const [callId, seq] of toolRowSeq) {
+          if (seq < firstSeq) continue
+          toolRowSeq.delete(callId)
+          toolRows.delete(callId)
+        }
+      }
+      await openAssistantRow()
+    })
+  }
+
   if (options.resumeFrom) resume(options.resumeFrom)
 
   function resume(rows: MessageRecord[]) {
@@ -232,6 +272,11 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
     const open = rows.findLast(row => row.role === 'assistant')
     if (!open) return
     lastAssistantId = open.id
+    if (options.resumeStep) {
+      startedStep = options.resumeStep
+      stepFirstSeq.set(options.resumeStep, open.seq)
+      for (const row of rows) if (row.role === 'tool' && row.toolCallId && row.seq > open.seq) toolRowSeq.set(row.toolCallId, row.seq)
+    }
     if (open.status !== 'streaming') return
     assistantId = open.id
     stepText = open.content

@@ -32,6 +32,8 @@ export interface StreamingWriter {
    * appends after it are ignored. Rejects with a StorageError if the write fails.
    */
   finalise: (patch: MessagePatch) => Promise<boolean>
+  /** Drops what is pending and writes nothing more (its row is about to go); resolves once earlier writes landed. */
+  discard: () => Promise<void>
 }
 
 /**
@@ -117,6 +119,11 @@ export function createStreamingWriter(messageId: string, options: StreamingWrite
     flush() {
       cancelTimer()
       return dirty && !finalised ? write() : chain
+    },
+    discard() {
+      finalised = true
+      cancelTimer()
+      return chain
     },
     async finalise(finalPatch) {
       if (finalised) return false

@@ -12,7 +12,7 @@ export interface ThreadRecord {
    * The server job answering this thread (a chat run on the server), and the id of the last of its events
    * recorded here: reopening the chat reads on from there. Cleared when the job's last event is recorded.
    */
-  serverJob?: { id: string, lastEventId: number }
+  serverJob?: { id: string, lastEventId: number, step?: number }
 }
 
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool'

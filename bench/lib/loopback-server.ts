@@ -16,8 +16,11 @@ export interface LoopbackServer {
  */
 export function startLoopbackServer(
   handler: (request: IncomingMessage, response: ServerResponse) => void,
+  options: { keepAliveTimeoutMs?: number } = {},
 ): Promise<LoopbackServer> {
   const server = createServer(handler)
+  // Many clients reusing idle sockets: a short keep-alive races their reuse ("fetch failed").
+  if (options.keepAliveTimeoutMs) server.keepAliveTimeout = options.keepAliveTimeoutMs
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {

@@ -1,4 +1,6 @@
 import { closeJobQueue } from '../utils/background-jobs/job-queue'
+import { closeMemoryKeyJobs } from '../utils/background-jobs/memory-key-jobs'
+import { closeJobControl } from '../utils/background-jobs/job-control'
 import { closeJobStore } from '../utils/background-jobs/create-job-store'
 import { closeRedisClients, getRedisClient } from '../utils/redis/redis-client'
 
@@ -13,7 +15,9 @@ export default defineNitroPlugin((nitroApp) => {
   if (redisUrl) getRedisClient(redisUrl)
   nitroApp.hooks.hook('close', async () => {
     await closeJobQueue()
+    await closeMemoryKeyJobs()
     await closeJobStore()
+    await closeJobControl()
     await closeRedisClients()
   })
 })

@@ -4,6 +4,7 @@ import { InvalidToolOutputError } from '../errors/invalid-tool-output-error'
 import { NoSuchToolError } from '../errors/no-such-tool-error'
 import { ToolExecutionError } from '../errors/tool-execution-error'
 import { ToolTimeoutError } from '../errors/tool-timeout-error'
+import { ToolCancelledError } from '../errors/tool-cancelled-error'
 import type { ToolErrorKind, ToolResult, ToolSet } from './tool-types'
 import { serialiseToolOutput, truncateToolOutput } from './tool-output'
 import { parseToolArguments, validateToolArguments } from './validate-tool-arguments'
@@ -124,7 +125,7 @@ async function runCall(call: ToolCall, fields: ToolCallFields, tools: ToolSet,
     return { kind: 'done', text: output.text }
   }
   catch (error) {
-    if (options.signal?.aborted) return { kind: 'cancelled' }
+    if (options.signal?.aborted || ToolCancelledError.isInstance(error)) return { kind: 'cancelled' }
     if (controller.signal.reason === timeoutError) return { kind: 'error', errorKind: 'timeout', error: timeoutError }
     return { kind: 'error', errorKind: 'execution', error: new ToolExecutionError({ toolName: name, cause: error }) }
   }

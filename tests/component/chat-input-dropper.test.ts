@@ -67,12 +67,36 @@ describe('ChatInputDropper', () => {
 
     weather.click()
     await flushPromises()
-    expect(registry.getTool('get_weather')!.enabled).toBe(true)
+    expect(registry.getTool('get_weather')!.enabled.value).toBe(true)
     expect(switchOf('get_weather').getAttribute('aria-checked')).toBe('true')
 
     registry.setEnabled('calculate', false)
     await flushPromises()
     expect(switchOf('calculate').getAttribute('aria-checked')).toBe('false')
+  })
+
+  it('binds each switch to the tool\'s enabled ref, saved like any switch', async () => {
+    const registry = createToolRegistry()
+    registry.registerTool(tool('bound'), noop)
+    await open(registry)
+    registry.getTool('bound')!.enabled.value = false
+    await flushPromises()
+    expect(switchOf('bound').getAttribute('aria-checked')).toBe('false')
+    switchOf('bound').click()
+    await flushPromises()
+    expect(registry.getTool('bound')!.enabled.value).toBe(true)
+  })
+
+  it('shows ui.icon: an Iconify name as an icon, an image URL as an image with alt text', async () => {
+    const registry = createToolRegistry()
+    registry.registerTool(tool('iconified', { ui: { icon: 'i-mdi:weather-partly-cloudy' } }), noop)
+    registry.registerTool(tool('pictured', { ui: { label: 'Pictured', icon: 'https://example.com/logo.png' } }), noop)
+    await open(registry)
+    const picture = $<HTMLImageElement>('[data-tool="pictured"] img[data-slot="tool-icon"]')!
+    expect(picture.getAttribute('src')).toBe('https://example.com/logo.png')
+    expect(picture.getAttribute('alt')).toBe('Pictured icon')
+    expect($('[data-tool="iconified"] img')).toBeNull()
+    expect($('[data-tool="iconified"] [data-slot="tool-icon"]')).not.toBeNull()
   })
 
   it('links each switch to its muted description with aria-describedby', async () => {
@@ -142,6 +166,6 @@ describe('ChatInputDropper', () => {
     expect(switchOf('a').getAttribute('aria-describedby')).toContain(hint.id)
     switchOf('a').click()
     await flushPromises()
-    expect(registry.getTool('a')!.enabled).toBe(true)
+    expect(registry.getTool('a')!.enabled.value).toBe(true)
   })
 })

@@ -40,8 +40,8 @@ describe('tool states across tabs and reloads', () => {
     first.setEnabled('get_weather', true)
     vi.runAllTimers()
     deliverStorageEvent(null)
-    expect(second.getTool('calculate')!.enabled).toBe(false)
-    expect(second.getTool('get_weather')!.enabled).toBe(true)
+    expect(second.getTool('calculate')!.enabled.value).toBe(false)
+    expect(second.getTool('get_weather')!.enabled.value).toBe(true)
     expect(second.getEnabledDefinitions().map(definition => definition.function.name)).toEqual(['get_weather'])
   })
 
@@ -51,8 +51,8 @@ describe('tool states across tabs and reloads', () => {
     second.setEnabled('calculate', true)
     localStorage.setItem(TOOL_STATES_STORAGE_KEY, JSON.stringify({ version: 1, states: { calculate: false } }))
     deliverStorageEvent(null)
-    expect(second.getTool('calculate')!.enabled).toBe(true)
-    expect(first.getTool('calculate')!.enabled).toBe(false)
+    expect(second.getTool('calculate')!.enabled.value).toBe(true)
+    expect(first.getTool('calculate')!.enabled.value).toBe(false)
   })
 
   it('ignores storage events for other keys and corrupt values', () => {
@@ -61,14 +61,14 @@ describe('tool states across tabs and reloads', () => {
     window.dispatchEvent(new StorageEvent('storage', { key: 'other', newValue: '{"version":1,"states":{"calculate":false}}', storageArea: localStorage }))
     localStorage.setItem(TOOL_STATES_STORAGE_KEY, 'not json')
     deliverStorageEvent(null)
-    expect(tab.getTool('calculate')!.enabled).toBe(true)
+    expect(tab.getTool('calculate')!.enabled.value).toBe(true)
     expect(warn).toHaveBeenCalledTimes(1)
   })
 
   it('keeps the choice after a reload', () => {
     openTab().setEnabled('calculate', false)
     vi.runAllTimers()
-    expect(openTab().getTool('calculate')!.enabled).toBe(false)
+    expect(openTab().getTool('calculate')!.enabled.value).toBe(false)
   })
 
   it('writes a pending choice when the page is hidden, before the debounce ends', () => {
@@ -82,7 +82,7 @@ describe('tool states across tabs and reloads', () => {
     tab.dispose()
     localStorage.setItem(TOOL_STATES_STORAGE_KEY, JSON.stringify({ version: 1, states: { calculate: false } }))
     deliverStorageEvent(null)
-    expect(tab.getTool('calculate')!.enabled).toBe(true)
+    expect(tab.getTool('calculate')!.enabled.value).toBe(true)
   })
 })
 
@@ -93,7 +93,7 @@ describe('getToolRegistry in the browser', () => {
     expect(getToolRegistry()).toBe(registry)
     expect((globalThis as Record<symbol, unknown>)[Symbol.for('plugboard.toolRegistry')]).toBe(registry)
     const dispose = registry.registerTool({ type: 'function', function: { name: 'saved_off' } }, noop)
-    expect(registry.getTool('saved_off')!.enabled).toBe(false)
+    expect(registry.getTool('saved_off')!.enabled.value).toBe(false)
     dispose()
   })
 })

@@ -24,6 +24,6 @@ describe('a sandboxed tool in a browser without Web Workers', () => {
     )
     expect(result).toMatchObject({ status: 'error', error: { kind: 'execution' } })
     expect(result!.content).toBe('Error: tool "calculate" failed: the tool\'s Web Worker could not start: Worker is not defined')
-    expect(registry.getTool('calculate')!.lastError).toBe(result!.error!.message)
+    expect(registry.getTool('calculate')!.lastError.value).toBe(result!.error!.message)
   })
 })

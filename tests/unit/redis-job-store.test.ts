@@ -55,15 +55,40 @@ describe('Redis store', () => {
     await store.close()
   })
 
-  it('closing the store ends its subscriptions and their connections', async () => {
+  it('follows every subscribed stream of an instance over one connection, and closing the store ends it', async () => {
     const store = createRedisJobStore({ redis: instanceA, keyPrefix: 'closing:' })
     const job = newJob()
+    const other = newJob()
     const clientsBefore = await connectedClients()
     await store.subscribe(job.id, 0, () => {}, new AbortController().signal)
     await store.subscribe(job.id, 0, () => {}, new AbortController().signal)
-    await expect.poll(connectedClients).toBe(clientsBefore + 2)
+    await store.subscribe(other.id, 0, () => {}, new AbortController().signal)
+    await expect.poll(connectedClients).toBe(clientsBefore + 1)
     await store.close()
     await expect.poll(connectedClients).toBe(clientsBefore)
+  })
+})
+
+describe('one blocking read per instance', () => {
+  it('wakes the read for a stream subscribed while it blocks on others, and keeps 200 followers apart', async () => {
+    const writer = createRedisJobStore({ redis: instanceA, keyPrefix: 'many:' })
+    const reader = createRedisJobStore({ redis: instanceB, keyPrefix: 'many:' })
+    const controller = new AbortController()
+    // The read blocks on a stream nobody writes to...
+    const idle = newJob()
+    await reader.subscribe(idle.id, 0, () => {}, controller.signal)
+    // ...then 200 more are followed, one after the other, and each gets its own events, in order, once.
+    const jobs = Array.from({ length: 200 }, () => newJob())
+    const seen = new Map<string, number[]>()
+    for (const job of jobs) await reader.subscribe<{ n: number }>(job.id, 0, item => seen.set(job.id, [...(seen.get(job.id) ?? []), item.event.n]), controller.signal)
+    await Promise.all(jobs.map(async (job, index) => {
+      for (let n = 1; n <= 3; n++) await writer.appendEvent(job.id, { n: index * 10 + n })
+    }))
+    await expect.poll(() => [...seen.values()].reduce((sum, list) => sum + list.length, 0)).toBe(600)
+    jobs.forEach((job, index) => expect(seen.get(job.id)).toEqual([index * 10 + 1, index * 10 + 2, index * 10 + 3]))
+    controller.abort()
+    await reader.close()
+    await writer.close()
   })
 })
 

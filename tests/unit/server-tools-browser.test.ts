@@ -46,10 +46,12 @@ describe('server tools in the browser', () => {
     const result = await withServerTools(noPlugins(), registry, { baseUrl: routes.base })
     expect(result.loaded).toEqual(['fetch_web_page', 'server_echo', 'server_broken'])
     expect(registry.getTool('calculate')).toBeUndefined()
-    expect(registry.getTool('fetch_web_page')).toMatchObject({ label: 'Fetch web page', icon: 'i-lucide-globe', category: 'Web', enabled: false, timeoutMs: 25_000 })
-    expect(registry.getTool('server_echo')).toMatchObject({ label: 'Echo', category: 'Test', enabled: true, timeoutMs: 6_000 })
+    expect(registry.getTool('fetch_web_page')).toMatchObject({ label: 'Fetch web page', icon: 'i-lucide-globe', category: 'Web', timeoutMs: 25_000 })
+    expect(registry.getTool('fetch_web_page')!.enabled.value).toBe(false)
+    expect(registry.getTool('server_echo')).toMatchObject({ label: 'Echo', category: 'Test', timeoutMs: 6_000 })
+    expect(registry.getTool('server_echo')!.enabled.value).toBe(true)
     result.dispose()
-    expect(registry.listTools.value).toEqual([])
+    expect(registry.listTools().value).toEqual([])
   })
 
   it('keeps a browser tool that has the same name as a server tool', async () => {
@@ -72,7 +74,7 @@ describe('server tools in the browser', () => {
     expect(echo).toMatchObject({ status: 'done', content: 'echo: hi' })
     // the server's reason, without the tool name twice
     expect(broken).toMatchObject({ status: 'error', content: 'Error: tool "server_broken" failed: the upstream is down' })
-    expect(registry.getTool('server_broken')!.lastError).toBe('tool "server_broken" failed: the upstream is down')
+    expect(registry.getTool('server_broken')!.lastError.value).toBe('tool "server_broken" failed: the upstream is down')
   })
 
   it('still loads the browser\'s tools when the server cannot list its own, warning except before a sign-in', async () => {

@@ -18,7 +18,7 @@ describe('loadToolPlugins', () => {
       '../../plugins/alpha.ts': plugin('alpha'),
     }, registry)
     expect(result.loaded).toEqual(['alpha', 'zeta'])
-    expect(registry.listTools.value.map(tool => tool.name)).toEqual(['alpha', 'zeta'])
+    expect(registry.listTools().value.map(tool => tool.name)).toEqual(['alpha', 'zeta'])
   })
 
   it('logs a file that fails to import and still loads the others', async () => {
@@ -41,7 +41,7 @@ describe('loadToolPlugins', () => {
       '../../plugins/nothing.ts': async () => ({}),
       '../../plugins/ok.ts': plugin('ok'),
     }, registry)
-    expect(registry.listTools.value.map(tool => tool.name)).toEqual(['ok'])
+    expect(registry.listTools().value.map(tool => tool.name)).toEqual(['ok'])
     expect(error.mock.calls.map(call => call[0])).toEqual([
       'Failed to load tool plugin plugins/nothing.ts: the default export is not a tool made with defineTool() (export default defineTool({ ... }))',
       'Failed to load tool plugin plugins/plain.ts: the default export is not a tool made with defineTool() (export default defineTool({ ... }))',
@@ -56,7 +56,7 @@ describe('loadToolPlugins', () => {
       '../../plugins/first.ts': plugin('same'),
       '../../plugins/second.ts': plugin('same'),
     }, registry)
-    expect(registry.listTools.value.map(tool => tool.name)).toEqual(['same'])
+    expect(registry.listTools().value.map(tool => tool.name)).toEqual(['same'])
     expect(error.mock.calls.map(call => call[0])).toEqual([
       'Failed to load tool plugin plugins/bad-name.ts: Tool "bad name": function.name must be 1 to 64 letters, digits, "_" or "-" (OpenAI\'s rule ^[a-zA-Z0-9_-]{1,64}$)',
       'Failed to load tool plugin plugins/second.ts: Tool "same" is already registered. Pick another name, or pass { override: true } to replace it.',
@@ -68,7 +68,7 @@ describe('loadToolPlugins', () => {
     const modules = { '../../plugins/a.ts': plugin('a') }
     const first = await loadToolPlugins(modules, registry)
     first.dispose()
-    expect(registry.listTools.value).toEqual([])
+    expect(registry.listTools().value).toEqual([])
     await loadToolPlugins(modules, registry)
     expect(registry.getTool('a')).toBeDefined()
   })
@@ -80,6 +80,6 @@ describe('loadToolPlugins', () => {
     expect(result.failed).toEqual([])
     expect(error).not.toHaveBeenCalled()
     expect(result.loaded).toEqual(['calculate', 'get_current_time', 'get_weather', 'search_chat_history'])
-    expect(registry.getTool('get_weather')!.enabled).toBe(false)
+    expect(registry.getTool('get_weather')!.enabled.value).toBe(false)
   })
 })

@@ -57,7 +57,7 @@ describe('BFCL tool-schemas corpus', () => {
   it('registers every definition and rejects none', () => {
     expect(groupReasons(rejected)).toEqual({})
     expect(placed).toHaveLength(2404)
-    expect(shards.reduce((sum, shard) => sum + shard.listTools.value.length, 0)).toBe(2404)
+    expect(shards.reduce((sum, shard) => sum + shard.listTools().value.length, 0)).toBe(2404)
   })
 
   it('serialises every registered definition exactly as it came in', () => {
@@ -75,7 +75,7 @@ describe('BFCL tool-schemas corpus', () => {
   it('keeps one tool per name, at its first position, when the corpus is registered with override', () => {
     const registry = createToolRegistry()
     for (const definition of corpus) registry.registerTool(definition, noop, { override: true })
-    const names = registry.listTools.value.map(entry => entry.name)
+    const names = registry.listTools().value.map(entry => entry.name)
     expect(names).toHaveLength(1277)
     expect(names).toEqual([...new Set(corpus.map(definition => definition.function.name))])
     const lastByName = new Map(corpus.map(definition => [definition.function.name, definition]))

@@ -53,8 +53,8 @@ describe('tool state persistence', () => {
     const registry = createToolRegistry({ storage })
     registry.registerTool(tool('weather', { defaultEnabled: false }), noop)
     registry.registerTool(tool('calc'), noop)
-    expect(registry.getTool('weather')!.enabled).toBe(true)
-    expect(registry.getTool('calc')!.enabled).toBe(false)
+    expect(registry.getTool('weather')!.enabled.value).toBe(true)
+    expect(registry.getTool('calc')!.enabled.value).toBe(false)
   })
 
   it('never wipes the saved choice of a tool that is not registered', () => {
@@ -106,7 +106,7 @@ describe('tool state persistence', () => {
     storage.setItem(TOOL_STATES_STORAGE_KEY, text)
     const registry = createToolRegistry({ storage })
     registry.registerTool(tool('a'), noop)
-    expect(registry.getTool('a')!.enabled).toBe(true)
+    expect(registry.getTool('a')!.enabled.value).toBe(true)
     registry.setEnabled('a', false)
     vi.runAllTimers()
     expect(warn).toHaveBeenCalledTimes(1)
@@ -120,8 +120,8 @@ describe('tool state persistence', () => {
     const registry = createToolRegistry({ storage })
     registry.registerTool(tool('a'), noop)
     registry.registerTool(tool('b'), noop)
-    expect(registry.getTool('a')!.enabled).toBe(true)
-    expect(registry.getTool('b')!.enabled).toBe(false)
+    expect(registry.getTool('a')!.enabled.value).toBe(true)
+    expect(registry.getTool('b')!.enabled.value).toBe(false)
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
@@ -133,7 +133,7 @@ describe('tool state persistence', () => {
     registry.registerTool(tool('a'), noop)
     registry.setEnabled('a', false)
     vi.runAllTimers()
-    expect(registry.getTool('a')!.enabled).toBe(false)
+    expect(registry.getTool('a')!.enabled.value).toBe(false)
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('cannot save tool states (QuotaExceededError)'))
   })
 

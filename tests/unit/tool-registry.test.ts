@@ -26,7 +26,7 @@ describe('registerTool', () => {
     registry.registerTool(tool('b_tool'), noop)
     registry.registerTool(tool('a_tool'), noop)
     registry.registerTool(tool('c_tool'), noop)
-    expect(registry.listTools.value.map(entry => entry.name)).toEqual(['b_tool', 'a_tool', 'c_tool'])
+    expect(registry.listTools().value.map(entry => entry.name)).toEqual(['b_tool', 'a_tool', 'c_tool'])
   })
 
   it('rejects a second tool with the same name with DuplicateToolError', () => {
@@ -42,7 +42,7 @@ describe('registerTool', () => {
     expect(caught).toBeInstanceOf(DuplicateToolError)
     expect((caught as DuplicateToolError).toolName).toBe('dup')
     expect((caught as Error).message).toContain('Tool "dup" is already registered')
-    expect(registry.listTools.value).toHaveLength(1)
+    expect(registry.listTools().value).toHaveLength(1)
   })
 
   it('replaces a tool with override and keeps its original position', () => {
@@ -51,7 +51,7 @@ describe('registerTool', () => {
     registry.registerTool(tool('second'), noop)
     const replacement = () => 'new'
     registry.registerTool(tool('first', {}, { description: 'Replaced' }), replacement, { override: true })
-    expect(registry.listTools.value.map(entry => entry.name)).toEqual(['first', 'second'])
+    expect(registry.listTools().value.map(entry => entry.name)).toEqual(['first', 'second'])
     expect(registry.getTool('first')?.handler).toBe(replacement)
     expect(registry.getTool('first')?.definition.function.description).toBe('Replaced')
   })
@@ -72,7 +72,7 @@ describe('registerTool', () => {
     expect(registry.getTool('one')).toBeUndefined()
     expect(registry.unregisterTool('two')).toBe(true)
     expect(registry.unregisterTool('two')).toBe(false)
-    expect(registry.listTools.value).toEqual([])
+    expect(registry.listTools().value).toEqual([])
   })
 
   it('unregisters a tool registered inside an effect scope when the scope is disposed', () => {
@@ -97,7 +97,7 @@ describe('registerTool', () => {
   it('updates listTools reactively', async () => {
     const registry = createToolRegistry()
     const seen: string[][] = []
-    const stop = watch(registry.listTools, list => seen.push(list.map(entry => entry.name)))
+    const stop = watch(registry.listTools(), list => seen.push(list.map(entry => entry.name)))
     registry.registerTool(tool('live'), noop)
     await nextTick()
     registry.unregisterTool('live')
@@ -112,7 +112,8 @@ describe('metadata defaults', () => {
     const registry = createToolRegistry()
     registry.registerTool({ type: 'function', function: { name: 'get_weather' } }, noop)
     const entry = registry.getTool('get_weather')!
-    expect(entry).toMatchObject({ label: 'Get weather', icon: 'i-lucide-wrench', category: 'General', description: '', enabled: true, lastError: null })
+    expect(entry).toMatchObject({ label: 'Get weather', icon: 'i-lucide-wrench', category: 'General', description: '' })
+    expect([entry.enabled.value, entry.lastError.value]).toEqual([true, null])
     expect(entry.definition).toEqual({ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } })
   })
 
@@ -139,7 +140,7 @@ describe('metadata defaults', () => {
   ] as const)('computes the initial enabled state from %o and options %o', (extra, options, expected) => {
     const registry = createToolRegistry()
     registry.registerTool(tool('state', extra as Partial<RegisterableToolDefinition>), noop, options)
-    expect(registry.getTool('state')!.enabled).toBe(expected)
+    expect(registry.getTool('state')!.enabled.value).toBe(expected)
   })
 })
 
@@ -221,7 +222,7 @@ describe('enabled states', () => {
     registry.registerTool(tool('watched'), noop)
     const entry = registry.getTool('watched')!
     const seen: Array<[boolean, string | null]> = []
-    const stop = watch(() => [entry.enabled, entry.lastError] as [boolean, string | null], value => seen.push(value))
+    const stop = watch(() => [entry.enabled.value, entry.lastError.value] as [boolean, string | null], value => seen.push(value))
     registry.setEnabled('watched', false)
     await nextTick()
     const toolSet = await registry.getToolSet({ threadId: 't' })
@@ -269,11 +270,11 @@ describe('getToolSet', () => {
     const follow = createToolErrorListener(registry)
     const result = { callId: 'c1', name: 'slow', arguments: '{}', content: '', fullContent: '', truncated: false, startedAt: 0, finishedAt: 0 }
     follow({ type: 'tool-call-error', step: 1, result: { ...result, status: 'error', error: { kind: 'timeout', message: 'Timed out' } } })
-    expect(registry.getTool('slow')!.lastError).toBe('Timed out')
+    expect(registry.getTool('slow')!.lastError.value).toBe('Timed out')
     follow({ type: 'tool-call-error', step: 1, result: { ...result, status: 'error', error: { kind: 'invalid-input', message: 'city: required' } } })
-    expect(registry.getTool('slow')!.lastError).toBe('Timed out')
+    expect(registry.getTool('slow')!.lastError.value).toBe('Timed out')
     follow({ type: 'tool-call-done', step: 1, result: { ...result, status: 'done' } })
-    expect(registry.getTool('slow')!.lastError).toBeNull()
+    expect(registry.getTool('slow')!.lastError.value).toBeNull()
   })
 
   it('waits for pending hydration before answering', async () => {
@@ -293,15 +294,15 @@ describe('hydrate', () => {
     registry.registerTool(tool('now'), noop)
     await registry.hydrate({ now: false, later: false })
     registry.registerTool(tool('later'), noop)
-    expect(registry.getTool('now')!.enabled).toBe(false)
-    expect(registry.getTool('later')!.enabled).toBe(false)
+    expect(registry.getTool('now')!.enabled.value).toBe(false)
+    expect(registry.getTool('later')!.enabled.value).toBe(false)
   })
 
   it('lets an explicit enabled option win over a hydrated state', async () => {
     const registry = createToolRegistry()
     await registry.hydrate({ forced: false })
     registry.registerTool(tool('forced'), noop, { enabled: true })
-    expect(registry.getTool('forced')!.enabled).toBe(true)
+    expect(registry.getTool('forced')!.enabled.value).toBe(true)
   })
 
   it('keeps working when hydration from a promise fails', async () => {
@@ -322,7 +323,7 @@ describe('getToolRegistry on the server', () => {
     registry.registerTool(tool('server_side_2'), noop)
     expect(typeof dispose).toBe('function')
     expect(() => dispose()).not.toThrow()
-    expect(registry.listTools.value).toEqual([])
+    expect(registry.listTools().value).toEqual([])
     expect(warn).toHaveBeenCalledTimes(1)
     expect(warn.mock.calls[0]![0]).toContain('client-only')
   })

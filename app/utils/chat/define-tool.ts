@@ -1,9 +1,11 @@
 import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
 import { toJSONSchema } from 'zod/v4/core'
 import type { JsonSchemaObject } from '#shared/types/chat'
-import type { ToolExecutionContext } from '#shared/tools/tool-types'
+import type { ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
 import type { FromSchema } from './json-schema-type'
+import { normalizeToolDefinition } from './tool-definition-validation'
 import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
+import type { DesignToolDefinition, ReadonlyJsonSchemaObject, TypedToolDefinition } from './typed-tool-definition'
 
 /** A tool's parameters: a zod object schema, or a JSON Schema object written `as const`. */
 export type ToolParameters = $ZodType | Readonly<JsonSchemaObject>
@@ -52,14 +54,52 @@ function isZodSchema(value: unknown): value is $ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value
 }
 
+/** What the design's form of `defineTool` returns: the definition, typed for `registerTool`'s handler. */
+export interface DefinedTool<Args> {
+  readonly definition: TypedToolDefinition<Args>
+}
+
 /**
- * Define a tool. The handler's arguments are typed from `parameters`: `z.output<schema>` for a zod schema
- * (sent to the model as draft-07 JSON Schema, and the arguments are parsed by zod before the handler runs,
- * so defaults and transforms apply), or `FromSchema<schema>` for a JSON Schema written `as const`.
+ * Define a tool, in either of two forms; both land in the same registry.
+ *
+ * Design 000's form, `defineTool({ type: 'function', function: { name, description, parameters }, ui })`, checks
+ * the definition and returns `{ definition }` for `registerTool(definition, handler)`, whose handler's arguments
+ * are typed from `parameters` (no `as const` needed). Given a handler as well, `defineTool(definition, handler)`
+ * is also a tool plugin a file in `plugins/` can default-export.
+ *
+ * The plugin-file form, `defineTool({ name, description, parameters, handler, ... })`, returns a tool plugin.
+ * The handler's arguments are typed from `parameters`: `z.output<schema>` for a zod schema (sent to the model as
+ * draft-07 JSON Schema, and the arguments are parsed by zod before the handler runs, so defaults and transforms
+ * apply), or `FromSchema<schema>` for a JSON Schema.
+ * @throws InvalidToolDefinitionError when the design form's definition is invalid
  */
+export function defineTool<const P extends ReadonlyJsonSchemaObject = { type: 'object', properties: {} }>(
+  definition: DesignToolDefinition<P>,
+): DefinedTool<InferToolArgs<P>>
+export function defineTool<const P extends ReadonlyJsonSchemaObject = { type: 'object', properties: {} }>(
+  definition: DesignToolDefinition<P>,
+  handler: (args: InferToolArgs<P>, context: ToolExecutionContext) => unknown,
+): DefinedTool<InferToolArgs<P>> & ToolPlugin
 export function defineTool<const P extends ToolParameters = { type: 'object', properties: {} }>(
   options: DefineToolOptions<P>,
-): ToolPlugin {
+): ToolPlugin
+export function defineTool(input: DefineToolOptions<ToolParameters> | RegisterableToolDefinition, handler?: ToolHandler): DefinedTool<unknown> | ToolPlugin {
+  if (isDesignForm(input)) {
+    // checked now, so a mistake is reported where the tool is written rather than when it registers
+    normalizeToolDefinition(input)
+    const definition = input as TypedToolDefinition<unknown>
+    if (handler === undefined) return { definition }
+    if (typeof handler !== 'function') throw new TypeError(`Tool "${input.function.name}": the handler must be a function (got ${typeof handler})`)
+    return { kind: 'plugboard.tool', definition, handler }
+  }
+  return definePluginTool(input)
+}
+
+function isDesignForm(input: object): input is RegisterableToolDefinition {
+  return (input as { type?: unknown }).type === 'function' && typeof (input as { function?: unknown }).function === 'object'
+}
+
+function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P>): ToolPlugin {
   const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox } = options
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']

@@ -2,7 +2,8 @@ import type { LoopEvent } from '#shared/loop/loop-event'
 import type { ToolCallMode } from '#shared/loop/loop-types'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import type { ToolSet } from '#shared/tools/tool-types'
-import type { ModelMessage } from '#shared/types/chat'
+import type { ModelMessage, ToolCall } from '#shared/types/chat'
+import type { MessageRecord } from '~/db/types'
 import { getDatabase } from '~/db/database'
 import type { LoopRecorder } from '~/db/loop-recorder'
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
@@ -16,6 +17,11 @@ export interface StartServerChatOptions {
   tools: ToolSet
   toolCallMode: ToolCallMode
   maxSteps: number
+  /**
+   * "Keep running when I close the tab" with the user's own OpenRouter key: sent with this one request, held only in
+   * the memory of the server instance that runs the reply.
+   */
+  apiKey?: string
 }
 
 /** Starts the chat on the server and remembers the job on the thread, so a reopened tab reads on. */
@@ -26,6 +32,7 @@ export async function startServerChat(options: StartServerChatOptions): Promise<
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       threadId: options.threadId, model: options.model, messages: options.messages, toolCallMode: options.toolCallMode, maxSteps: options.maxSteps,
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       serverTools: definitions.map(definition => definition.function.name),
       browserTools: definitions.map(({ type, function: fn }) => ({ type, function: { name: fn.name, description: fn.description, parameters: fn.parameters } })),
     }),
@@ -41,7 +48,8 @@ export async function stopServerChat(jobId: string): Promise<void> {
   await fetch(`/api/chats/${encodeURIComponent(jobId)}/stop`, { method: 'POST' }).catch(() => {})
 }
 
-export function setServerJob(threadId: string, serverJob: { id: string, lastEventId: number } | undefined) {
+/** The job a thread follows: the last event recorded, and the step it belonged to (a takeover may repeat it). */
+export function setServerJob(threadId: string, serverJob: { id: string, lastEventId: number, step?: number } | undefined) {
   return getDatabase().threads.update(threadId, { serverJob })
 }
 
@@ -56,6 +64,31 @@ export interface FollowServerChatOptions {
   onEvent?: (event: LoopEvent) => void
   /** Closes the stream (the tab leaves the chat); the job goes on. */
   signal: AbortSignal
+  /**
+   * Browser-only calls the job was already waiting for when this tab (re)opened the chat: their "waiting" event
+   * lies before `afterId`, so this tab answers them at once. See `waitingBrowserCalls`.
+   */
+  waitingCalls?: ToolCall[]
+}
+
+/** The calls a chat's rows show "waiting for this browser" (the job paused on them), to answer on reopening. */
+export function waitingBrowserCalls(rows: MessageRecord[]): ToolCall[] {
+  return rows
+    .filter(row => row.role === 'tool' && row.toolCallId && row.toolName && row.toolStatus === 'running' && row.toolStatusText === WAITING_FOR_BROWSER)
+    .map(row => ({ id: row.toolCallId!, type: 'function' as const, function: { name: row.toolName!, arguments: row.toolArguments ?? '{}' } }))
+}
+
+/** Cancel on a card waiting for this browser: the job's call ends 'cancelled' and the chat goes on without it. */
+export async function cancelBrowserCall(threadId: string, callId: string): Promise<void> {
+  const jobId = (await getDatabase().threads.get(threadId))?.serverJob?.id
+  if (!jobId) throw new Error('This chat is no longer running on the server.')
+  const response = await fetch(`/api/chats/${encodeURIComponent(jobId)}/tool-results`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ callId, cancelled: true }),
+  })
+  if (!response.ok && response.status !== 409) {
+    const body = await response.json().catch(() => ({})) as { message?: string }
+    throw new Error(body.message ?? `The server could not cancel the call (HTTP ${response.status}).`)
+  }
 }
 
 /**
@@ -73,11 +106,13 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
     const waiting = new Set<string>()
     let draining = false
     let ended = false
+    let lastStep: number | undefined
     const close = (how: 'ended' | 'gone' | 'closed') => {
       source.close()
       resolve(how)
     }
     options.signal.addEventListener('abort', () => close('closed'), { once: true })
+    for (const call of options.waitingCalls ?? []) void answerBrowserCall(jobId, { type: 'tool-call-running', step: 0, call }, options.tools, options.threadId)
 
     const drain = async () => {
       if (draining) return
@@ -87,6 +122,7 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
         for (const { event } of batch) {
           await recorder.record(event)
           options.onEvent?.(event)
+          if ('step' in event) lastStep = event.step
           if (event.type === 'tool-call-running') calls.set(event.call.id, event)
           if (event.type === 'tool-call-status' && event.text === WAITING_FOR_BROWSER) waiting.add(event.callId)
           if (event.type === 'tool-call-done' || event.type === 'tool-call-error') waiting.delete(event.result.callId)
@@ -98,7 +134,7 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
           if (call) void answerBrowserCall(jobId, call, options.tools, options.threadId)
         }
         waiting.clear()
-        await setServerJob(threadId, ended ? undefined : { id: jobId, lastEventId: batch.at(-1)!.id })
+        await setServerJob(threadId, ended ? undefined : { id: jobId, lastEventId: batch.at(-1)!.id, ...(lastStep ? { step: lastStep } : {}) })
       }
       draining = false
       if (ended) close('ended')

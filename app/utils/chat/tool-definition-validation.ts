@@ -1,22 +1,20 @@
 import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
 import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
 import { describeJsonKind, findSchemaProblem, isPlainObject } from './json-schema-structure'
-import { labelFromToolName } from './tool-label'
-import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
+import { RegisteredToolDefinitionRecord } from './registered-tool-definition'
+import type {
+  RegisterableToolDefinition, RegisteredToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata,
+} from './tool-registry-types'
 
 /** OpenAI's rule for function names. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/
-export const DEFAULT_TOOL_ICON = 'i-lucide-wrench'
-export const DEFAULT_TOOL_CATEGORY = 'General'
+export { DEFAULT_TOOL_CATEGORY, DEFAULT_TOOL_ICON } from './registered-tool-definition'
 
 /** A definition checked and split into what the model sees and what the UI shows. */
 export interface NormalizedToolDefinition {
   name: string
-  /** Pure OpenAI JSON, deep-frozen. */
-  definition: ToolDefinition
-  label: string
-  icon: string
-  category: string
+  /** Pure OpenAI JSON, deep-frozen, with the resolved `ui` read through a getter. */
+  definition: RegisteredToolDefinition
   description: string
   /** `ui.defaultEnabled ?? defaultEnabled`; undefined when neither is given. */
   defaultEnabled?: boolean
@@ -25,6 +23,20 @@ export interface NormalizedToolDefinition {
   unavailableReason?: string
   sandbox?: ToolSandbox
 }
+
+type FieldReader = (input: RegisterableToolDefinition, fn: Record<string, unknown>, ui: ToolUiMetadata) => unknown
+// module-level, so checking a definition allocates nothing for them (10,000 registrations must stay cheap)
+const STRING_FIELDS: ReadonlyArray<readonly [string, FieldReader]> = [
+  ['function.description', (_, fn) => fn.description], ['description', input => input.description],
+  ['icon', input => input.icon], ['category', input => input.category], ['ui.label', (_, __, ui) => ui.label],
+  ['ui.icon', (_, __, ui) => ui.icon], ['ui.descriptionHint', (_, __, ui) => ui.descriptionHint],
+  ['ui.category', (_, __, ui) => ui.category],
+]
+const BOOLEAN_FIELDS: ReadonlyArray<readonly [string, FieldReader]> = [
+  ['function.strict', (_, fn) => fn.strict], ['defaultEnabled', input => input.defaultEnabled],
+  ['ui.defaultEnabled', (_, __, ui) => ui.defaultEnabled],
+]
+const NO_UI: ToolUiMetadata = Object.freeze({})
 
 /**
  * Check a definition and normalise it: a missing `parameters` becomes `{ type: 'object', properties: {} }`,
@@ -35,55 +47,44 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
   if (!isPlainObject(input)) throw new InvalidToolDefinitionError('?', 'definition', `must be an object (got ${describeJsonKind(input)})`)
   const fn = input.function
   const rawName = isPlainObject(fn) && typeof fn.name === 'string' ? fn.name : String(isPlainObject(fn) ? fn.name : '?')
-  const fail = (path: string, problem: string): never => {
-    throw new InvalidToolDefinitionError(rawName, path, problem)
-  }
-  if (input.type !== 'function') fail('type', `must be "function" (got ${JSON.stringify(input.type)})`)
-  if (!isPlainObject(fn)) return fail('function', `must be an object (got ${describeJsonKind(fn)})`)
-  if (typeof fn.name !== 'string') fail('function.name', `must be a string (got ${describeJsonKind(fn.name)})`)
+  if (input.type !== 'function') fail(rawName, 'type', `must be "function" (got ${JSON.stringify(input.type)})`)
+  if (!isPlainObject(fn)) return fail(rawName, 'function', `must be an object (got ${describeJsonKind(fn)})`)
+  if (typeof fn.name !== 'string') fail(rawName, 'function.name', `must be a string (got ${describeJsonKind(fn.name)})`)
   if (!TOOL_NAME_PATTERN.test(rawName)) {
-    fail('function.name', 'must be 1 to 64 letters, digits, "_" or "-" (OpenAI\'s rule ^[a-zA-Z0-9_-]{1,64}$)')
+    fail(rawName, 'function.name', 'must be 1 to 64 letters, digits, "_" or "-" (OpenAI\'s rule ^[a-zA-Z0-9_-]{1,64}$)')
   }
-  const ui: ToolUiMetadata = input.ui ?? {}
-  if (!isPlainObject(ui as unknown)) fail('ui', `must be an object (got ${describeJsonKind(ui)})`)
-  for (const [path, value] of [
-    ['function.description', fn.description], ['description', input.description], ['icon', input.icon],
-    ['category', input.category], ['ui.label', ui.label], ['ui.icon', ui.icon],
-    ['ui.descriptionHint', ui.descriptionHint], ['ui.category', ui.category],
-  ] as const) {
-    if (value !== undefined && typeof value !== 'string') fail(path, `must be a string (got ${describeJsonKind(value)})`)
+  const ui: ToolUiMetadata = input.ui ?? NO_UI
+  if (!isPlainObject(ui as unknown)) fail(rawName, 'ui', `must be an object (got ${describeJsonKind(ui)})`)
+  for (const [path, read] of STRING_FIELDS) {
+    const value = read(input, fn, ui)
+    if (value !== undefined && typeof value !== 'string') fail(rawName, path, `must be a string (got ${describeJsonKind(value)})`)
   }
-  for (const [path, value] of [['function.strict', fn.strict], ['defaultEnabled', input.defaultEnabled], ['ui.defaultEnabled', ui.defaultEnabled]] as const) {
-    if (value !== undefined && typeof value !== 'boolean') fail(path, `must be a boolean (got ${describeJsonKind(value)})`)
+  for (const [path, read] of BOOLEAN_FIELDS) {
+    const value = read(input, fn, ui)
+    if (value !== undefined && typeof value !== 'boolean') fail(rawName, path, `must be a boolean (got ${describeJsonKind(value)})`)
   }
   const timeoutMs = input.timeoutMs
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    fail('timeoutMs', `must be a positive number of milliseconds (got ${JSON.stringify(timeoutMs)})`)
+    fail(rawName, 'timeoutMs', `must be a positive number of milliseconds (got ${JSON.stringify(timeoutMs)})`)
   }
   if (input.available !== undefined && typeof input.available !== 'function') {
-    fail('available', `must be a function (got ${describeJsonKind(input.available)})`)
+    fail(rawName, 'available', `must be a function (got ${describeJsonKind(input.available)})`)
   }
   if (input.sandbox !== undefined && input.sandbox !== 'worker') {
-    fail('sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
+    fail(rawName, 'sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
   }
 
-  const parameters = normalizeParameters(fn.parameters, fail)
+  const parameters = normalizeParameters(rawName, fn.parameters)
   const modelDescription = fn.description ?? input.description
-  const definition: ToolDefinition = {
-    type: 'function',
-    function: {
-      name: rawName,
-      ...(modelDescription !== undefined && { description: modelDescription }),
-      parameters,
-      ...(fn.strict !== undefined && { strict: fn.strict }),
-    },
-  }
+  // key order as authors write it (name, description, parameters, strict): the request is byte-for-byte theirs
+  const modelFunction: ToolDefinition['function'] = modelDescription === undefined
+    ? { name: rawName, parameters }
+    : { name: rawName, description: modelDescription, parameters }
+  if (fn.strict !== undefined) modelFunction.strict = fn.strict as boolean
+  const definition = new RegisteredToolDefinitionRecord(modelFunction, { ui, icon: input.icon, category: input.category, defaultEnabled: input.defaultEnabled })
   return {
     name: rawName,
-    definition: deepFreeze(definition),
-    label: ui.label?.trim() || labelFromToolName(rawName),
-    icon: ui.icon || input.icon || DEFAULT_TOOL_ICON,
-    category: ui.category?.trim() || input.category?.trim() || DEFAULT_TOOL_CATEGORY,
+    definition,
     description: ui.descriptionHint ?? input.description ?? fn.description ?? '',
     defaultEnabled: ui.defaultEnabled ?? input.defaultEnabled,
     timeoutMs,
@@ -93,11 +94,40 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
   }
 }
 
-function normalizeParameters(value: unknown, fail: (path: string, problem: string) => never): JsonSchemaObject {
-  if (value === undefined) return { type: 'object', properties: {} }
-  if (!isPlainObject(value)) return fail('parameters', `must be a JSON Schema object (got ${describeJsonKind(value)})`)
+type CheckedParameters = { schema: JsonSchemaObject } | { path: string, problem: string }
+
+/**
+ * Each parameters object is checked and copied once: registering 10,000 tools that share schemas (or
+ * registering the same plugin again on hot reload) does the work once per schema, and every tool holding the
+ * same frozen copy also shares the executor's compiled validator (cached by schema object). A schema must
+ * therefore not be changed after it was registered; pass a new object instead.
+ */
+const checkedParameters = new WeakMap<object, CheckedParameters>()
+
+/** Module-level rather than a closure per call: checking a definition that is fine allocates nothing for errors. */
+function fail(name: string, path: string, problem: string): never {
+  throw new InvalidToolDefinitionError(name, path, problem)
+}
+
+function normalizeParameters(name: string, value: unknown): JsonSchemaObject {
+  if (value === undefined) return EMPTY_PARAMETERS
+  if (!isPlainObject(value)) return fail(name, 'parameters', `must be a JSON Schema object (got ${describeJsonKind(value)})`)
+  let checked = checkedParameters.get(value)
+  if (!checked) {
+    checked = checkParameters(value)
+    checkedParameters.set(value, checked)
+    // the frozen copy is its own answer: a definition taken from a registered tool registers again for free
+    if ('schema' in checked) checkedParameters.set(checked.schema, checked)
+  }
+  if ('problem' in checked) return fail(name, checked.path, checked.problem)
+  return checked.schema
+}
+
+const EMPTY_PARAMETERS: JsonSchemaObject = deepFreeze({ type: 'object', properties: {} })
+
+function checkParameters(value: Record<string, unknown>): CheckedParameters {
   if (value.type !== 'object') {
-    return fail('parameters', `must be a JSON Schema object (got type ${JSON.stringify(value.type ?? 'undefined')})`)
+    return { path: 'parameters', problem: `must be a JSON Schema object (got type ${JSON.stringify(value.type ?? 'undefined')})` }
   }
   let copy: JsonSchemaObject
   try {
@@ -105,11 +135,11 @@ function normalizeParameters(value: unknown, fail: (path: string, problem: strin
     copy = JSON.parse(JSON.stringify(value)) as JsonSchemaObject
   }
   catch (error) {
-    return fail('parameters', `must be plain JSON (${(error as Error).message})`)
+    return { path: 'parameters', problem: `must be plain JSON (${(error as Error).message})` }
   }
   const problem = findSchemaProblem(copy)
-  if (problem) fail(problem.path ? `parameters.${problem.path}` : 'parameters', problem.problem)
-  return copy
+  if (problem) return { path: problem.path ? `parameters.${problem.path}` : 'parameters', problem: problem.problem }
+  return { schema: deepFreeze(copy) }
 }
 
 function deepFreeze<T>(value: T): T {

@@ -24,7 +24,8 @@ export function isServerEnvironment(): boolean {
 export function getToolRegistry(): ToolRegistry {
   if (isServerEnvironment()) return (serverRegistry ??= createServerRegistry())
   const holder = globalThis as GlobalWithRegistry
-  return (holder[REGISTRY_KEY] ??= createToolRegistry({ storage: safeLocalStorage() }))
+  // on the dev server a module that registers a tool runs again on hot reload: replace rather than throw
+  return (holder[REGISTRY_KEY] ??= createToolRegistry({ storage: safeLocalStorage(), replaceDuplicates: Boolean((import.meta as { hot?: unknown }).hot) }))
 }
 
 /** Same as `getToolRegistry()`. */

@@ -1,7 +1,8 @@
-import type { ComputedRef } from 'vue'
+import type { ComputedRef, Ref } from 'vue'
 import type { ToolDefinition, ToolFunctionInput } from '#shared/types/chat'
 import type { ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
+import type { ToolArgumentsOf } from './typed-tool-definition'
 
 /** Context given to a tool's availability predicate, once per request. */
 export interface ToolAvailabilityContext {
@@ -74,11 +75,29 @@ export interface RegisterToolOptions {
   enabled?: boolean
 }
 
-/** One registered tool. `enabled` and `lastError` are reactive; change `enabled` with `setEnabled`. */
+/** A tool's `ui` as the registry resolved it: the author's fields, with the label, icon and category filled in. */
+export interface ResolvedToolUi extends ToolUiMetadata {
+  label: string
+  icon: string
+  category: string
+}
+
+/**
+ * A registered tool's definition: exactly the OpenAI JSON the model receives (deep-frozen), plus its `ui`
+ * metadata as a non-enumerable property, so `definition.ui` reads as the design says while
+ * `JSON.stringify(definition)` (a request body) never carries it.
+ */
+export type RegisteredToolDefinition = ToolDefinition & { readonly ui: Readonly<ResolvedToolUi> }
+
+/**
+ * One registered tool (design 000's `RegisteredTool`). `enabled` and `lastError` are refs: `tool.enabled.value =
+ * false` switches the tool off and saves the choice exactly as the popover's switch does. The object itself is
+ * frozen and never made reactive (Vue would unwrap the refs).
+ */
 export interface RegisteredTool {
   readonly name: string
-  /** Pure OpenAI JSON, deep-frozen: exactly what `getEnabledDefinitions()` returns for this tool. */
-  readonly definition: ToolDefinition
+  /** The model-facing definition, with `definition.ui`. See `RegisteredToolDefinition`. */
+  readonly definition: RegisteredToolDefinition
   /** Stored raw (markRaw): never a proxy. */
   readonly handler: ToolHandler
   readonly label: string
@@ -89,14 +108,24 @@ export interface RegisteredTool {
   readonly timeoutMs?: number
   readonly available?: ToolAvailability
   readonly unavailableReason?: string
-  /** Why the last request did not offer this tool although it is on; null when it was offered. */
+  /** Why the last request did not offer this tool although it is on; null when it was offered. Reactive. */
   readonly notOfferedBecause: string | null
   /** Set when the handler runs in a Web Worker rather than on the page. */
   readonly sandbox?: ToolSandbox
-  readonly enabled: boolean
+  /**
+   * On or off. Initialised `options.enabled ?? saved choice ?? definition.ui.defaultEnabled ?? true`. Writing it
+   * saves the choice (debounced, one localStorage key); a non-boolean is refused with a TypeError.
+   */
+  readonly enabled: Ref<boolean>
   /** Message of the last failed run; cleared by the next successful one. */
-  readonly lastError: string | null
+  readonly lastError: Ref<string | null>
 }
+
+/**
+ * `listTools()`: every registered tool in registration order, as one computed list (the same one on every call).
+ * `listTools.value` reads the list too, for code written when `listTools` was the computed itself.
+ */
+export type ToolListAccessor = (() => ComputedRef<readonly RegisteredTool[]>) & { readonly value: readonly RegisteredTool[] }
 
 /** Saved enabled choices, by tool name. */
 export type ToolStates = Record<string, boolean>
@@ -104,17 +133,17 @@ export type ToolStates = Record<string, boolean>
 /** The client tool registry. Create one with `createToolRegistry()`; the app uses `getToolRegistry()`. */
 export interface ToolRegistry {
   /**
-   * Register a tool. Returns a disposer that unregisters it; called inside an effect scope (a component's
+   * Register a tool. A definition made by `defineTool` types the handler's arguments. Returns a disposer that unregisters it; called inside an effect scope (a component's
    * setup), the tool is unregistered when the scope is disposed.
    * @throws DuplicateToolError when the name is taken and `override` is not set
    * @throws InvalidToolDefinitionError when the name, the parameters schema or the metadata is invalid
    */
-  registerTool: (definition: RegisterableToolDefinition, handler: ToolHandler, options?: RegisterToolOptions) => () => void
-  /** Returns true when a tool was removed. */
+  registerTool: <D extends RegisterableToolDefinition>(definition: D, handler: ToolHandler<ToolArgumentsOf<D>>, options?: RegisterToolOptions) => () => void
+  /** Returns true when a tool was removed. The user's saved choice is kept for when it registers again. */
   unregisterTool: (name: string) => boolean
   getTool: (name: string) => RegisteredTool | undefined
   /** Every registered tool in registration order (an override keeps the original position). */
-  listTools: ComputedRef<readonly RegisteredTool[]>
+  listTools: ToolListAccessor
   /** Switch a tool on or off and save the choice. Returns false when no such tool is registered. */
   setEnabled: (name: string, enabled: boolean) => boolean
   /**

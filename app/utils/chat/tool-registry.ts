@@ -1,4 +1,4 @@
-import { computed, getCurrentScope, markRaw, onScopeDispose, shallowReactive } from 'vue'
+import { computed, getCurrentScope, onScopeDispose, shallowRef } from 'vue'
 import type { ToolDefinition } from '#shared/types/chat'
 import type { ExecutableTool, ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import { DuplicateToolError } from './errors/duplicate-tool-error'
@@ -6,8 +6,10 @@ import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-err
 import { isSandboxedHandler } from './sandbox/worker-tool-sandbox'
 import { checkAvailability } from './check-availability'
 import { normalizeToolDefinition } from './tool-definition-validation'
+import { RegisteredToolRecord } from './registered-tool'
 import type {
-  RegisterableToolDefinition, RegisteredTool, RegisterToolOptions, ToolAvailabilityContext, ToolRegistry, ToolStates,
+  RegisterableToolDefinition, RegisteredTool, RegisterToolOptions, ToolAvailabilityContext, ToolListAccessor, ToolRegistry,
+  ToolStates,
 } from './tool-registry-types'
 import { createToolStatePersistence, TOOL_STATES_STORAGE_KEY } from './tool-state-storage'
 
@@ -18,9 +20,13 @@ export interface CreateToolRegistryOptions {
   storageKey?: string
   /** Delay grouping quick toggles into one write. @default 150 */
   debounceMs?: number
+  /**
+   * A name registered again replaces the earlier tool, with a warning, instead of throwing DuplicateToolError:
+   * on a dev server a module that registers a tool runs again on hot reload before its old copy is gone.
+   * @default false (the app's registry: true on the dev server only)
+   */
+  replaceDuplicates?: boolean
 }
-
-type MutableTool = { -readonly [K in keyof RegisteredTool]: RegisteredTool[K] }
 
 /**
  * Create a tool registry. Pure Vue reactivity, no Nuxt: node tests and benches use it directly; the app
@@ -28,7 +34,13 @@ type MutableTool = { -readonly [K in keyof RegisteredTool]: RegisteredTool[K] }
  * does nothing else.
  */
 export function createToolRegistry(options: CreateToolRegistryOptions = {}): ToolRegistry {
-  const tools = shallowReactive(new Map<string, MutableTool>())
+  // A plain Map and one version counter rather than a reactive Map: registering 10,000 tools must not pay for
+  // per-key tracking. Every read below that an effect may depend on reads `version` first.
+  const tools = new Map<string, RegisteredToolRecord>()
+  const version = shallowRef(0)
+  const changed = () => {
+    version.value++
+  }
   const persistence = createToolStatePersistence({
     storage: options.storage ?? null,
     key: options.storageKey ?? TOOL_STATES_STORAGE_KEY,
@@ -43,10 +55,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   function applyStates(states: ToolStates) {
     Object.assign(savedStates, states)
-    for (const [name, enabled] of Object.entries(states)) {
-      const tool = tools.get(name)
-      if (tool) tool.enabled = enabled
-    }
+    for (const [name, enabled] of Object.entries(states)) tools.get(name)?.applyEnabled(enabled)
   }
 
   function registerTool(definition: RegisterableToolDefinition, handler: ToolHandler, registerOptions: RegisterToolOptions = {}) {
@@ -59,48 +68,59 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
       // Refused rather than run on the page: the author asked for isolation and would silently not get it.
       throw new InvalidToolDefinitionError(name, 'sandbox', '"worker" needs a tool plugin file in plugins/ (the worker loads the handler from the file; a function cannot be moved into it)')
     }
-    if (tools.has(name) && !registerOptions.override) throw new DuplicateToolError(name)
+    if (!registerOptions.override && tools.has(name)) {
+      if (!options.replaceDuplicates) throw new DuplicateToolError(name)
+      console.warn(`[plugboard] tool "${name}" was registered again and replaces the earlier one (hot reload on the dev server). A production build refuses this with DuplicateToolError unless { override: true } is passed.`)
+    }
 
-    const tool: MutableTool = shallowReactive({
-      name,
-      definition: markRaw(normalized.definition),
-      handler: markRaw(handler),
-      label: normalized.label,
-      icon: normalized.icon,
-      category: normalized.category,
-      description: normalized.description,
-      timeoutMs: normalized.timeoutMs,
-      available: normalized.available && markRaw(normalized.available),
-      unavailableReason: normalized.unavailableReason,
-      notOfferedBecause: null,
-      sandbox: normalized.sandbox,
-      enabled: registerOptions.enabled ?? savedStates[name] ?? normalized.defaultEnabled ?? true,
-      lastError: null,
-    })
+    const tool = new RegisteredToolRecord(
+      normalized,
+      handler,
+      registerOptions.enabled ?? savedStates[name] ?? normalized.defaultEnabled ?? true,
+      saveChoice,
+    )
     // Map.set on an existing key keeps its position: an override stays where the original was
     tools.set(name, tool)
+    changed()
 
     let disposed = false
     const dispose = () => {
       if (disposed) return
       disposed = true
       // a later override owns the name now: leave it alone
-      if (tools.get(name) === tool) tools.delete(name)
+      if (tools.get(name) === tool) unregisterTool(name)
     }
     if (getCurrentScope()) onScopeDispose(dispose)
     return dispose
   }
 
-  const listTools = computed<readonly RegisteredTool[]>(() => [...tools.values()])
+  const toolList = computed<readonly RegisteredTool[]>(() => {
+    void version.value
+    return [...tools.values()]
+  })
+
+  function unregisterTool(name: string): boolean {
+    if (!tools.delete(name)) return false
+    changed()
+    return true
+  }
+
+  function getTool(name: string): RegisteredTool | undefined {
+    void version.value
+    return tools.get(name)
+  }
+  const listTools = Object.defineProperty(() => toolList, 'value', { get: () => toolList.value }) as ToolListAccessor
+
+  function saveChoice(name: string, enabled: boolean) {
+    if (savedStates[name] === enabled) return
+    savedStates[name] = enabled
+    persistence.save(name, enabled)
+  }
 
   function setEnabled(name: string, enabled: boolean): boolean {
     const tool = tools.get(name)
     if (!tool) return false
-    tool.enabled = enabled
-    if (savedStates[name] !== enabled) {
-      savedStates[name] = enabled
-      persistence.save(name, enabled)
-    }
+    tool.enabled.value = enabled
     return true
   }
 
@@ -120,8 +140,9 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   function getEnabledDefinitions(): ToolDefinition[] {
     const definitions: ToolDefinition[] = []
+    void version.value
     for (const tool of tools.values()) {
-      if (tool.enabled) definitions.push(tool.definition)
+      if (tool.enabled.value) definitions.push(tool.definition)
     }
     return definitions
   }
@@ -129,12 +150,12 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   async function getToolSet(context: ToolAvailabilityContext): Promise<ToolSet> {
     if (pendingHydration) await pendingHydration
-    const enabled = [...tools.values()].filter(tool => tool.enabled)
+    const enabled = [...tools.values()].filter(tool => tool.enabled.value)
     const reasons = await Promise.all(enabled.map(tool => checkAvailability(tool, context)))
     const offered = new Map<string, ExecutableTool>()
     enabled.forEach((tool, index) => {
       // shown in the popover, so a switch that is on but silently ignored says why
-      tool.notOfferedBecause = reasons[index] ?? null
+      tool.setNotOfferedBecause(reasons[index] ?? null)
       if (reasons[index] !== undefined) return
       offered.set(tool.name, { definition: tool.definition, handler: tool.handler, timeoutMs: tool.timeoutMs })
     })
@@ -146,13 +167,13 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   function setLastError(name: string, message: string | null) {
     const tool = tools.get(name)
-    if (tool) tool.lastError = message
+    if (tool) tool.lastError.value = message
   }
 
   return {
     registerTool,
-    unregisterTool: name => tools.delete(name),
-    getTool: name => tools.get(name),
+    unregisterTool,
+    getTool,
     listTools,
     setEnabled,
     hydrate,

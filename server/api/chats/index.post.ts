@@ -4,7 +4,8 @@ import { chatBodyLimitBytes, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '../../uti
 import { OPENROUTER_NO_KEY_MESSAGE } from '../../utils/openrouter-proxy'
 import { chatJobStore } from '../../utils/background-jobs/chat-job-store'
 import { requireSessionId } from '../../utils/background-jobs/job-access'
-import { useChatQueue } from '../../utils/background-jobs/chat-worker'
+import { memoryKeyTimings, useChatQueue } from '../../utils/background-jobs/chat-worker'
+import { startMemoryKeyChatJob } from '../../utils/background-jobs/memory-key-jobs'
 import { createChatJob } from '../../utils/background-jobs/stream-handler'
 
 const toolDefinition = z.object({
@@ -21,11 +22,16 @@ const startChatSchema = z.object({
   browserTools: z.array(toolDefinition).max(MAX_CHAT_TOOLS).default([]),
   toolCallMode: z.enum(['native', 'auto', 'text']).default('auto'),
   maxSteps: z.number().int().min(1).max(50).default(10),
+  /**
+   * "Keep running when I close the tab" with the user's own OpenRouter key: held only in this instance's memory
+   * while the reply runs, never stored, queued, logged or sent in an event.
+   */
+  apiKey: z.string().trim().min(8).max(512).regex(/^[\x21-\x7e]+$/, 'The key has characters a key never has.').optional(),
 })
 
 /**
- * POST /api/chats: answer a chat on the server, with the server's OpenRouter key and the operator's policy, so the
- * reply goes on when the tab closes. Answers `{ id }` at once (201); the reply is read from
+ * POST /api/chats: answer a chat on the server, with the server's OpenRouter key and the operator's policy (or the
+ * user's own key, held in this instance's memory only), so the reply goes on when the tab closes. Answers `{ id }` at once (201); the reply is read from
  * GET /api/chats/:id/events. The guard has checked the session and counted it on the 'model' bucket.
  */
 export default defineEventHandler(async (event) => {
@@ -33,15 +39,24 @@ export default defineEventHandler(async (event) => {
   const sessionId = await requireSessionId(event)
   const parsed = startChatSchema.safeParse(await readBoundedJson(event, chatBodyLimitBytes(config.maxBodyBytes)))
   if (!parsed.success) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Invalid chat: ${parsed.error.issues[0]?.message ?? 'bad body'}` })
-  const apiKey = String(config.openrouterApiKey ?? '').trim()
-  if (!apiKey) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
   const body = parsed.data
-  // The job's state holds what any instance's worker needs to run it; the key stays in the runtime config.
   const store = chatJobStore()
-  const job = await createChatJob(store, {
+  const spec = {
     sessionId, threadId: body.threadId, modelName: body.model, serverToolNames: body.serverTools,
     browserTools: body.browserTools as never, messages: body.messages as never, toolCallMode: body.toolCallMode, maxSteps: body.maxSteps,
-  })
+  }
+  if (body.apiKey) {
+    const model = { apiKey: body.apiKey, baseUrl: String(config.openrouterBaseUrl), model: body.model, appUrl: config.public.appUrl, appTitle: config.public.appTitle }
+    const job = await startMemoryKeyChatJob(store, spec, model, { heartbeatMs: memoryKeyTimings().heartbeatMs }).catch((error: unknown) => {
+      throw createError({ statusCode: 503, statusMessage: 'Service Unavailable', message: error instanceof Error ? error.message : 'The reply could not start.' })
+    })
+    setResponseStatus(event, 201)
+    return { id: job.id, status: job.status }
+  }
+  const apiKey = String(config.openrouterApiKey ?? '').trim()
+  if (!apiKey) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
+  // The job's state holds what any instance's worker needs to run it; the key stays in the runtime config.
+  const job = await createChatJob(store, spec)
   try {
     await useChatQueue().enqueue(job.id, { kind: 'chat' })
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { OPENROUTER_NO_KEY_MESSAGE } from '../openrouter-proxy'
 import { readOpenRouterPolicy } from '../openrouter-policy'
 import { chatJobStore } from './chat-job-store'
+import { useJobControl } from './job-control'
 import { useJobQueue } from './job-queue'
 import { createServerChatModel } from './server-chat-model'
 import { runChatJob } from './stream-handler'
@@ -20,6 +21,8 @@ export function useChatQueue() {
  * the runtime config and never stored. A job taken over (attempt > 1) goes on from its last finished step.
  */
 export function startChatWorker(): void {
+  // Stop and browser answers sent from other instances reach the jobs this one runs.
+  useJobControl()
   useChatQueue().startWorker(async (jobId, _data, { attempt, signal }) => {
     const config = useRuntimeConfig()
     const store = chatJobStore()
@@ -38,4 +41,13 @@ export function startChatWorker(): void {
       }),
     })
   })
+}
+
+/**
+ * How a chat on a user's own key shows it is alive: its runner beats every third of `jobLockDurationMs` (the same
+ * setting that times a takeover, default 30 s), and another instance reading it calls it orphaned after a whole one.
+ */
+export function memoryKeyTimings(): { heartbeatMs: number, staleAfterMs: number } {
+  const staleAfterMs = Number(useRuntimeConfig().jobLockDurationMs) || 30_000
+  return { heartbeatMs: Math.max(50, Math.floor(staleAfterMs / 3)), staleAfterMs }
 }

@@ -21,6 +21,13 @@ export interface JobRecord {
   /** The instance running it now, and when that instance last said it was alive (ms). */
   ownerId?: string
   heartbeatAt?: number
+  /**
+   * The job runs on the user's own provider key, held only in the memory of the instance that took the request
+   * (`ownerId`): no other instance can run or take it over, so when that instance goes quiet it is interrupted.
+   */
+  keyInMemory?: boolean
+  /** Stop was asked for (from any instance): a runner that starts or takes the job over ends it at once. */
+  stopRequested?: boolean
   /** Set when status is 'failed' or 'interrupted'. */
   error?: string
   /** Anything the runner needs to resume after a takeover (finished steps' messages, the tool switches at send time). */

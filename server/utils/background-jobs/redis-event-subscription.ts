@@ -2,11 +2,10 @@ import type { Redis } from 'ioredis'
 import type { JobEvent } from './job-store-types'
 import { decodeStreamEntry } from './redis-job-encoding'
 import { createOrderedDelivery } from './ordered-delivery'
+import { streamReaderFor } from './redis-stream-reader'
 
-/** Entries asked for per XRANGE / XREAD. */
+/** Entries asked for per XRANGE. */
 const PAGE_SIZE = 1000
-/** Pause before reading again after Redis failed (it is reconnecting; the main client reports the outage). */
-const RETRY_DELAY_MS = 1000
 
 /** What a subscription needs: where the stream is, from which id, and whom to tell. */
 export interface StreamSubscriptionOptions<T> {
@@ -20,21 +19,21 @@ export interface StreamSubscriptionOptions<T> {
   onEnd: () => void
 }
 
-/** A live subscription; `stop()` ends it at once (it disconnects the blocked reader). */
+/** A live subscription; `stop()` ends it at once. */
 export interface StreamSubscription {
   stop: () => void
 }
 
 /**
  * Reads a job's stream from `afterId`: the backlog with XRANGE on the shared client (awaited, so the caller's
- * subscribe resolves with the backlog delivered), then live entries with a blocking XREAD from the last delivered
- * id on a connection of its own: a blocked connection can run nothing else. Because XREAD starts exactly after the
- * last id delivered, nothing appended between the backlog and the first XREAD is lost or delivered twice.
+ * subscribe resolves with the backlog delivered), then live entries through the instance's stream reader (one
+ * blocking XREAD over every followed stream, redis-stream-reader.ts) from the last delivered id. Because the read
+ * starts exactly after the last id delivered, nothing appended between the backlog and it is lost or delivered twice.
  */
 export async function subscribeToStream<T>(options: StreamSubscriptionOptions<T>): Promise<StreamSubscription> {
   const { redis, eventsKey, jobId, signal } = options
   let stopped = false
-  let reader: Redis | undefined
+  let unfollow: (() => void) | undefined
   const delivery = createOrderedDelivery<T>(options.afterId, options.onEvent, (error) => {
     console.error('[job-store]', new Error(`A subscriber of job ${jobId} threw; its subscription stopped.`, { cause: error }))
     stop()
@@ -44,8 +43,7 @@ export async function subscribeToStream<T>(options: StreamSubscriptionOptions<T>
     if (stopped) return
     stopped = true
     signal.removeEventListener('abort', stop)
-    // disconnect() rejects the pending XREAD at once; quit() would wait for it to return.
-    reader?.disconnect()
+    unfollow?.()
     options.onEnd()
   }
   signal.addEventListener('abort', stop, { once: true })
@@ -69,23 +67,6 @@ export async function subscribeToStream<T>(options: StreamSubscriptionOptions<T>
   }
   if (stopped) return { stop }
 
-  reader = redis.duplicate()
-  // Errors of this connection are the shared client's too, which reports them; the loop below retries.
-  reader.on('error', () => {})
-  void readLive(reader)
+  unfollow = streamReaderFor(redis).follow({ key: eventsKey, lastId: () => delivery.lastId, deliver })
   return { stop }
-
-  async function readLive(connection: Redis): Promise<void> {
-    while (!stopped) {
-      try {
-        const result = await connection.xread('COUNT', PAGE_SIZE, 'BLOCK', 0, 'STREAMS', eventsKey, `${delivery.lastId}-0`)
-        for (const [, entries] of result ?? []) deliver(entries)
-      }
-      catch (error) {
-        if (stopped) return
-        console.error('[job-store]', new Error(`Reading the events of job ${jobId} from Redis failed; retrying.`, { cause: error }))
-        await new Promise(resolve => setTimeout(resolve, RETRY_DELAY_MS).unref?.())
-      }
-    }
-  }
 }

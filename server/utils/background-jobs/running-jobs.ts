@@ -5,7 +5,7 @@ export interface PendingBrowserCall {
 }
 
 /** What a tab sends back for a browser-only tool: its result text, or that it failed. */
-export type BrowserToolAnswer = { ok: true, content: string } | { ok: false, message: string }
+export type BrowserToolAnswer = { ok: true, content: string } | { ok: false, message: string, cancelled?: true }
 
 interface RunningJob {
   controller: AbortController
@@ -27,6 +27,11 @@ export function trackRunningJob(jobId: string): AbortController {
 
 export function forgetRunningJob(jobId: string): void {
   running.delete(jobId)
+}
+
+/** Whether the job runs in this process. */
+export function isRunningHere(jobId: string): boolean {
+  return running.has(jobId)
 }
 
 /** Aborts a job running in this process (its loop ends 'aborted'); false when it runs nowhere here. */

@@ -134,7 +134,9 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     await store.updateJob(jobId, { state: { ...state, messages, stepsDone } satisfies ChatJobState })
   }
   try {
-    await store.updateJob(jobId, { status: 'running', ...(options.ownerId ? { ownerId: options.ownerId } : {}), heartbeatAt: Date.now() })
+    const started = await store.updateJob(jobId, { status: 'running', ...(options.ownerId ? { ownerId: options.ownerId } : {}), heartbeatAt: Date.now() })
+    // Stop asked for before this run could hear it (queued, or its instance died): end at once, 'aborted'.
+    if (started?.stopRequested) controller.abort(new Error('Stopped by the user.'))
     if (attempt > 1) console.warn(`[jobs] chat ${jobId}: run ${attempt}, going on after step ${offset}`)
     if (offset >= maxSteps) {
       last = { type: 'finish', finishReason: 'step-cap', steps: offset }

@@ -19,11 +19,18 @@ const MODEL_ROUTES: { prefix: string, bucket: RateLimitBucket }[] = [
   { prefix: '/api/tools/', bucket: 'tool' },
   // Background chats spend the server's key like the proxy does; starting one counts as one model request.
   { prefix: '/api/chats/', bucket: 'model' },
+  // Workflows belong to a session; running one starts a background chat (one model request).
+  { prefix: '/api/workflows/', bucket: 'model' },
 ]
 
 /** Routes whose bodies carry a whole chat; every other /api route accepts only a small body. */
 function isChatRoute(path: string): boolean {
   return path.endsWith('/chat/completions') || path === '/api/chats'
+}
+
+/** Starting a workflow's run, counted like starting a chat. */
+function isWorkflowRun(path: string): boolean {
+  return path.startsWith('/api/workflows/') && path.endsWith('/run')
 }
 
 /** Routes whose bodies carry one tool's arguments or result. */
@@ -65,5 +72,5 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   if (!session) {
     throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session: the model, tool and chat routes answer only the app\'s own page. Reload the app.' })
   }
-  if (event.method === 'POST' && (isChatRoute(path) || modelRoute.bucket === 'tool')) await consumeRateLimit(event, modelRoute.bucket, session.id)
+  if (event.method === 'POST' && (isChatRoute(path) || isWorkflowRun(path) || modelRoute.bucket === 'tool')) await consumeRateLimit(event, modelRoute.bucket, session.id)
 }

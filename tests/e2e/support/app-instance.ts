@@ -15,6 +15,8 @@ export interface AppInstance {
   /** A fetch that carries the session cookie the app's page handed out (as the app's own page would). */
   fetchWithSession: (path: string, init?: RequestInit) => Promise<Response>
   cookie: string
+  /** Everything the server wrote to stdout and stderr so far. */
+  output: () => string
   stop: () => Promise<void>
 }
 
@@ -43,9 +45,12 @@ async function waitUntilUp(url: string, child: ChildProcess, output: () => strin
   throw new Error(`The app did not start at ${url}:\n${output()}`)
 }
 
-/** Starts `node .output/server/index.mjs` with `env` added to a clean environment. */
-export async function startApp(env: Record<string, string> = {}): Promise<AppInstance> {
-  const port = await freePort()
+/**
+ * Starts `node .output/server/index.mjs` with `env` added to a clean environment, on `options.port` (to restart an
+ * instance where a page already points) or a free port.
+ */
+export async function startApp(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<AppInstance> {
+  const port = options.port ?? await freePort()
   const child = spawn(process.execPath, ['.output/server/index.mjs'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NUXT_OPENROUTER_API_KEY: '', NUXT_RATE_LIMIT_PER_MINUTE: '1000', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,6 +70,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<AppIns
     url,
     pid: child.pid!,
     cookie,
+    output: () => log,
     residentMb: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024

@@ -1,7 +1,10 @@
+import { chatJobStore } from '../../../utils/background-jobs/chat-job-store'
+import { memoryKeyTimings } from '../../../utils/background-jobs/chat-worker'
 import { requireOwnChatJob } from '../../../utils/background-jobs/job-access'
+import { interruptIfOrphaned } from '../../../utils/background-jobs/memory-key-jobs'
 
 /** GET /api/chats/:id: the job's status, so a reopened tab knows whether the reply still streams. */
 export default defineEventHandler(async (event) => {
-  const job = await requireOwnChatJob(event)
-  return { id: job.id, threadId: job.threadId, status: job.status, error: job.error }
+  const job = await interruptIfOrphaned(chatJobStore(), await requireOwnChatJob(event), memoryKeyTimings().staleAfterMs)
+  return { id: job.id, threadId: job.threadId, status: job.status, error: job.error, keyInMemory: job.keyInMemory === true }
 })

@@ -1,0 +1,56 @@
+/**
+ * The plugin-facing API of design 000, as named there: `registerTool`, `unregisterTool`, `defineTool`, `listTools`,
+ * `useToolRegistry` and the types. Each function works the same from a Nuxt plugin, a component (a tool
+ * registered during setup or `onMounted` is unregistered on unmount) or `onScopeDispose`. Client only: on the
+ * server the registry is empty and `registerTool` does nothing but warn once.
+ * Files in `plugins/` may import from here or from `./plugin-api` (which re-exports this module and `z`).
+ */
+import type { ComputedRef } from 'vue'
+import type { ToolHandler } from '#shared/tools/tool-types'
+import { getToolRegistry } from './tool-registry-singleton'
+import type { RegisterableToolDefinition, RegisteredTool, RegisterToolOptions } from './tool-registry-types'
+import type { ToolArgumentsOf } from './typed-tool-definition'
+
+export { defineTool } from './define-tool'
+export type { DefinedTool, DefineToolOptions, InferToolArgs, ToolParameters, ToolPlugin } from './define-tool'
+export { useToolRegistry, toolRegistryKey } from './use-tool-registry'
+export { runToolForTest } from './run-tool-for-test'
+export type { RunToolForTestOptions } from './run-tool-for-test'
+export type { FromSchema } from './json-schema-type'
+export type { DesignToolDefinition, ReadonlyJsonSchemaObject, ToolArgumentsOf, TypedToolDefinition } from './typed-tool-definition'
+export type {
+  RegisterableToolDefinition, RegisteredTool, RegisteredToolDefinition, RegisterToolOptions, ResolvedToolUi,
+  ToolAvailability, ToolAvailabilityContext, ToolRegistry, ToolSandbox, ToolUiMetadata,
+} from './tool-registry-types'
+export type { ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
+export type { ToolDefinition } from '#shared/types/chat'
+export { DuplicateToolError } from './errors/duplicate-tool-error'
+export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
+
+/**
+ * Register a tool with the app's registry. `opts.enabled` wins over the user's saved choice, which wins over
+ * `definition.ui.defaultEnabled` (default true). Returns a disposer; inside a component's setup or hooks the tool
+ * is also unregistered on unmount.
+ * @throws DuplicateToolError when the name is taken and `override` is not set
+ * @throws InvalidToolDefinitionError when the definition is invalid
+ */
+export function registerTool<D extends RegisterableToolDefinition>(
+  definition: D,
+  handler: ToolHandler<ToolArgumentsOf<D>>,
+  options?: RegisterToolOptions,
+): () => void {
+  return getToolRegistry().registerTool(definition, handler, options)
+}
+
+/**
+ * Unregister a tool by name. Returns true when one was removed. The user's saved on/off choice is kept, so a tool
+ * that registers again (hot reload, a plugin loaded later) comes back as the user left it.
+ */
+export function unregisterTool(name: string): boolean {
+  return getToolRegistry().unregisterTool(name)
+}
+
+/** Every registered tool, in registration order: a computed list that follows registrations and switches. */
+export function listTools(): ComputedRef<readonly RegisteredTool[]> {
+  return getToolRegistry().listTools()
+}

@@ -1,0 +1,28 @@
+import { readBoundedJson } from '../../../utils/http/read-bounded-body'
+import { SMALL_BODY_LIMIT_BYTES } from '../../../utils/http/request-limits'
+import { OPENROUTER_NO_KEY_MESSAGE } from '../../../utils/openrouter-proxy'
+import { chatJobStore } from '../../../utils/background-jobs/chat-job-store'
+import { useChatQueue } from '../../../utils/background-jobs/chat-worker'
+import { startWorkflowRun, WorkflowRunError } from '../../../utils/workflows/background-execution'
+import { invalidWorkflow, requireOwnWorkflow } from '../../../utils/workflows/workflow-access'
+import { workflowRunSchema } from '../../../utils/workflows/workflow-types'
+
+/**
+ * POST /api/workflows/:id/run `{ threadId, message? }`: runs the workflow as a background chat on the server's key
+ * (201 `{ id, threadId }`); its chat is read like any server-run chat, from GET /api/chats/:id/events.
+ */
+export default defineEventHandler(async (event) => {
+  const workflow = await requireOwnWorkflow(event)
+  const parsed = workflowRunSchema.safeParse(await readBoundedJson(event, SMALL_BODY_LIMIT_BYTES))
+  if (!parsed.success) throw invalidWorkflow(parsed.error.issues)
+  if (!String(useRuntimeConfig(event).openrouterApiKey ?? '').trim()) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
+  try {
+    const job = await startWorkflowRun(chatJobStore(), useChatQueue(), workflow, { sessionId: workflow.sessionId, ...parsed.data })
+    setResponseStatus(event, 201)
+    return { id: job.id, threadId: parsed.data.threadId }
+  }
+  catch (error) {
+    if (error instanceof WorkflowRunError) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: error.message })
+    throw error
+  }
+})

@@ -1,0 +1,23 @@
+import type { LoopEvent } from '#shared/loop/loop-event'
+import { isFinishedJob } from './job-retention'
+import type { JobControl } from './job-control'
+import type { JobRecord, JobStore } from './job-store-types'
+import { abortRunningJob } from './running-jobs'
+
+/**
+ * Stop, from any tab on any instance. The record keeps `stopRequested` (a runner that starts or takes the job over
+ * later reads it and ends at once); the instance running the job is told through the job control. On one process,
+ * a job that is running or paused but runs nowhere here has no runner left: it is marked stopped and its stream
+ * ended. Resolves whether a runner in this process was aborted.
+ */
+export async function requestJobStop(store: JobStore, control: JobControl, job: JobRecord): Promise<boolean> {
+  if (isFinishedJob(job)) return false
+  await store.updateJob(job.id, { stopRequested: true })
+  if (abortRunningJob(job.id)) return true
+  await control.send({ type: 'stop', jobId: job.id })
+  if (!control.shared && (job.status === 'running' || job.status === 'paused')) {
+    await store.updateJob(job.id, { status: 'stopped' })
+    await store.appendEvent(job.id, { type: 'finish', finishReason: 'aborted', steps: 0 } satisfies LoopEvent)
+  }
+  return false
+}

@@ -1,0 +1,19 @@
+import type { H3Event } from 'h3'
+import { requireSessionId } from '../background-jobs/job-access'
+import { useWorkflowStore } from './use-workflow-store'
+import type { Workflow } from './workflow-types'
+
+/** The workflow named by the route, when the request's session owns it; anybody else's answers 404 like a missing one. */
+export async function requireOwnWorkflow(event: H3Event): Promise<Workflow> {
+  const sessionId = await requireSessionId(event)
+  const workflow = await useWorkflowStore().get(sessionId, getRouterParam(event, 'id') ?? '')
+  if (!workflow) throw createError({ statusCode: 404, statusMessage: 'Not Found', message: 'No such workflow.' })
+  return workflow
+}
+
+/** A 400 with the first problem of a body, in words. */
+export function invalidWorkflow(issues: { message: string, path: PropertyKey[] }[]): Error {
+  const first = issues[0]
+  const where = first?.path.length ? ` (${first.path.join('.')})` : ''
+  return createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Invalid workflow: ${first?.message ?? 'bad body'}${where}` })
+}
