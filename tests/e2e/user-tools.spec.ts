@@ -44,6 +44,9 @@ const ADD_SCHEMA = JSON.stringify({
 }, null, 2)
 
 test.describe('tools written in the app', () => {
+  // Each test writes or imports tools, then chats with them (one waits out a 10 s time limit).
+  test.describe.configure({ timeout: 90_000 })
+
   test('a tool written in Settings is checked as typed, test-runs, and the model\'s call to it reaches the answer', async ({ page }) => {
     const cspReports = watchCspReports(page)
     await openApp(page)
