@@ -52,6 +52,9 @@ describe('exporting and importing the user\'s tools', () => {
     expect(problemsOf(file(Array.from({ length: USER_TOOLS_MAX_COUNT + 1 }, (_, index) => ({ ...add, name: `t${index}` })))))
       .toEqual([`The file holds ${USER_TOOLS_MAX_COUNT + 1} tools; at most ${USER_TOOLS_MAX_COUNT} can be imported at once.`])
     expect(problemsOf('"just text"')[0]).toMatch(/must hold a tool, a list of tools/)
+    expect(problemsOf(`${'['.repeat(400_000)}${']'.repeat(400_000)}`)).toEqual(['The file is nested too deeply to be a tool file.'])
+    const deepSchema = `{"type":"object","properties":{"a":${'{"items":'.repeat(100)}{}${'}'.repeat(100)}}}`
+    expect(problemsOf(`{"name":"deep","description":"d","code":"return 1","parameters":${deepSchema}}`)[0]).toMatch(/nested more than 64 levels deep/)
   })
 
   it('refuses another format, a newer version and unknown fields, which would otherwise be lost', () => {

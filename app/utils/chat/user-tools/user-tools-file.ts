@@ -98,6 +98,8 @@ export function parseUserToolsFile(text: string, options: ParseUserToolsFileOpti
     value = JSON.parse(text, (key, item: unknown) => (key === '__proto__' ? undefined : item))
   }
   catch (error) {
+    // JSON.parse with a reviver recurses: a nesting bomb overflows the stack rather than the memory
+    if (error instanceof RangeError) throw new UserToolsImportError(['The file is nested too deeply to be a tool file.'])
     throw new UserToolsImportError([`The file is not JSON: ${(error as Error).message}`])
   }
   const entries = readEntries(value)
