@@ -68,6 +68,12 @@ describe('the sandbox\'s limits', () => {
     expect(errorOf(run('while (true) { try { for (;;) {} } catch (e) {} }', {}, 200))).toMatchObject({ name: 'TimeoutError' })
   })
 
+  it('counts the limit from when the page sent the call, not from when the worker got to it', () => {
+    const outcome = runInQuickJS(quickjs, { code: 'let n = 0; for (let i = 0; i < 1e6; i++) n += i; return n', args: {}, timeoutMs: 500, startedAt: Date.now() - 1_000 })
+    expect(errorOf(outcome)).toMatchObject({ name: 'TimeoutError' })
+    expect(runInQuickJS(quickjs, { code: 'return 1', args: {}, timeoutMs: 500, startedAt: Date.now() })).toMatchObject({ ok: true, value: 1 })
+  })
+
   it('interrupts catastrophic regular expressions and a toJSON that never returns', () => {
     expect(errorOf(run('return /(a*)*b/.test("a".repeat(40))', {}, 200))).toMatchObject({ name: 'TimeoutError' })
     expect(errorOf(run('return { toJSON() { for (;;) {} } }', {}, 200))).toMatchObject({ name: 'TimeoutError' })

@@ -127,7 +127,7 @@ describe('checking the editor\'s draft', () => {
       sandbox: 'worker',
       approval: 'ask',
       actsOutsideApp: false,
-      timeoutMs: 5500,
+      timeoutMs: 6000,
     })
   })
 

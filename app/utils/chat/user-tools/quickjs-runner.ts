@@ -20,6 +20,11 @@ export interface QuickJSRunRequest {
   args: unknown
   /** The handler is interrupted when it runs longer than this. */
   timeoutMs: number
+  /**
+   * When the call started (`Date.now()` on the page, the same clock as the worker's): the limit counts from there,
+   * so a worker that was slow to start does not add its start-up to the handler's time. @default now
+   */
+  startedAt?: number
   /** @default USER_TOOL_MEMORY_BYTES */
   memoryBytes?: number
 }
@@ -65,7 +70,8 @@ export function runInQuickJS(module: QuickJSWASMModule, request: QuickJSRunReque
     return failure({ name: 'TypeError', message: `the arguments are not JSON: ${(error as Error).message}` })
   }
 
-  return withSandbox(module, { memoryBytes, timeoutMs: request.timeoutMs }, (sandbox) => {
+  const deadline = (request.startedAt ?? Date.now()) + request.timeoutMs
+  return withSandbox(module, { memoryBytes, deadline }, (sandbox) => {
     const { vm, runtime } = sandbox
     installConsole(vm, logs)
     const fail = (handle: QuickJSHandle) => failure(sandbox.readError(handle, request.timeoutMs, memoryBytes))
@@ -100,7 +106,7 @@ export function runInQuickJS(module: QuickJSWASMModule, request: QuickJSRunReque
 /** Null when `code` parses as the body of an async function, else the SyntaxError's message. */
 export function checkHandlerSyntax(module: QuickJSWASMModule, code: string): string | null {
   const asText = (error: { name: string, message: string }) => `${error.name}: ${error.message}`
-  return withSandbox(module, { memoryBytes: USER_TOOL_MEMORY_BYTES, timeoutMs: 1_000 }, (sandbox) => {
+  return withSandbox(module, { memoryBytes: USER_TOOL_MEMORY_BYTES, deadline: Date.now() + 1_000 }, (sandbox) => {
     const { vm } = sandbox
     const checker = vm.unwrapResult(vm.evalCode(SYNTAX_CHECK, 'plugboard-check.js'))
     const source = vm.newString(code)
@@ -129,7 +135,7 @@ const READ_DEADLINE_MS = 200
 
 function withSandbox<T>(
   module: QuickJSWASMModule,
-  limits: { memoryBytes: number, timeoutMs: number },
+  limits: { memoryBytes: number, deadline: number },
   body: (sandbox: Sandbox) => T,
   onHostError: (error: { name: string, message: string }) => T,
 ): T {
@@ -139,7 +145,7 @@ function withSandbox<T>(
     runtime = module.newRuntime()
     runtime.setMemoryLimit(limits.memoryBytes)
     runtime.setMaxStackSize(USER_TOOL_STACK_BYTES)
-    let deadline = Date.now() + limits.timeoutMs
+    let deadline = limits.deadline
     runtime.setInterruptHandler(() => Date.now() > deadline)
     vm = runtime.newContext()
     const context = vm

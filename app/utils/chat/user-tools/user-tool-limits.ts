@@ -20,7 +20,7 @@ export const USER_TOOL_MAX_TIMEOUT_MS = 60_000
  * the usual message is the sandbox's own ("ran past its time limit") and the kill is the backstop for whatever
  * ignores it.
  */
-export const USER_TOOL_KILL_MARGIN_MS = 500
+export const USER_TOOL_KILL_MARGIN_MS = 1_000
 
 /** console.log output kept per call (lines and characters); the rest is counted, not kept. */
 export const USER_TOOL_MAX_LOG_LINES = 100

@@ -10,8 +10,10 @@ export type UserToolWorkerRequest =
     /** The handler: the body of `async function (args) { ... }`. */
     code: string
     args: unknown
-    /** QuickJS interrupts the handler after this; the page terminates the worker a little later. */
+    /** QuickJS interrupts the handler this long after `startedAt`; the page terminates the worker a little later. */
     timeoutMs: number
+    /** `Date.now()` on the page when the call was sent. */
+    startedAt: number
   }
   /** Parse the handler without running it. */
   | { type: 'check', code: string }

@@ -48,7 +48,7 @@ function bindToSource(worker: UserToolWorker, code: string, timeoutMs: number): 
     set onerror(listener) { worker.onerror = listener },
     get onmessageerror() { return worker.onmessageerror },
     set onmessageerror(listener) { worker.onmessageerror = listener },
-    postMessage: (request: SandboxRunRequest) => worker.postMessage({ type: 'run', code, args: request.args, timeoutMs }),
+    postMessage: (request: SandboxRunRequest) => worker.postMessage({ type: 'run', code, args: request.args, timeoutMs, startedAt: Date.now() }),
     terminate: () => worker.terminate(),
   }
 }
@@ -68,7 +68,7 @@ export interface TestRunOptions extends UserToolSandboxOptions {
 /** Runs the handler once in a throwaway worker, as a call would, and reports what happened. Never rejects. */
 export function testRunUserTool(code: string, args: unknown, options: TestRunOptions = {}): Promise<UserToolTestOutcome> {
   const timeoutMs = options.timeoutMs ?? USER_TOOL_DEFAULT_TIMEOUT_MS
-  return askOnce(options, { type: 'run', code, args, timeoutMs }, timeoutMs + USER_TOOL_KILL_MARGIN_MS, (response) => {
+  return askOnce(options, { type: 'run', code, args, timeoutMs, startedAt: Date.now() }, timeoutMs + USER_TOOL_KILL_MARGIN_MS, (response) => {
     if (response.type === 'result') return { ok: true, value: response.value, logs: response.logs, droppedLogs: response.droppedLogs }
     if (response.type === 'error') return { ok: false, name: response.name, message: response.message, logs: response.logs, droppedLogs: response.droppedLogs }
     return undefined

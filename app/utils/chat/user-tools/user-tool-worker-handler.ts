@@ -14,7 +14,7 @@ export async function answerUserToolRequest(
   post: (message: UserToolWorkerResponse) => void,
 ): Promise<UserToolWorkerResponse> {
   if (request.type === 'check') return { type: 'checked', problem: await runner.checkSyntax(request.code) }
-  const outcome = await runner.run({ code: request.code, args: request.args, timeoutMs: request.timeoutMs })
+  const outcome = await runner.run({ code: request.code, args: request.args, timeoutMs: request.timeoutMs, startedAt: request.startedAt })
   if (outcome.logs.length) {
     const text = outcome.logs.join(' · ')
     post({ type: 'status', text: text.length > STATUS_MAX_CHARS ? `${text.slice(0, STATUS_MAX_CHARS)}…` : text })
