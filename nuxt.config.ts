@@ -44,6 +44,8 @@ export default defineNuxtConfig({
     trustProxy: false,
     /** Comma-separated hosts (`host` or `host:port`) fetch_web_page may reach although they are not public. */
     fetchAllowedHosts: '',
+    /** A tool-registry.generated.json (npm run registry:flash) whose tools GET /api/tools lists, without handlers. */
+    toolRegistryFile: '',
     /**
      * Empty: background jobs and rate limits live in this process. Set (`redis://...`): jobs go through BullMQ and
      * Redis Streams and rate limits count in Redis, so several instances behind one Redis share them.

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { defineVitestProject } from '@nuxt/test-utils/config'
+import vue from '@vitejs/plugin-vue'
 
 const alias = {
   '#shared': fileURLToPath(new URL('./shared', import.meta.url)),
@@ -12,7 +13,8 @@ export default defineConfig({
   test: {
     projects: [
       { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
-      { resolve: { alias }, test: { name: 'dom', include: ['tests/dom/**/*.test.ts'], environment: 'jsdom', setupFiles: ['fake-indexeddb/auto'], testTimeout: 30_000 } },
+      // The Vue plugin lets DOM tests mount plain components (no Nuxt auto-imports) under jsdom.
+      { resolve: { alias }, plugins: [vue()], test: { name: 'dom', include: ['tests/dom/**/*.test.ts'], environment: 'jsdom', setupFiles: ['fake-indexeddb/auto'], testTimeout: 30_000 } },
       {
         resolve: { alias },
         test: {

@@ -8,6 +8,7 @@ interface BenchModule { name: string, load: () => Promise<Record<string, unknown
 const benches: BenchModule[] = [
   { name: 'stream-reader', load: () => import('./stream-reader.bench'), run: 'runStreamReaderBench' },
   { name: 'registry', load: () => import('./registry.bench'), run: 'runRegistryBench' },
+  { name: 'catalog', load: () => import('./catalog.bench'), run: 'runCatalogBench' },
   { name: 'loop', load: () => import('./loop.bench'), run: 'runLoopBench' },
   { name: 'demo-model', load: () => import('./demo-model.bench'), run: 'runDemoModelBench' },
   { name: 'background-jobs', load: () => import('./background-jobs.bench'), run: 'runBackgroundJobsBench' },

@@ -55,6 +55,7 @@ export default defineTool({
   category: 'Utilities',
   ui: { label: 'Calculator', descriptionHint: 'Arithmetic and unit conversion, offline.' },
   timeoutMs: 5_000,
+  catalog: { commandName: 'calc', version: '1.0.0', platformHints: { primaryInput: 'text' } },
   // A model can ask for work that blocks for seconds (`ones(1200,1200)*ones(1200,1200)`): in a worker it
   // cannot freeze the page, and the timeout really stops it.
   sandbox: 'worker',

@@ -41,6 +41,7 @@ export default defineTool({
   icon: 'i-lucide-clock',
   category: 'Utilities',
   ui: { label: 'Current time' },
+  catalog: { commandName: 'time', version: '1.0.0', inputs: { timezone: { advanced: true } } },
   handler({ timezone }) {
     const timeZone = resolveTimeZone(timezone)
     const now = new Date()

@@ -33,7 +33,7 @@ async function getJson(url: string, signal: AbortSignal): Promise<any> {
 
 export default defineTool({
   name: 'get_weather',
-  description: 'Get the current weather for a city (temperature in °C, feels-like, humidity, wind in km/h, conditions).',
+  description: 'Get the current weather for a city (temperature, feels-like, humidity, wind, conditions), in the units the user chose.',
   parameters: {
     type: 'object',
     properties: {
@@ -48,7 +48,16 @@ export default defineTool({
   // it sends the city to a third party: the user opts in
   defaultEnabled: false,
   timeoutMs: 15_000,
+  catalog: {
+    commandName: 'weather',
+    service: 'open-meteo',
+    version: '1.1.0',
+    settings: {
+      units: { type: 'string', label: 'Units', description: 'Metric: °C and km/h. Imperial: °F and mph.', enum: ['metric', 'imperial'], default: 'metric' },
+    },
+  },
   async handler({ city }, context) {
+    const imperial = context.settings.units === 'imperial'
     const name = city.split(',')[0]!.trim()
     if (!name) throw new Error('The city is empty.')
     context.status(`Looking up ${name}…`)
@@ -61,17 +70,19 @@ export default defineTool({
       longitude: String(place.longitude),
       current: 'temperature_2m,apparent_temperature,relative_humidity_2m,weather_code,wind_speed_10m',
       timezone: 'auto',
+      ...(imperial && { temperature_unit: 'fahrenheit', wind_speed_unit: 'mph' }),
     })
     const forecast = await getJson(`${FORECAST_URL}?${query}`, context.signal)
     const current = forecast?.current
     if (!current) throw new Error('Open-Meteo sent no current weather.')
+    const [temperature, wind] = imperial ? ['F', 'Mph'] : ['C', 'Kmh']
     return {
       location: [place.name, place.admin1, place.country].filter(Boolean).join(', '),
       time: current.time,
-      temperatureC: current.temperature_2m,
-      feelsLikeC: current.apparent_temperature,
+      [`temperature${temperature}`]: current.temperature_2m,
+      [`feelsLike${temperature}`]: current.apparent_temperature,
       humidityPercent: current.relative_humidity_2m,
-      windKmh: current.wind_speed_10m,
+      [`wind${wind}`]: current.wind_speed_10m,
       conditions: WEATHER_CODES[current.weather_code as number] ?? `weather code ${current.weather_code}`,
     }
   },

@@ -32,6 +32,7 @@ export default defineTool({
   // only worth offering when there is something to search
   available: async ({ threadId }) => (await countThreadsWithMessages(threadId)) > 0,
   unavailableReason: 'Needs earlier chats',
+  catalog: { commandName: 'history', version: '1.0.0' },
   async handler({ query }, context) {
     const text = query.trim()
     if (!text) throw new Error('The query is empty.')

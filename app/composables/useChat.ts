@@ -1,5 +1,4 @@
 import { computed, shallowRef, toValue, onScopeDispose, watch, type MaybeRefOrGetter } from 'vue'
-import { runChatLoop } from '#shared/loop/run-chat-loop'
 import type { ChatModel } from '#shared/loop/chat-model'
 import type { ToolCallMode } from '#shared/loop/loop-types'
 import type { ToolSet } from '#shared/tools/tool-types'
@@ -7,10 +6,15 @@ import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateM
 import type { MessageRecord } from '~/db/types'
 import { holdThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
-import { followServerChat, startServerChat, stopServerChat, waitingBrowserCalls } from '~/utils/chat/server-chat'
 import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/db/loop-recorder'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
+import { createFrameBatch } from '~/utils/chat/frame-batch'
+
+// The loop engine (stream reader, executor, validator) and the server-chat client load on the first send or
+// resume: showing a chat does not need them, and the first screen loads less.
+const loadLoop = () => import('#shared/loop/run-chat-loop')
+const loadServerChat = () => import('~/utils/chat/server-chat')
 
 export interface UseChatOptions {
   /** Builds the model for a request from the current provider settings. */
@@ -47,6 +51,9 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   let controller: AbortController | undefined
   /** The server job this tab follows, so Stop stops it there. */
   let serverJobId: string | undefined
+  // Tokens arrive many times per frame: the page re-renders the reply once per frame (the last value wins).
+  const draftFrames = createFrameBatch<StreamingDraft | null>(value => (draft.value = value))
+  const setDraft = (value: StreamingDraft | null) => (value ? draftFrames.push(value) : (draftFrames.cancel(), draft.value = null))
 
   async function runLoop(id: string) {
     controller = new AbortController()
@@ -56,7 +63,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const recorder = createLoopRecorder({
       threadId: id,
       model: options.modelLabel?.(),
-      onDraft: value => (draft.value = value),
+      onDraft: setDraft,
       onStorageError: (error) => {
         lastError.value = `Could not save the conversation: ${error.message}`
         options.onStorageError?.(error)
@@ -78,13 +85,15 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       }
       const server = options.runOnServer?.()
       if (server) {
+        const { startServerChat, followServerChat } = await loadServerChat()
         serverJobId = await startServerChat({
           threadId: id, model: server.model, apiKey: server.apiKey, messages: toModelMessages(records), tools,
           toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
         })
-        await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: options.onEvent, signal })
+        await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal })
         return
       }
+      const { runChatLoop } = await loadLoop()
       await runChatLoop({
         model,
         messages: toModelMessages(records),
@@ -116,6 +125,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   /** Back to idle after a reply ended, however it ended. */
   function endStreaming() {
     streaming.value = false
+    draftFrames.cancel()
     draft.value = null
     controller = undefined
     serverJobId = undefined
@@ -132,10 +142,11 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const releaseLock = await holdThreadLock(id)
     try {
       const rows = await listMessages(id)
-      const recorder = createLoopRecorder({ threadId: id, resumeFrom: rows, resumeStep: job.step, onDraft: value => (draft.value = value), onStorageError: options.onStorageError })
+      const recorder = createLoopRecorder({ threadId: id, resumeFrom: rows, resumeStep: job.step, onDraft: setDraft, onStorageError: options.onStorageError })
       await options.ready?.()
       const tools = await options.getToolSet({ threadId: id })
-      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: options.onEvent, signal, waitingCalls: waitingBrowserCalls(rows) })
+      const { followServerChat, waitingBrowserCalls } = await loadServerChat()
+      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal, waitingCalls: waitingBrowserCalls(rows) })
     }
     catch (error) {
       lastError.value = toStoredError(error).message
@@ -165,7 +176,10 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   /** Aborts the stream and any running tools; the partial reply is kept and marked stopped. */
   function stop() {
     // A chat the server runs is stopped there; its last event ends this tab's stream.
-    if (serverJobId) void stopServerChat(serverJobId)
+    if (serverJobId) {
+      const jobId = serverJobId
+      void loadServerChat().then(module => module.stopServerChat(jobId))
+    }
     else controller?.abort()
   }
 

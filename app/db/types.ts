@@ -13,6 +13,11 @@ export interface ThreadRecord {
    * recorded here: reopening the chat reads on from there. Cleared when the job's last event is recorded.
    */
   serverJob?: { id: string, lastEventId: number, step?: number }
+  /**
+   * This chat's own tool switches, by tool name: only the tools whose switch differs here from All chats (the
+   * global switches). A tool not listed follows the global switch. (Issue 9: tool choice per chat.)
+   */
+  toolChoices?: Record<string, boolean>
 }
 
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool'
@@ -73,6 +78,9 @@ export interface MessageRecord {
   updatedAt: number
 }
 
+/** Where a logged tool run stands. */
+export type AuditStatus = ToolCallStatus | 'awaiting-approval' | 'denied'
+
 /**
  * One tool run, kept in its own table (the audit log): it outlives the chat it came from until the user clears it
  * or the retention setting removes it.
@@ -81,18 +89,25 @@ export interface AuditRecord {
   id: string
   toolName: string
   toolCallId: string
+  /** The chat it ran in; the chat may have been deleted since (the log outlives it). */
   threadId?: string
+  /** The chat's title when the run was logged, so a row still says where it came from after the chat is gone. */
+  threadTitle?: string
   /** The arguments as the model asked for them, and as they ran (edited on approval). */
   argumentsAsked: string
   argumentsRun?: string
   /** 'auto' (policy ran it without asking), 'allowed-once', 'always-allowed', 'denied', 'never' (policy refused). */
   decision?: string
   decidedAt?: number
-  status: ToolCallStatus | 'denied'
+  /** 'awaiting-approval' while the user has not answered; 'denied' when the user or the policy refused it. */
+  status: AuditStatus
+  /** When the run was logged first (the call asked for approval, or started). Indexed: the list's order. */
   startedAt: number
   finishedAt?: number
   durationMs?: number
+  /** Size of the whole result in UTF-8 bytes (what the tool returned, before any cut for the model). */
   resultBytes?: number
+  /** The model got a cut result (read_tool_result pages through the rest). */
   truncated?: boolean
   error?: string
 }

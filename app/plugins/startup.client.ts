@@ -1,11 +1,13 @@
 import { openDatabase } from '~/db/database'
 import { markInterrupted } from '~/db/messages'
 import { busyThreadIds } from '~/db/thread-lock'
+import { pruneAudit } from '~/db/audit'
+import { auditCutoff, readAuditRetention } from '~/utils/audit/audit-retention'
 
 /**
  * Start-up chores, before anything renders: open the chats database (IndexedDB, or memory when it cannot be used),
  * then mark replies left streaming when the page was closed as interrupted (their partial text stays) and tool
- * runs left running as cancelled, except in threads another open tab is answering right now.
+ * runs left running as cancelled, except in threads another open tab is answering right now; prune the audit log.
  */
 export default defineNuxtPlugin({
   name: 'plugboard:startup',
@@ -25,5 +27,8 @@ export default defineNuxtPlugin({
     catch (error) {
       console.error('Could not mark the replies cut off by the last reload:', error)
     }
+    // the audit log keeps runs as long as the user chose (Audit page); older ones go now and on later writes
+    const cutoff = auditCutoff(readAuditRetention())
+    if (cutoff !== undefined) void pruneAudit(cutoff).catch(error => console.error('Could not prune the audit log:', error))
   },
 })

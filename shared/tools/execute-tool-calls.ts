@@ -118,6 +118,7 @@ async function runCall(call: ToolCall, fields: ToolCallFields, tools: ToolSet,
       status: (text: string) => {
         if (running) options.onStatus?.(fields.id, String(text))
       },
+      settings: tool.settings ?? {},
     }
     const value = await Promise.race([Promise.resolve().then(() => tool.handler(parsed.value, context)), aborted])
     const output = serialiseToolOutput(value)

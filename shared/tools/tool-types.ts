@@ -9,6 +9,8 @@ export interface ToolExecutionContext {
   callId: string
   /** Report progress; shown on the tool card while the handler runs. */
   status: (text: string) => void
+  /** The user's settings for this tool (its `catalog.settings` schema, saved on the catalog page); `{}` when none. */
+  settings: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -24,6 +26,8 @@ export interface ExecutableTool {
   handler: ToolHandler
   /** Per-tool timeout in ms. @default 10_000 */
   timeoutMs?: number
+  /** Handed to the handler as `context.settings`. @default {} */
+  settings?: Readonly<Record<string, unknown>>
 }
 
 /** The tools offered for one request. Only these may run: a call to any other name is an error result. */

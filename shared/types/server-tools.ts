@@ -3,6 +3,7 @@
  * lists server tools in its popover and runs them through the execute route).
  */
 import type { ToolFunctionInput } from './chat'
+import type { RichToolDefinition, ToolCatalogMetadata } from './rich-tool-definition'
 
 /**
  * Where a tool's handler may run. `hybrid`: the same code runs in the tab or on the server; `server`: only on the
@@ -50,6 +51,8 @@ export interface ServerToolDefinition {
   actsOutsideApp?: boolean
   /** The default approval policy. @default 'ask' when `actsOutsideApp`, else 'auto' */
   approval?: ToolApprovalPolicy
+  /** The catalog's metadata (design 003): slash command, cost, settings, version... */
+  catalog?: ToolCatalogMetadata
 }
 
 /** One entry of `GET /api/tools`. */
@@ -65,6 +68,11 @@ export interface ServerToolInfo {
 /** The body of `GET /api/tools`. */
 export interface ServerToolList {
   tools: ServerToolInfo[]
+  /**
+   * Every server tool as a rich definition (design 003), then the static ones of `NUXT_TOOL_REGISTRY_FILE`
+   * (`metadata.static: true`: listed, never offered, since the server has no handler for them).
+   */
+  catalog?: RichToolDefinition[]
 }
 
 /** The body of `POST /api/tools/:name/execute`: the arguments as the model wrote them (JSON text). */

@@ -4,6 +4,8 @@ import ChatMessageList from '~/components/chat/ChatMessageList.vue'
 import type { MessageRecord } from '~/db/types'
 import { assistantWithCalls, row, toolRow } from './chat-message-fixtures'
 
+vi.mock('virtua/vue', async () => ({ Virtualizer: (await import('./support/render-all-virtualizer')).RenderAllVirtualizer }))
+
 function mountList(messages: MessageRecord[], streamingMessageId?: string) {
   return mountSuspended(ChatMessageList, { props: { messages, streamingMessageId } })
 }

@@ -4,7 +4,7 @@ import { createThread } from '~/db/threads'
 import searchChatHistory from '~~/plugins/search-chat-history'
 import { useFreshDatabase } from './helpers/fresh-database'
 
-const context = (threadId: string) => ({ signal: new AbortController().signal, threadId, callId: 'call_1', status: () => {} })
+const context = (threadId: string) => ({ signal: new AbortController().signal, threadId, callId: 'call_1', status: () => {}, settings: {} })
 
 useFreshDatabase('search-tool-test')
 

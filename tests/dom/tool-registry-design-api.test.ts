@@ -50,7 +50,7 @@ describe('registerTool from ~/utils/chat/tools', () => {
       type: 'function',
       function: { name: 'get_weather', description: 'Fetch the current weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
     })
-    expect(await tool!.handler({ city: 'Oslo' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {} })).toBe('Sunny in Oslo')
+    expect(await tool!.handler({ city: 'Oslo' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {}, settings: {} })).toBe('Sunny in Oslo')
     // the older fields read the same metadata
     expect([tool!.label, tool!.icon, tool!.category, tool!.description]).toEqual(['Weather lookup', 'i-mdi:weather-partly-cloudy', 'Integrations', 'Let the assistant look up weather data.'])
   })

@@ -42,11 +42,25 @@ function noteCard(page: Page) {
 }
 
 test.describe('a browser-only tool pausing a chat that runs on the server', () => {
-  test('the card waits for this browser; the page answers and the reply completes', async ({ page }) => {
+  test('the card waits for this browser; the page answers and the reply completes', async ({ page, browser }) => {
     await useBrowserToolModel(page)
     await registerNoteTool(page)
+    const started = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
     await sendMessage(page, 'What does my note say?')
+    const jobId = ((await (await started).json()) as { id: string }).id
     await expect(noteCard(page).getByTestId('tool-summary')).toHaveText(WAITING, { timeout: 15_000 })
+    await expect(noteCard(page)).toHaveAttribute('data-status', 'running')
+
+    // Another browser session that learned the job's id can neither answer nor cancel the call, nor stop the job.
+    const stranger = await browser.newContext({ baseURL: PROXY_APP_URL })
+    const strangerPage = await stranger.newPage()
+    await openApp(strangerPage)
+    const statuses = await strangerPage.evaluate(async (id) => {
+      const post = (path: string, body: unknown) => fetch(`/api/chats/${id}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(response => response.status)
+      return [await post('tool-results', { callId: 'any', content: 'Injected note' }), await post('tool-results', { callId: 'any', cancelled: true }), await post('stop', {})]
+    }, jobId)
+    expect(statuses).toEqual([404, 404, 404])
+    await stranger.close()
     await expect(noteCard(page)).toHaveAttribute('data-status', 'running')
     await page.evaluate(() => (window as any).__answerNote('Buy oat milk'))
     await waitForIdle(page)

@@ -18,8 +18,10 @@ function env(redisUrl: string): Record<string, string> {
     NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key',
     NUXT_OPENROUTER_BASE_URL: `${FAKE_URL}/api/v1`,
     NUXT_SESSION_PASSWORD: 'takeover-test-session-password-0123456789',
-    NUXT_JOB_LOCK_DURATION_MS: '1000',
-    NUXT_JOB_STALLED_INTERVAL_MS: '500',
+    // Short enough for a quick takeover, long enough that an instance busy loading mathjs on a loaded machine keeps
+    // its claim (a lapsed claim runs the job twice).
+    NUXT_JOB_LOCK_DURATION_MS: '5000',
+    NUXT_JOB_STALLED_INTERVAL_MS: '1000',
   }
 }
 

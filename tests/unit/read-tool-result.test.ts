@@ -6,7 +6,7 @@ import { truncateToolOutput } from '../../shared/tools/tool-output'
 /** 100 KB of varied text with astral characters, so a page boundary may fall inside a surrogate pair. */
 const original = Array.from({ length: 100 * 1024 / 8 }, (_, index) => `${index % 7 === 0 ? '😀' : 'ab'}${index}|`).join('').slice(0, 100 * 1024)
 
-const context = { signal: new AbortController().signal, threadId: 't1', callId: 'r1', status: () => {} }
+const context = { signal: new AbortController().signal, threadId: 't1', callId: 'r1', status: () => {}, settings: {} }
 
 describe('read_tool_result paging', () => {
   it('gives back a 100 KB result exactly when its pages are joined in order', () => {

@@ -51,11 +51,14 @@ describe('inside a sandbox worker', () => {
     ])
   })
 
-  it('gives the handler only the ids, a status function and a signal (the page kills the worker instead of aborting)', async () => {
+  it('gives the handler only the ids, a status function, a signal and its settings (the page kills the worker instead of aborting)', async () => {
     contexts.length = 0
     await runInWorker(request('echo.ts', 'echo'))
-    expect(Object.keys(contexts[0]!).sort()).toEqual(['callId', 'signal', 'status', 'threadId'])
-    expect(contexts[0]).toMatchObject({ threadId: 'thread-1', callId: 'call-1', signal: { aborted: false } })
+    expect(Object.keys(contexts[0]!).sort()).toEqual(['callId', 'settings', 'signal', 'status', 'threadId'])
+    expect(contexts[0]).toMatchObject({ threadId: 'thread-1', callId: 'call-1', signal: { aborted: false }, settings: {} })
+    contexts.length = 0
+    await runInWorker({ ...request('echo.ts', 'echo'), settings: { units: 'imperial' } })
+    expect(contexts[0]!.settings).toEqual({ units: 'imperial' })
   })
 
   it('refuses a tool that did not ask for the sandbox, since it may rely on the page', async () => {

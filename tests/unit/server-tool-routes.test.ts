@@ -1,11 +1,16 @@
 // GET /api/tools and POST /api/tools/:name/execute over real HTTP.
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ServerToolList } from '#shared/types/server-tools'
 import { registerBuiltInServerTools } from '~~/server/utils/chat/built-in-server-tools'
 import { registerServerTool, unregisterServerTool } from '~~/server/utils/chat/tool-registry'
+import { loadStaticToolRegistry } from '~~/server/utils/chat/static-tool-registry'
+import { serverToolCatalog } from '~~/server/utils/chat/server-tool-catalog'
 import { TOOL_BODY_LIMIT_BYTES } from '~~/server/utils/http/request-limits'
 import { startToolRoutesServer } from './helpers/tool-routes-server'
 import type { ToolRoutesServer } from './helpers/tool-routes-server'
@@ -50,6 +55,34 @@ describe('GET /api/tools', () => {
       definition: { type: 'function', function: { name: 'fetch_web_page', description: expect.stringContaining('public web page') }, ui: { label: 'Fetch web page', descriptionHint: expect.any(String) }, icon: 'i-lucide-globe', category: 'Web', defaultEnabled: false, runtime: 'server' },
     })
     expect(Object.keys(tools[0]!).sort()).toEqual(['actsOutsideApp', 'definition', 'name', 'runtime', 'timeoutMs'])
+  })
+
+  it('lists the catalog: every server tool as a rich definition, then the static ones of the registry file, which never run', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'plugboard-registry-')), 'tools.json')
+    await writeFile(file, JSON.stringify({ version: 1, tools: [
+      { toolId: 'upscale_image', service: 'comfyui', displayName: 'Upscale', inputSchema: { image: { name: 'image', type: 'image', required: true } }, costingModel: { rate: 0.0003, unit: 'second', rateSource: 'machine' } },
+      // a static entry named like a live tool: the live one wins
+      { toolId: 'calculate', service: 'static', displayName: 'Old calculator', inputSchema: {} },
+    ] }))
+    await loadStaticToolRegistry(file)
+    try {
+      const { tools, catalog } = await (await fetch(`${routes.base}/api/tools`)).json() as ServerToolList
+      expect(catalog!.map(tool => [tool.toolId, tool.metadata?.runtime])).toEqual([
+        ['calculate', 'hybrid'], ['get_current_time', 'hybrid'], ['fetch_web_page', 'server'], ['upscale_image', 'static'],
+      ])
+      expect(catalog![0]).toMatchObject({ displayName: 'Calculator', commandName: '/calc' })
+      expect(catalog![3]).toMatchObject({ service: 'comfyui', metadata: { static: true }, costingModel: { rate: 0.0003, unit: 'second' } })
+      expect(tools.map(tool => tool.name)).not.toContain('upscale_image')
+      expect((await execute('upscale_image', { arguments: '{"image":"x"}' })).status).toBe(404)
+      // the same catalog, with design 003's lookups, for server code
+      expect(serverToolCatalog.findByCommand('/calc')?.toolId).toBe('calculate')
+      expect(serverToolCatalog.getById('upscale_image')?.service).toBe('comfyui')
+      expect(serverToolCatalog.getCategories()).toEqual(['General', 'Utilities', 'Web'])
+      expect(serverToolCatalog.validate()).toEqual({ valid: true, problems: [] })
+    }
+    finally {
+      await loadStaticToolRegistry('')
+    }
   })
 })
 

@@ -58,7 +58,7 @@ describe('server tools in the browser', () => {
     const registry = createToolRegistry()
     registry.registerTool({ type: 'function', function: { name: 'server_echo' } }, () => 'the browser\'s')
     await withServerTools(noPlugins(), registry, { baseUrl: routes.base })
-    expect(await registry.getTool('server_echo')!.handler({}, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {} })).toBe('the browser\'s')
+    expect(await registry.getTool('server_echo')!.handler({}, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {}, settings: {} })).toBe('the browser\'s')
   })
 
   it('runs a server tool from the browser\'s executor through the execute route', async () => {
@@ -103,7 +103,7 @@ describe('server tools in the browser', () => {
   it('shows the server\'s message when the route refuses the run (rate limit, session)', async () => {
     const tooMany = async () => Response.json({ statusCode: 429, statusMessage: 'Too Many Requests', message: 'Too many requests to this server: at most 120 a minute. Try again in 4 s.' }, { status: 429 })
     const handler = serverToolHandler('fetch_web_page', { fetch: tooMany })
-    await expect(Promise.resolve(handler({ url: 'https://example.com/' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {} })))
+    await expect(Promise.resolve(handler({ url: 'https://example.com/' }, { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {}, settings: {} })))
       .rejects.toThrow('Too many requests to this server: at most 120 a minute. Try again in 4 s.')
   })
 })

@@ -5,7 +5,7 @@ import getCurrentTime from '~~/plugins/get-current-time'
 import getWeather from '~~/plugins/get-weather'
 
 function context(signal = new AbortController().signal): ToolExecutionContext {
-  return { signal, threadId: 'thread-1', callId: 'call-1', status: () => {} }
+  return { signal, threadId: 'thread-1', callId: 'call-1', status: () => {}, settings: {} }
 }
 
 afterEach(() => {

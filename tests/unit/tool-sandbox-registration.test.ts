@@ -6,7 +6,7 @@ import { runSandboxedCall } from '~/utils/chat/sandbox/run-sandboxed-call'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 import { fakeWorkerSpawner } from './helpers/fake-sandbox-worker'
 
-const context = () => ({ signal: new AbortController().signal, threadId: 'thread-1', callId: 'call-1', status: () => {} })
+const context = () => ({ signal: new AbortController().signal, threadId: 'thread-1', callId: 'call-1', status: () => {}, settings: {} })
 
 const sandboxed = defineTool({ name: 'heavy', sandbox: 'worker', handler: () => 'from the worker' })
 const onPage = defineTool({ name: 'light', handler: () => 'from the page' })

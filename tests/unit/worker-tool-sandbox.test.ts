@@ -57,13 +57,13 @@ afterEach(() => {
 })
 
 describe('a tool with sandbox: worker', () => {
-  it('runs in a worker that receives only its arguments and ids, and returns the handler\'s result', async () => {
+  it('runs in a worker that receives only its arguments, ids and settings, and returns the handler\'s result', async () => {
     const { spawn, workers } = fakeWorkerSpawner(realWorker)
     const sandbox = createWorkerToolSandbox({ file: 'echo.ts', toolName: 'echo', spawn })
     const [result] = await run(sandbox, [call('echo', { text: 'hi' })])
     expect(result).toMatchObject({ status: 'done', content: 'hi (thread-1/call_echo)' })
     expect(workers).toHaveLength(1)
-    expect(workers[0]!.requests).toEqual([{ type: 'run', file: 'echo.ts', toolName: 'echo', args: { text: 'hi' }, threadId: 'thread-1', callId: 'call_echo' }])
+    expect(workers[0]!.requests).toEqual([{ type: 'run', file: 'echo.ts', toolName: 'echo', args: { text: 'hi' }, threadId: 'thread-1', callId: 'call_echo', settings: {} }])
   })
 
   it('shows the worker\'s status() messages on the tool card', async () => {
@@ -135,7 +135,7 @@ describe('a tool with sandbox: worker', () => {
     const sandbox = createWorkerToolSandbox({ file: 'echo.ts', toolName: 'echo', spawn })
     const controller = new AbortController()
     controller.abort(new Error('Stopped'))
-    await expect(sandbox.handler({ text: 'x' }, { signal: controller.signal, threadId: 't', callId: 'c', status: () => {} })).rejects.toThrow('Stopped')
+    await expect(sandbox.handler({ text: 'x' }, { signal: controller.signal, threadId: 't', callId: 'c', status: () => {}, settings: {} })).rejects.toThrow('Stopped')
     expect(workers).toHaveLength(0)
   })
 })
@@ -184,7 +184,7 @@ describe('a sandbox worker that fails', () => {
     const sandbox = createWorkerToolSandbox({ file: 'echo.ts', toolName: 'echo', spawn })
     await run(sandbox, [call('echo', { text: 'warm' })])
     behaviour = busyWorker
-    const context = { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {} }
+    const context = { signal: new AbortController().signal, threadId: 't', callId: 'c', status: () => {}, settings: {} }
     const onWarmWorker = sandbox.handler({ text: 'x' }, context)
     const onNewWorker = sandbox.handler({ text: 'y' }, context)
     sandbox.dispose()

@@ -2,6 +2,7 @@ import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
 import { toJSONSchema } from 'zod/v4/core'
 import type { JsonSchemaObject } from '#shared/types/chat'
 import type { ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
+import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
 import type { FromSchema } from './json-schema-type'
 import { normalizeToolDefinition } from './tool-definition-validation'
 import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
@@ -41,6 +42,8 @@ export interface DefineToolOptions<P extends ToolParameters> {
    * @default undefined (runs on the page)
    */
   sandbox?: ToolSandbox
+  /** The catalog's metadata (design 003): `commandName`, `costingModel`, `settings` schema, `version`, `deprecated`... */
+  catalog?: ToolCatalogMetadata
 }
 
 /** A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. */
@@ -100,7 +103,7 @@ function isDesignForm(input: object): input is RegisterableToolDefinition {
 }
 
 function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P>): ToolPlugin {
-  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox } = options
+  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox, catalog } = options
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
   if (isZodSchema(parameters)) {
@@ -133,6 +136,7 @@ function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P
     ...(available !== undefined && { available }),
     ...(unavailableReason !== undefined && { unavailableReason }),
     ...(sandbox !== undefined && { sandbox }),
+    ...(catalog !== undefined && { catalog }),
   }
   return { kind: 'plugboard.tool', definition, handler: run }
 }

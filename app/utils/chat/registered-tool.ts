@@ -1,6 +1,7 @@
 import { shallowRef } from 'vue'
 import type { Ref, ShallowRef } from 'vue'
 import type { ToolHandler } from '#shared/tools/tool-types'
+import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
 import type { NormalizedToolDefinition } from './tool-definition-validation'
 import type { RegisteredTool, RegisteredToolDefinition, ToolAvailability, ToolSandbox } from './tool-registry-types'
 
@@ -50,6 +51,7 @@ export class RegisteredToolRecord implements RegisteredTool {
   readonly available?: ToolAvailability
   readonly unavailableReason?: string
   readonly sandbox?: ToolSandbox
+  readonly catalog?: ToolCatalogMetadata
   /** @internal called when the user (or code) sets `enabled`. */
   readonly onChoice: (name: string, enabled: boolean) => void
   #initialEnabled: boolean
@@ -67,6 +69,7 @@ export class RegisteredToolRecord implements RegisteredTool {
     this.available = normalized.available
     this.unavailableReason = normalized.unavailableReason
     this.sandbox = normalized.sandbox
+    this.catalog = normalized.catalog
     this.onChoice = onChoice
     this.#initialEnabled = initialEnabled
     Object.freeze(this)

@@ -21,8 +21,8 @@ export interface ServerToolsOptions {
 
 /** The browser's definition of a server tool: its metadata, with a timeout that leaves the server room to answer. */
 function toBrowserDefinition(info: ServerToolInfo): RegisterableToolDefinition {
-  const { type, function: fn, ui, description, icon, category, defaultEnabled } = info.definition
-  return { type, function: fn, ui, description, icon, category, defaultEnabled, timeoutMs: info.timeoutMs + TIMEOUT_MARGIN_MS }
+  const { type, function: fn, ui, description, icon, category, defaultEnabled, catalog } = info.definition
+  return { type, function: fn, ui, description, icon, category, defaultEnabled, catalog, timeoutMs: info.timeoutMs + TIMEOUT_MARGIN_MS }
 }
 
 /**

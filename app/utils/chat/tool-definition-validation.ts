@@ -5,6 +5,7 @@ import { RegisteredToolDefinitionRecord } from './registered-tool-definition'
 import type {
   RegisterableToolDefinition, RegisteredToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata,
 } from './tool-registry-types'
+import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
 
 /** OpenAI's rule for function names. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/
@@ -22,6 +23,8 @@ export interface NormalizedToolDefinition {
   available?: ToolAvailability
   unavailableReason?: string
   sandbox?: ToolSandbox
+  /** A frozen plain-JSON copy of `catalog` (checked in full by the catalog's `validate()`). */
+  catalog?: ToolCatalogMetadata
 }
 
 type FieldReader = (input: RegisterableToolDefinition, fn: Record<string, unknown>, ui: ToolUiMetadata) => unknown
@@ -74,6 +77,9 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     fail(rawName, 'sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
   }
 
+  if (input.catalog !== undefined && !isPlainObject(input.catalog)) fail(rawName, 'catalog', `must be an object (got ${describeJsonKind(input.catalog)})`)
+  const catalog = input.catalog === undefined ? undefined : toFrozenJson(rawName, input.catalog)
+
   const parameters = normalizeParameters(rawName, fn.parameters)
   const modelDescription = fn.description ?? input.description
   // key order as authors write it (name, description, parameters, strict): the request is byte-for-byte theirs
@@ -91,6 +97,16 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     available: input.available,
     unavailableReason: typeof input.unavailableReason === 'string' ? input.unavailableReason : undefined,
     sandbox: input.sandbox,
+    catalog,
+  }
+}
+
+function toFrozenJson<T>(name: string, value: T): T {
+  try {
+    return deepFreeze(JSON.parse(JSON.stringify(value)) as T)
+  }
+  catch (error) {
+    return fail(name, 'catalog', `must be plain JSON (${(error as Error).message})`)
   }
 }
 

@@ -3,6 +3,7 @@ import type { ToolDefinition, ToolFunctionInput } from '#shared/types/chat'
 import type { ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import type { ToolArgumentsOf } from './typed-tool-definition'
+import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
 
 /** Context given to a tool's availability predicate, once per request. */
 export interface ToolAvailabilityContext {
@@ -65,6 +66,8 @@ export interface RegisterableToolDefinition {
   actsOutsideApp?: boolean
   /** The default approval policy (the user can change it). @default 'ask' when `actsOutsideApp`, else 'auto' */
   approval?: ToolApprovalPolicy
+  /** The catalog's metadata (design 003): slash command, cost, settings schema, version... Never sent to the model. */
+  catalog?: ToolCatalogMetadata
 }
 
 /** Options of `registerTool`. */
@@ -112,6 +115,8 @@ export interface RegisteredTool {
   readonly notOfferedBecause: string | null
   /** Set when the handler runs in a Web Worker rather than on the page. */
   readonly sandbox?: ToolSandbox
+  /** The catalog's metadata as declared (plain JSON, frozen). */
+  readonly catalog?: ToolCatalogMetadata
   /**
    * On or off. Initialised `options.enabled ?? saved choice ?? definition.ui.defaultEnabled ?? true`. Writing it
    * saves the choice (debounced, one localStorage key); a non-boolean is refused with a TypeError.

@@ -109,6 +109,7 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     void version.value
     return tools.get(name)
   }
+
   const listTools = Object.defineProperty(() => toolList, 'value', { get: () => toolList.value }) as ToolListAccessor
 
   function saveChoice(name: string, enabled: boolean) {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { Queue, Worker } from 'bullmq'
 import { Redis } from 'ioredis'
 import { redactUrl } from '../redis/redis-client'
@@ -51,6 +52,8 @@ export function createBullmqJobQueue<T>(options: BullmqJobQueueOptions): JobQueu
   })
   connection.on('ready', () => { reported = false })
   const closing = new AbortController()
+  // Every running job listens to it (one listener each): not a leak, so no warning past Node's default of 10.
+  setMaxListeners(0, closing.signal)
   let queue: Queue<QueuedPayload<T>> | undefined
   let worker: Worker<QueuedPayload<T>> | undefined
 

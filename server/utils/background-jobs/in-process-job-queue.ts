@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { JobQueue, JobQueueOptions, QueuedJobHandler } from './job-queue'
 import { assertQueueJobId } from './queue-job-id'
 
@@ -21,6 +22,8 @@ export function createInProcessJobQueue<T>(options: JobQueueOptions = {}): JobQu
   const running = new Set<Promise<void>>()
   const retryTimers = new Set<ReturnType<typeof setTimeout>>()
   const closing = new AbortController()
+  // Every running job listens to it (one listener each): not a leak, so no warning past Node's default of 10.
+  setMaxListeners(0, closing.signal)
   let handler: QueuedJobHandler<T> | undefined
 
   function pump(): void {

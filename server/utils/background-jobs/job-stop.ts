@@ -13,8 +13,11 @@ import { abortRunningJob } from './running-jobs'
 export async function requestJobStop(store: JobStore, control: JobControl, job: JobRecord): Promise<boolean> {
   if (isFinishedJob(job)) return false
   await store.updateJob(job.id, { stopRequested: true })
-  if (abortRunningJob(job.id)) return true
+  const abortedHere = abortRunningJob(job.id)
+  // On Redis a job may run twice for a moment (an instance so busy that its claim lapsed): tell every instance.
+  if (abortedHere && !control.shared) return true
   await control.send({ type: 'stop', jobId: job.id })
+  if (abortedHere) return true
   if (!control.shared && (job.status === 'running' || job.status === 'paused')) {
     await store.updateJob(job.id, { status: 'stopped' })
     await store.appendEvent(job.id, { type: 'finish', finishReason: 'aborted', steps: 0 } satisfies LoopEvent)

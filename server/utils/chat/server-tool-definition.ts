@@ -40,9 +40,10 @@ export function normalizeServerToolDefinition(input: ServerToolDefinition): Norm
     type: 'function',
     function: { name, description: fn.description ?? input.description, parameters, strict: fn.strict },
   }, fail)
-  const { type, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp } = input
+  const { type, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp, catalog } = input
+  if (catalog !== undefined && (typeof catalog !== 'object' || catalog === null || Array.isArray(catalog))) fail('catalog must be an object')
   const definition = toPlainJson<ServerToolDefinition>({
-    type, function: { ...modelDefinition.function }, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp,
+    type, function: { ...modelDefinition.function }, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp, catalog,
   }, fail)
   return { name, modelDefinition, definition }
 }

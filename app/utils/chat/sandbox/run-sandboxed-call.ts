@@ -25,6 +25,7 @@ export async function runSandboxedCall(
       threadId: request.threadId,
       callId: request.callId,
       status: text => post({ type: 'status', text: String(text) }),
+      settings: request.settings ?? {},
     }
     value = await plugin.handler(request.args, context)
   }

@@ -13,6 +13,8 @@ export interface SandboxRunRequest {
   args: unknown
   threadId: string
   callId: string
+  /** The user's settings for the tool (`context.settings`): plain JSON. */
+  settings?: Readonly<Record<string, unknown>>
 }
 
 /** Worker → page: progress (any number), then exactly one `result` or `error`. */

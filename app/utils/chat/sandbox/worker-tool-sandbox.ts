@@ -98,7 +98,7 @@ export function createWorkerToolSandbox(options: WorkerToolSandboxOptions): Work
       context.signal.addEventListener('abort', onAbort, { once: true })
       inFlight.add(shutDown)
       try {
-        worker.postMessage({ type: 'run', file, toolName, args, threadId: context.threadId, callId: context.callId })
+        worker.postMessage({ type: 'run', file, toolName, args, threadId: context.threadId, callId: context.callId, settings: context.settings })
       }
       catch (error) {
         fail(`could not be sent the arguments: ${(error as Error)?.message ?? error}`, error)

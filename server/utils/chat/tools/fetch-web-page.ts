@@ -32,6 +32,7 @@ export const fetchWebPageDefinition = {
   timeoutMs: 20_000,
   runtime: 'server',
   actsOutsideApp: true,
+  catalog: { commandName: 'fetch', version: '1.0.0' },
 } satisfies ServerToolDefinition
 
 /** Fetch limits of the tool; tests pass a resolver or a short time cap. */

@@ -1,0 +1,52 @@
+import { computed, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
+import { listLatestMessages, type MessageWindow } from '~/db/message-window'
+import { useLiveQuery } from './useLiveQuery'
+
+export interface UseMessageWindowOptions {
+  /** Rows read when a chat opens (what a screen shows plus a margin). @default 60 */
+  initialSize?: number
+  /** Rows added by each `loadOlder()`. @default 100 */
+  pageSize?: number
+}
+
+/**
+ * The rows of the open chat that the message list shows: the newest ones, kept live, and older ones paged in as
+ * the user scrolls up. Each chat keeps its window size while the page lives, so switching back shows the same
+ * rows. The model's history is not this: `useChat` reads every row when it sends.
+ */
+export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>, options: UseMessageWindowOptions = {}) {
+  const { initialSize = 60, pageSize = 100 } = options
+  const sizes = new Map<string, number>()
+  const size = shallowRef(initialSize)
+  watch(() => toValue(threadId), (id) => {
+    size.value = (id && sizes.get(id)) || initialSize
+  }, { immediate: true })
+
+  const window = useLiveQuery<MessageWindow & { size: number }>(
+    async () => {
+      const id = toValue(threadId)
+      const requested = size.value
+      return id ? { ...await listLatestMessages(id, requested), size: requested } : { rows: [], hasOlder: false, size: requested }
+    },
+    [() => toValue(threadId), size],
+    { rows: [], hasOlder: false, size: initialSize },
+  )
+
+  /** A page is being read: the list asks again on every scroll event near the top. */
+  const loading = computed(() => window.value!.size !== size.value)
+
+  /** Reads `pageSize` more older rows (no-op while a page is read or when there is none). */
+  function loadOlder() {
+    const id = toValue(threadId)
+    if (!id || loading.value || !window.value!.hasOlder) return
+    size.value += pageSize
+    sizes.set(id, size.value)
+  }
+
+  return {
+    rows: computed(() => window.value!.rows),
+    hasOlder: computed(() => window.value!.hasOlder),
+    loading,
+    loadOlder,
+  }
+}

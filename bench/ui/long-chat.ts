@@ -1,0 +1,48 @@
+import type { Browser, BrowserContext } from '@playwright/test'
+import { importChat, longChat } from '../../tests/e2e/support/seed-chat'
+import { installProbe, readProbe, waitForVisible } from './page-probes'
+
+export interface OpenChatResult {
+  /** From navigation start until the target (newest message, or the empty chat's screen) was on screen. */
+  visibleMs: number
+  longTasks: number
+  longestTaskMs: number
+  domNodes: number
+}
+
+const SETTLE_MS = 1000
+
+async function openAndMeasure(context: BrowserContext, url: string, selector: string): Promise<OpenChatResult> {
+  const page = await context.newPage()
+  await installProbe(page, selector)
+  await page.goto(url, { waitUntil: 'commit' })
+  const visibleMs = await waitForVisible(page)
+  await page.waitForTimeout(SETTLE_MS)
+  const probe = await readProbe(page)
+  await page.close()
+  return { visibleMs: Math.round(visibleMs), longTasks: probe.longTasks.length, longestTaskMs: Math.max(0, ...probe.longTasks), domNodes: probe.domNodes }
+}
+
+/**
+ * Opens an empty chat (the new-chat screen) and a 2,000-message chat with 500 tool calls, `runs` times each in
+ * one persistent browser context (IndexedDB holds the seeded chat), and returns the median run of each.
+ */
+export async function measureLongChat(browser: Browser, appUrl: string, runs = 3): Promise<{ empty: OpenChatResult, long: OpenChatResult }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const setup = await context.newPage()
+  await setup.goto(appUrl, { waitUntil: 'commit' })
+  await setup.waitForFunction(() => (window as unknown as { __plugboardReady?: boolean }).__plugboardReady === true, undefined, { timeout: 60_000 })
+  const chat = longChat('bench-long-chat', 2000)
+  await importChat(setup, chat)
+  await setup.close()
+  const newest = chat.messages.at(-1)!.id
+  const median = (results: OpenChatResult[]) => [...results].sort((a, b) => a.visibleMs - b.visibleMs)[Math.floor(results.length / 2)]!
+  const empty: OpenChatResult[] = []
+  const long: OpenChatResult[] = []
+  for (let run = 0; run < runs; run++) {
+    empty.push(await openAndMeasure(context, `${appUrl}/`, '[data-testid="composer-input"]'))
+    long.push(await openAndMeasure(context, `${appUrl}/?thread=${chat.thread.id}`, `[data-message-id="${newest}"]`))
+  }
+  await context.close()
+  return { empty: median(empty), long: median(long) }
+}

@@ -1,0 +1,86 @@
+// `npm run bench:ui`: issue 11's browser figures, each beside its baseline, in one run, in Chromium over the built
+// app (`nuxt build` first). Writes bench/results/ui.json. Speed is reported here, never asserted in tests.
+//
+//   npm run bench:ui                               this build (.output)
+//   npm run bench:ui -- --baseline /path/.output   and another build (e.g. main's) side by side, as "before"
+//   npm run bench:ui -- --build /path/.output      measure that build instead of .output
+//   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, stream, search)
+import { resolve } from 'node:path'
+import { chromium } from '@playwright/test'
+import { printTable, writeResult } from '../lib'
+import { startBenchApp, type BenchApp } from './app-server'
+import { measureFirstLoad } from './first-load'
+import { measureLongChat } from './long-chat'
+import { longMarkdownReply, startLongReplyModel } from './long-reply'
+import { measureStreaming } from './stream-reply'
+import { measureSearchHistory } from './search-history'
+
+const argv = process.argv.slice(2)
+const baselineIndex = argv.indexOf('--baseline')
+const buildIndex = argv.indexOf('--build')
+const builds: Array<{ label: string, output: string }> = [{ label: 'this build', output: resolve(buildIndex >= 0 ? argv[buildIndex + 1]! : '.output') }]
+if (baselineIndex >= 0 && argv[baselineIndex + 1]) builds.unshift({ label: 'baseline', output: resolve(argv[baselineIndex + 1]!) })
+
+const onlyIndex = argv.indexOf('--only')
+const parts = new Set(onlyIndex >= 0 ? argv[onlyIndex + 1]!.split(',') : ['first-load', 'open', 'stream', 'search'])
+
+const reply = longMarkdownReply(20_000)
+const model = await startLongReplyModel(reply)
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+})
+
+const results: Record<string, unknown> = { replyChars: reply.length, replyTokens: Math.round(reply.length / 4) }
+const openRows: Record<string, string | number>[] = []
+const streamRows: Record<string, string | number>[] = []
+const loadRows: Record<string, string | number>[] = []
+const searchRows: Record<string, string | number>[] = []
+const apps: BenchApp[] = []
+try {
+  for (const build of builds) {
+    const app = await startBenchApp(build.output, {
+      NUXT_OPENROUTER_API_KEY: 'sk-or-bench',
+      NUXT_OPENROUTER_BASE_URL: `${model.url}/api/v1`,
+      NUXT_PUBLIC_DEFAULT_MODEL: 'bench/long-markdown',
+    }, build.label.replace(/\W+/g, '-'))
+    apps.push(app)
+    console.log(`${build.label}: ${build.output} at ${app.url}`)
+
+    const result: Record<string, unknown> = {}
+    results[build.label] = result
+    if (parts.has('first-load')) {
+      const firstLoad = result.firstLoad = await measureFirstLoad(browser, app.url)
+      loadRows.push({ build: build.label, scripts: firstLoad.scripts, 'raw KB': firstLoad.rawKb, 'gzip KB': firstLoad.gzipKb, 'brotli KB': firstLoad.brotliKb, 'sent KB': firstLoad.transferredKb, 'encoding (gzip/br asked)': firstLoad.contentEncoding, 'cache-control /_nuxt/': firstLoad.cacheControl })
+    }
+
+    if (parts.has('open')) {
+      const open = result.open = await measureLongChat(browser, app.url)
+      for (const [what, result] of [['empty chat', open.empty], ['2,000 messages, 500 tool calls', open.long]] as const) {
+        openRows.push({ build: build.label, chat: what, 'newest visible ms': result.visibleMs, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'DOM nodes': result.domNodes })
+      }
+    }
+
+    if (parts.has('stream')) {
+      const stream = result.stream = await measureStreaming(browser, app.url, reply)
+      for (const [what, result] of [['app (streamed)', stream.app], ['naive full re-render per frame', stream.naive]] as const) {
+        streamRows.push({ build: build.label, render: what, 'duration ms': result.durationMs, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'identical to whole': String(result.identical) })
+      }
+    }
+    if (parts.has('search')) {
+      const search = result.search = await measureSearchHistory(browser, app.url)
+      searchRows.push({ build: build.label, messages: search.messages, 'no match ms': search.missMs, 'oldest message ms': search.oldestHitMs, 'oldest found': String(search.oldestFound) })
+    }
+  }
+}
+finally {
+  await browser.close()
+  for (const app of apps) await app.stop()
+  await model.close()
+}
+
+if (openRows.length) printTable('Open a chat (median of 3): from page load until its newest message is visible', openRows)
+if (streamRows.length) printTable(`Stream a ${Math.round(reply.length / 4)}-token markdown reply with code blocks at loopback speed`, streamRows)
+if (loadRows.length) printTable('JavaScript loaded before first interaction', loadRows)
+if (searchRows.length) printTable('search_chat_history over 12,000 stored messages (median of 5)', searchRows)
+console.log(`\nResults written to ${await writeResult('ui', results)}`)

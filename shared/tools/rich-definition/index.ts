@@ -1,0 +1,7 @@
+export * from '../../types/rich-tool-definition'
+export * from './to-rich-tool-definition'
+export * from './to-openai-tool-definition'
+export * from './validate-rich-definitions'
+export * from './tool-catalog'
+export * from './estimate-tool-cost'
+export * from './parse-command-line'

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { addMessage, listMessages } from '~/db/messages'
+import { listLatestMessages } from '~/db/message-window'
+import { createThread } from '~/db/threads'
+import { createFrameBatch } from '~/utils/chat/frame-batch'
+import { useFreshDatabase } from './helpers/fresh-database'
+
+useFreshDatabase('message-window-test')
+
+async function threadWith(count: number) {
+  const thread = await createThread()
+  for (let index = 1; index <= count; index++) await addMessage({ threadId: thread.id, role: index % 2 ? 'user' : 'assistant', content: `m${index}`, status: 'complete' })
+  return thread
+}
+
+describe('listLatestMessages', () => {
+  it('reads the newest rows of one thread in order, and says whether older ones exist', async () => {
+    const thread = await threadWith(12)
+    await threadWith(3)
+    const window = await listLatestMessages(thread.id, 5)
+    expect(window.rows.map(row => row.content)).toEqual(['m8', 'm9', 'm10', 'm11', 'm12'])
+    expect(window.hasOlder).toBe(true)
+    const all = await listLatestMessages(thread.id, 12)
+    expect(all.rows).toEqual(await listMessages(thread.id))
+    expect(all.hasOlder).toBe(false)
+  })
+
+  it('leaves a tool row whose call is older for the next page', async () => {
+    const thread = await createThread()
+    await addMessage({ threadId: thread.id, role: 'user', content: 'What is 2+2?', status: 'complete' })
+    await addMessage({ threadId: thread.id, role: 'assistant', content: '', status: 'complete', toolCalls: [{ id: 'c1', type: 'function', function: { name: 'calculate', arguments: '{}' } }] })
+    await addMessage({ threadId: thread.id, role: 'tool', content: '4', status: 'complete', toolCallId: 'c1', toolName: 'calculate' })
+    await addMessage({ threadId: thread.id, role: 'assistant', content: 'It is 4.', status: 'complete' })
+    const window = await listLatestMessages(thread.id, 2)
+    expect(window.rows.map(row => row.role)).toEqual(['assistant'])
+    expect(window.hasOlder).toBe(true)
+    expect((await listLatestMessages(thread.id, 3)).rows.map(row => row.role)).toEqual(['assistant', 'tool', 'assistant'])
+  })
+})
+
+describe('createFrameBatch', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('applies only the latest value once per frame, and nothing after cancel', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] })
+    const applied: number[] = []
+    const batch = createFrameBatch<number>(value => applied.push(value))
+    batch.push(1)
+    batch.push(2)
+    batch.push(3)
+    expect(applied).toEqual([])
+    vi.advanceTimersByTime(40)
+    expect(applied).toEqual([3])
+    batch.push(4)
+    batch.cancel()
+    vi.advanceTimersByTime(40)
+    expect(applied).toEqual([3])
+    batch.push(5)
+    batch.flush()
+    expect(applied).toEqual([3, 5])
+  })
+})

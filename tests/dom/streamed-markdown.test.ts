@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { mount, type VueWrapper } from '@vue/test-utils'
+import ChatMessageContent from '~/components/chat/ChatMessageContent.vue'
+import { renderMarkdown } from '~/utils/chat/markdown'
+import { readChatStream } from '#shared/stream/read-chat-stream'
+import { buildDemoFrames } from '~~/server/utils/demo-model/demo-frames'
+import { planDemoReply } from '~~/server/utils/demo-model/demo-plan'
+import type { DemoRequest } from '~~/server/utils/demo-model/demo-request'
+
+// The message list renders a reply block by block while it streams, re-rendering only the block that changed.
+// Whatever the deltas, the final DOM must be the DOM of the whole reply rendered at once.
+
+const corpus = resolve('tests/fixtures/corpora/sse-streams')
+
+/** The text deltas of a recorded stream, read by the app's own stream reader. */
+async function recordedDeltas(file: string): Promise<string[]> {
+  const bytes = readFileSync(resolve(corpus, file))
+  const body = new ReadableStream<Uint8Array>({ start(controller) { controller.enqueue(new Uint8Array(bytes)); controller.close() } })
+  const deltas: string[] = []
+  for await (const event of readChatStream(body)) if (event.type === 'text-delta') deltas.push(event.text)
+  return deltas
+}
+
+/** The text deltas the demo model sends for a prompt (with the given tools offered). */
+function demoDeltas(messages: DemoRequest['messages'], toolNames: string[] = []): string[] {
+  const tools = toolNames.map(name => ({ type: 'function' as const, function: { name, parameters: { type: 'object', properties: { expression: { type: 'string' }, city: { type: 'string' } } } } }))
+  const plan = planDemoReply({ messages, tools } as DemoRequest)
+  return buildDemoFrames(plan, { id: 'x', created: 0, model: 'plugboard/demo', promptChars: 0 })
+    .map(frame => (typeof frame.data === 'object' ? (frame.data as { choices?: Array<{ delta?: { content?: string | null } }> }).choices?.[0]?.delta?.content : undefined))
+    .filter((text): text is string => typeof text === 'string' && text.length > 0)
+}
+
+/** Top-level elements of rendered HTML, as markup (text between blocks is only line breaks). */
+function topLevelMarkup(root: Element): string[] {
+  return [...root.children].map(child => child.outerHTML)
+}
+
+let wrapper: VueWrapper | undefined
+afterEach(() => wrapper?.unmount())
+
+async function streamThenWhole(deltas: string[]): Promise<{ streamed: string[], whole: string[], text: string }> {
+  wrapper = mount(ChatMessageContent, { props: { content: '', streaming: true } })
+  // The page renders once per animation frame, so several deltas land together; at most 150 renders a reply
+  // keeps the test quick while the cut points still fall everywhere (inside fences, lists, words).
+  const stride = Math.ceil(deltas.length / 150)
+  let text = ''
+  for (const [index, delta] of deltas.entries()) {
+    text += delta
+    if (index % stride === 0) await wrapper.setProps({ content: text, streaming: true })
+  }
+  await wrapper.setProps({ content: text, streaming: false })
+  const streamed = wrapper.findAll('[data-slot="markdown-block"]').flatMap(block => topLevelMarkup(block.element))
+  const whole = document.createElement('div')
+  whole.innerHTML = renderMarkdown(text)
+  return { streamed, whole: topLevelMarkup(whole), text }
+}
+
+const scenarios: Array<[string, DemoRequest['messages'], string[]?]> = [
+  ['greeting', [{ role: 'user', content: 'Hello there' }]],
+  ['markdown', [{ role: 'user', content: 'Show me some markdown' }]],
+  ['long', [{ role: 'user', content: 'Write something long' }]],
+  ['reasoning', [{ role: 'user', content: 'Think about markdown' }]],
+  ['error', [{ role: 'user', content: 'Show me an error' }]],
+  ['tools off', [{ role: 'user', content: 'What is 12*7?' }]],
+  ['tool answer', [
+    { role: 'user', content: 'What is 12*7 and the time in Tokyo?' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calculate', arguments: '{"expression":"12*7"}' } }, { id: 'c2', type: 'function', function: { name: 'get_current_time', arguments: '{"city":"Tokyo"}' } }] },
+    { role: 'tool', tool_call_id: 'c1', content: '84' },
+    { role: 'tool', tool_call_id: 'c2', content: '{"time":"21:04","timezone":"Asia/Tokyo"}' },
+  ], ['calculate', 'get_current_time']],
+]
+
+describe('a streamed reply renders as the whole reply', () => {
+  it.each(scenarios)('demo scenario: %s', async (_name, messages, tools) => {
+    const deltas = demoDeltas(messages, tools)
+    expect(deltas.length).toBeGreaterThan(1)
+    const { streamed, whole } = await streamThenWhole(deltas)
+    expect(whole.length).toBeGreaterThan(0)
+    expect(streamed).toEqual(whole)
+  })
+
+  const index = JSON.parse(readFileSync(resolve(corpus, 'index.json'), 'utf8')) as { streams: Array<{ file: string, features: string[], derived?: { content?: string } }> }
+  const recorded = index.streams
+    .filter(stream => stream.features.includes('text') && (stream.derived?.content?.length ?? 0) > 40)
+    .sort((a, b) => (b.derived!.content!.length - a.derived!.content!.length))
+    .slice(0, 20)
+
+  it('has 20 recorded streams with text to replay', () => {
+    expect(recorded).toHaveLength(20)
+  })
+
+  it.each(recorded.map(stream => [stream.file]))('recorded stream: %s', async (file) => {
+    const deltas = await recordedDeltas(file)
+    const { streamed, whole, text } = await streamThenWhole(deltas)
+    expect(text.length).toBeGreaterThan(0)
+    expect(streamed).toEqual(whole)
+  })
+
+  it('catches a block split that would change the rendering (a loose list cut in two)', async () => {
+    // The numbering of a loose ordered list continues across blank lines: rendering "2." apart would restart it.
+    const { streamed, whole } = await streamThenWhole(['1. one\n\n', '2. two\n\n', '3. three'])
+    expect(whole).toHaveLength(1)
+    expect(streamed).toEqual(whole)
+  })
+})

@@ -1,0 +1,175 @@
+import { expect, test, type Page } from '@playwright/test'
+import { openApp, sendMessage, waitForIdle } from './helpers'
+
+// Seeding and paging through thousands of messages takes a while on a shared 2-core machine.
+test.setTimeout(180_000)
+import { importChat, longChat, type SeededChat } from './support/seed-chat'
+
+// A long chat in the virtual message list: only what is near the viewport is in the DOM, yet the user reaches every
+// message, finds text, follows the stream, and keeps focus and place.
+
+const list = (page: Page) => page.getByTestId('message-list')
+
+/** Imports a chat through IndexedDB (the store the app's Dexie code created) and opens it. */
+async function openSeededChat(page: Page, chat: SeededChat) {
+  await openApp(page)
+  await importChat(page, chat)
+  await openApp(page, `/?thread=${chat.thread.id}`)
+  await expect(page.locator(`[data-message-id="${chat.messages.at(-1)!.id}"]`)).toBeVisible({ timeout: 20_000 })
+}
+
+function distanceFromBottom(page: Page) {
+  return list(page).evaluate(element => element.scrollHeight - element.scrollTop - element.clientHeight)
+}
+
+test.describe('a long chat', () => {
+  test('opens at its newest message with only a few messages in the DOM, and scrolling to the top reaches the first', async ({ page }) => {
+    const chat = longChat('e2e-long', 2000)
+    await openSeededChat(page, chat)
+    expect(await page.getByTestId('message').count()).toBeLessThan(100)
+
+    const first = page.locator(`[data-message-id="${chat.messages[0]!.id}"]`)
+    await expect.poll(async () => {
+      await list(page).evaluate((element) => { element.scrollTop = 0 })
+      return first.isVisible()
+    }, { timeout: 120_000, intervals: [300] }).toBe(true)
+    await expect(first).toContainText('Question 1: what is')
+    expect(await page.getByTestId('message').count()).toBeLessThan(100)
+  })
+
+  test('a message far up is found by the browser\'s text search once scrolled to', async ({ page }) => {
+    const chat = longChat('e2e-search', 2000)
+    await openSeededChat(page, chat)
+    const target = 'Question 37: what is 37 * 7 + 11'
+    const message = page.getByText(target)
+    // Not in the page while far away: the list mounts what is near the viewport.
+    expect(await message.count()).toBe(0)
+    // Up to the first message (older rows are paged in on the way), then down a screen at a time.
+    const first = page.locator(`[data-message-id="${chat.messages[0]!.id}"]`)
+    await expect.poll(async () => {
+      await list(page).evaluate((element) => { element.scrollTop = 0 })
+      return first.isVisible()
+    }, { timeout: 120_000, intervals: [300] }).toBe(true)
+    await expect.poll(async () => {
+      await list(page).evaluate((element) => { element.scrollTop += element.clientHeight })
+      return message.count()
+    }, { timeout: 60_000, intervals: [200] }).toBeGreaterThan(0)
+    await message.scrollIntoViewIfNeeded()
+    expect(await page.evaluate(text => (window as unknown as { find: (text: string) => boolean }).find(text), target)).toBe(true)
+    expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(target)
+  })
+
+  test('follows a streaming reply at the bottom; scrolling up stops that and offers Jump to latest', async ({ page }) => {
+    await openSeededChat(page, longChat('e2e-follow', 200))
+    await page.getByTestId('composer-input').fill('Write something long please')
+    await page.getByTestId('composer-input').press('Enter')
+    await expect(page.getByText('Write something long please')).toBeVisible()
+    await expect(page.getByTestId('stop-button')).toBeVisible()
+    // While the reply grows, the view stays at the bottom.
+    for (let check = 0; check < 3; check++) {
+      await page.waitForTimeout(300)
+      expect(await distanceFromBottom(page)).toBeLessThan(40)
+    }
+    await expect(page.getByTestId('jump-to-latest')).toHaveCount(0)
+
+    // The user scrolls up: the view no longer moves with new text, and Jump to latest appears.
+    await list(page).hover()
+    await page.mouse.wheel(0, -1500)
+    await expect(page.getByTestId('jump-to-latest')).toBeVisible()
+    const scrolledTo = await list(page).evaluate(element => element.scrollTop)
+    await page.waitForTimeout(600)
+    expect(Math.abs(await list(page).evaluate(element => element.scrollTop) - scrolledTo)).toBeLessThan(2)
+
+    await page.getByTestId('jump-to-latest').click()
+    await expect(page.getByTestId('jump-to-latest')).toHaveCount(0)
+    await expect.poll(() => distanceFromBottom(page)).toBeLessThan(40)
+    await waitForIdle(page)
+    expect(await distanceFromBottom(page)).toBeLessThan(40)
+  })
+
+  test('keeps the focus on a tool card\'s details while a reply streams in and scrolls it away', async ({ page }) => {
+    const chat = longChat('e2e-focus', 200)
+    await openSeededChat(page, chat)
+    const toggle = page.locator('[data-testid="tool-details-toggle"]').last()
+    await toggle.click()
+    const output = page.locator('[data-testid="tool-output"]').last()
+    const callTurn = await output.evaluate(element => element.closest('[data-turn-id]')!.getAttribute('data-turn-id'))
+
+    await page.getByTestId('composer-input').fill('Write something long please')
+    await page.getByTestId('composer-input').press('Enter')
+    // The user moves to the card's output while the reply streams in.
+    await output.focus()
+    await waitForIdle(page)
+    // The card was scrolled far out of view by the reply, and is still the focused element.
+    await expect(page.locator(`[data-turn-id="${callTurn}"]`)).not.toBeInViewport()
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('tool-output')
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-turn-id]')?.getAttribute('data-turn-id'))).toBe(callTurn)
+    // Keyboard navigation goes on from there, inside the same card.
+    await page.keyboard.press('Shift+Tab')
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-turn-id]')?.getAttribute('data-turn-id'))).toBe(callTurn)
+  })
+
+  test('each chat opens where the user left it', async ({ page }) => {
+    const first = longChat('e2e-place-a', 400)
+    const second = longChat('e2e-place-b', 40)
+    await openApp(page)
+    await importChat(page, second)
+    await openSeededChat(page, first)
+    await list(page).hover()
+    for (let step = 0; step < 6; step++) await page.mouse.wheel(0, -800)
+    await expect(page.getByTestId('jump-to-latest')).toBeVisible()
+    await page.waitForTimeout(300)
+    const topMessage = () => page.evaluate(() => {
+      const box = document.querySelector('[data-testid="message-list"]')!.getBoundingClientRect()
+      const turns = [...document.querySelectorAll('[data-turn-id]')].filter(turn => turn.getBoundingClientRect().bottom > box.top + 1)
+      return turns.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0]?.getAttribute('data-turn-id')
+    })
+    const before = await topMessage()
+
+    await page.getByTestId('thread-item').filter({ hasText: 'Long chat (40 messages)' }).click()
+    await expect(page.locator(`[data-message-id="${second.messages.at(-1)!.id}"]`)).toBeVisible()
+    await page.getByTestId('thread-item').filter({ hasText: 'Long chat (400 messages)' }).click()
+    await expect(page.locator(`[data-turn-id="${before}"]`)).toBeVisible()
+    expect(await topMessage()).toBe(before)
+    await expect(page.getByTestId('jump-to-latest')).toBeVisible()
+  })
+})
+
+test.describe('the first load', () => {
+  test('hashed assets are sent compressed (brotli, gzip) and cached for a year', async ({ page, request }) => {
+    const scripts: string[] = []
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/_nuxt/') && response.url().endsWith('.js')) scripts.push(response.url())
+    })
+    await openApp(page)
+    expect(scripts.length).toBeGreaterThan(0)
+    for (const encoding of ['br', 'gzip']) {
+      const response = await request.get(scripts[0]!, { headers: { 'accept-encoding': encoding } })
+      expect(response.headers()['content-encoding']).toBe(encoding)
+      expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable')
+    }
+    // The page itself must not be cached that way: a new deploy has to reach the user.
+    const html = await request.get('/')
+    expect(html.headers()['cache-control'] ?? '').not.toContain('immutable')
+  })
+
+  test('the message list, the settings panel and the loop engine are not loaded before they are needed', async ({ page }) => {
+    const loaded: string[] = []
+    page.on('response', (response) => {
+      if (response.url().endsWith('.js')) loaded.push(response.url())
+    })
+    await openApp(page)
+    const atStart = loaded.length
+    await page.getByTestId('settings-open').click()
+    await expect(page.getByRole('dialog')).toBeVisible()
+    // Opening the panel fetched its code; it still works as before.
+    expect(loaded.length).toBeGreaterThan(atStart)
+    const withSettings = loaded.length
+    await page.keyboard.press('Escape')
+    await sendMessage(page, 'Hello there')
+    await waitForIdle(page)
+    await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toContainText(/scripted demo/i)
+    // The first message fetched the list and the loop engine.
+    expect(loaded.length).toBeGreaterThan(withSettings)
+  })
+})
