@@ -6,7 +6,7 @@ import { checkUserToolSyntax, testRunUserTool } from '~/utils/chat/user-tools/us
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import { quickJSWorkerSpawner } from './helpers/quickjs'
 
-const context = (signal = new AbortController().signal) => ({ signal, threadId: 'thread-1', callId: 'call-1', status: vi.fn() })
+const context = (signal = new AbortController().signal) => ({ signal, threadId: 'thread-1', callId: 'call-1', status: vi.fn(), settings: {} })
 
 function record(fields: Partial<UserToolRecord> & Pick<UserToolRecord, 'name' | 'code'>): UserToolRecord {
   return {
