@@ -14,6 +14,7 @@ const benches: BenchModule[] = [
   { name: 'approval', load: () => import('./approval.bench'), run: 'runApprovalBench' },
   { name: 'background-jobs', load: () => import('./background-jobs.bench'), run: 'runBackgroundJobsBench' },
   { name: 'mcp', load: () => import('./mcp.bench'), run: 'runMcpBench' },
+  { name: 'user-tools', load: () => import('./user-tools.bench'), run: 'runUserToolsBench' },
 ]
 
 const only = process.argv.slice(2)

@@ -120,8 +120,10 @@ export interface UserToolRecord {
   description: string
   /** JSON Schema of the arguments, as text (what the user typed). */
   parameters: string
-  /** The handler's source. */
+  /** The handler's source: the body of `async function (args) { ... }`. */
   code: string
+  /** The call's time limit in ms. @default 5000 (USER_TOOL_DEFAULT_TIMEOUT_MS) */
+  timeoutMs?: number
   enabled?: boolean
   createdAt: number
   updatedAt: number

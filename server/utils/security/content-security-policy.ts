@@ -42,7 +42,7 @@ export interface ContentSecurityPolicyOptions {
 
 /**
  * The Content-Security-Policy of every response. Scripts: the app's own files and the exact inline scripts
- * Nuxt wrote into the page (by hash), nothing inline otherwise and no eval. Connections: the app, OpenRouter,
+ * Nuxt wrote into the page (by hash), nothing inline otherwise and no eval (WebAssembly may be compiled). Connections: the app, OpenRouter,
  * and the endpoints the user configured, nothing else. Remote images stay allowed over https because a user may
  * click to load one (replies show a placeholder until then).
  */
@@ -50,7 +50,9 @@ export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions
   const { scriptHashes = [], connectOrigins = [], dev = false } = options
   return [
     `default-src 'self'`,
-    `script-src 'self'${scriptHashes.map(hash => ` ${hash}`).join('')}`,
+    // 'wasm-unsafe-eval' compiles WebAssembly (the QuickJS sandbox of the tools written in the app); JavaScript eval
+    // stays refused.
+    `script-src 'self' 'wasm-unsafe-eval'${scriptHashes.map(hash => ` ${hash}`).join('')}`,
     `style-src 'self' 'unsafe-inline'`,
     `img-src 'self' data: https:`,
     `font-src 'self' data:`,

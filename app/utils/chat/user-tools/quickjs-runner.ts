@@ -1,0 +1,258 @@
+/**
+ * Runs the handler of a tool written in the app inside QuickJS (compiled to WebAssembly): a JavaScript engine of
+ * its own, with its own heap and globals. Nothing of the host is given to it but a `console` that records lines;
+ * the arguments go in as JSON text and the result comes out as JSON text. No fetch, no DOM, no timers, no
+ * modules: the engine has none of them unless the host adds them, and this host adds none.
+ *
+ * Pure: the caller hands in the loaded QuickJS module, so Node tests run the same code the worker runs.
+ */
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core'
+import { createLogBuffer, installConsole, stringify } from './quickjs-console'
+import type { LogBuffer } from './quickjs-console'
+import {
+  USER_TOOL_MAX_RESULT_CHARS, USER_TOOL_MEMORY_BYTES, USER_TOOL_STACK_BYTES,
+} from './user-tool-limits'
+
+export interface QuickJSRunRequest {
+  /** The handler: the body of `async function (args) { ... }`. */
+  code: string
+  /** The arguments (plain JSON). */
+  args: unknown
+  /** The handler is interrupted when it runs longer than this. */
+  timeoutMs: number
+  /**
+   * When the call started (`Date.now()` on the page, the same clock as the worker's): the limit counts from there,
+   * so a worker that was slow to start does not add its start-up to the handler's time. @default now
+   */
+  startedAt?: number
+  /** @default USER_TOOL_MEMORY_BYTES */
+  memoryBytes?: number
+}
+
+/** What a handler did: its value (a string, or the parsed JSON it returned) or its error, and what it logged. */
+export type QuickJSRunOutcome =
+  | { ok: true, value: unknown, logs: string[], droppedLogs: number }
+  | { ok: false, error: { name: string, message: string }, logs: string[], droppedLogs: number }
+
+// Runs inside QuickJS. The handler is built with the AsyncFunction constructor, so its source is parsed as a
+// function body (a stray `})` is a syntax error, not an escape) and may use `await`. The value is turned into
+// JSON inside the sandbox, within the time limit: a hostile toJSON loops there, not here.
+const DRIVER = `"use strict";
+(function (source, argsJson) {
+  const AsyncFunction = (async function () {}).constructor
+  const handler = new AsyncFunction('args', source)
+  const running = handler(JSON.parse(argsJson))
+  // A source that closes the function early ("}) ... (function () {") yields some other function.
+  if (!running || typeof running.then !== 'function') throw new SyntaxError('the handler must be a function body')
+  return running.then(function (value) {
+    if (value === undefined) throw new TypeError('the handler returned nothing: end it with "return <value>"')
+    if (typeof value === 'string') return ['text', value]
+    const json = JSON.stringify(value)
+    if (typeof json !== 'string') throw new TypeError('the handler returned a ' + typeof value + ', which is not JSON')
+    return ['json', json]
+  })
+})`
+
+// Checks the handler's syntax without running it.
+const SYNTAX_CHECK = `"use strict";
+(function (source) { new ((async function () {}).constructor)('args', source) })`
+
+/** Runs one call in a fresh QuickJS runtime (its own heap, limits and globals), then frees it. Never throws. */
+export function runInQuickJS(module: QuickJSWASMModule, request: QuickJSRunRequest): QuickJSRunOutcome {
+  const logs = createLogBuffer()
+  const memoryBytes = request.memoryBytes ?? USER_TOOL_MEMORY_BYTES
+  const failure = (error: { name: string, message: string }): QuickJSRunOutcome => ({ ok: false, error, logs: logs.lines, droppedLogs: logs.dropped })
+  let argsJson: string
+  try {
+    argsJson = JSON.stringify(request.args ?? {})
+  }
+  catch (error) {
+    return failure({ name: 'TypeError', message: `the arguments are not JSON: ${(error as Error).message}` })
+  }
+
+  const deadline = (request.startedAt ?? Date.now()) + request.timeoutMs
+  return withSandbox(module, { memoryBytes, deadline }, (sandbox) => {
+    const { vm, runtime } = sandbox
+    installConsole(vm, logs)
+    const fail = (handle: QuickJSHandle) => failure(sandbox.readError(handle, request.timeoutMs, memoryBytes))
+    const driver = vm.evalCode(DRIVER, 'plugboard-driver.js')
+    if (driver.error) return fail(driver.error)
+    const source = vm.newString(request.code)
+    const args = vm.newString(argsJson)
+    const call = vm.callFunction(driver.value, vm.undefined, source, args)
+    for (const handle of [driver.value, source, args]) handle.dispose()
+    if (call.error) return fail(call.error)
+
+    const promise = call.value
+    try {
+      // No timers and no I/O in here: every job the handler can wait for is already queued.
+      const jobs = runtime.executePendingJobs()
+      if (jobs.error) return fail(jobs.error)
+      const state = vm.getPromiseState(promise)
+      if (state.type === 'pending') {
+        return failure({ name: 'Error', message: 'the handler waited for something that never came (the sandbox has no timers and no network)' })
+      }
+      if (state.type === 'rejected') return fail(state.error)
+      sandbox.allowReading()
+      const pair: unknown = state.value.consume(handle => vm.dump(handle))
+      return readValue(pair, failure, logs)
+    }
+    finally {
+      promise.dispose()
+    }
+  }, failure)
+}
+
+/** Null when `code` parses as the body of an async function, else the SyntaxError's message. */
+export function checkHandlerSyntax(module: QuickJSWASMModule, code: string): string | null {
+  const asText = (error: { name: string, message: string }) => `${error.name}: ${error.message}`
+  return withSandbox(module, { memoryBytes: USER_TOOL_MEMORY_BYTES, deadline: Date.now() + 1_000 }, (sandbox) => {
+    const { vm } = sandbox
+    const checker = vm.unwrapResult(vm.evalCode(SYNTAX_CHECK, 'plugboard-check.js'))
+    const source = vm.newString(code)
+    const result = vm.callFunction(checker, vm.undefined, source)
+    checker.dispose()
+    source.dispose()
+    if (!result.error) {
+      result.value.dispose()
+      return null
+    }
+    return asText(sandbox.readError(result.error, 1_000, USER_TOOL_MEMORY_BYTES))
+  }, asText)
+}
+
+interface Sandbox {
+  vm: QuickJSContext
+  runtime: QuickJSRuntime
+  /** Gives a short new deadline for reading what the handler left (its value or error may have getters). */
+  allowReading: () => void
+  /** Reads (and frees) an error handle as a message a user can act on. */
+  readError: (handle: QuickJSHandle, timeoutMs: number, memoryBytes: number) => { name: string, message: string }
+}
+
+/** Time to read a result or an error once the handler is done; a getter that loops is stopped by it. */
+const READ_DEADLINE_MS = 200
+
+function withSandbox<T>(
+  module: QuickJSWASMModule,
+  limits: { memoryBytes: number, deadline: number },
+  body: (sandbox: Sandbox) => T,
+  onHostError: (error: { name: string, message: string }) => T,
+): T {
+  let runtime: QuickJSRuntime | undefined
+  let vm: QuickJSContext | undefined
+  try {
+    runtime = module.newRuntime()
+    runtime.setMemoryLimit(limits.memoryBytes)
+    runtime.setMaxStackSize(USER_TOOL_STACK_BYTES)
+    let deadline = limits.deadline
+    runtime.setInterruptHandler(() => Date.now() > deadline)
+    vm = runtime.newContext()
+    const context = vm
+    const allowReading = () => {
+      deadline = Date.now() + READ_DEADLINE_MS
+    }
+    return body({
+      vm: context,
+      runtime,
+      allowReading,
+      readError(handle, timeoutMs, memoryBytes) {
+        allowReading()
+        try {
+          return describeError(context.dump(handle), timeoutMs, memoryBytes)
+        }
+        catch {
+          return { name: 'Error', message: 'the handler threw something that could not be read' }
+        }
+        finally {
+          if (handle.alive) handle.dispose()
+        }
+      },
+    })
+  }
+  catch (error) {
+    // A fault of the engine itself, not the handler's (the host's stack ran out inside WebAssembly, an abort):
+    // the module's state is unknown from here on, so it is not used again.
+    brokenModules.add(module)
+    return onHostError({ name: 'SandboxError', message: `the sandbox failed: ${(error as Error)?.message ?? String(error)}` })
+  }
+  finally {
+    try {
+      vm?.dispose()
+      runtime?.dispose()
+    }
+    catch {
+      // QuickJS asserts that a freed runtime holds no objects; a handler cut off at the wrong moment can leave one.
+      brokenModules.add(module)
+    }
+  }
+}
+
+const brokenModules = new WeakSet<QuickJSWASMModule>()
+
+/** True once an engine fault left `module` in an unknown state: load a new one (see createQuickJSRunner). */
+export function isModuleBroken(module: QuickJSWASMModule): boolean {
+  return brokenModules.has(module)
+}
+
+export interface QuickJSRunner {
+  run: (request: QuickJSRunRequest) => Promise<QuickJSRunOutcome>
+  checkSyntax: (code: string) => Promise<string | null>
+}
+
+/**
+ * Runs calls on one loaded QuickJS module, and loads a fresh one after an engine fault. `load` is
+ * `newQuickJSWASMModuleFromVariant(variant)`: in the worker with the wasm file the app serves, in Node from disk.
+ */
+export function createQuickJSRunner(load: () => Promise<QuickJSWASMModule>): QuickJSRunner {
+  let module: Promise<QuickJSWASMModule> | undefined
+  const current = async (): Promise<QuickJSWASMModule> => {
+    if (module) {
+      try {
+        const loaded = await module
+        if (!isModuleBroken(loaded)) return loaded
+      }
+      catch {
+        // the last load failed: try again
+      }
+    }
+    module = load()
+    return module
+  }
+  return {
+    run: async request => runInQuickJS(await current(), request),
+    checkSyntax: async code => checkHandlerSyntax(await current(), code),
+  }
+}
+
+function readValue(pair: unknown, failure: (error: { name: string, message: string }) => QuickJSRunOutcome,
+  logs: LogBuffer): QuickJSRunOutcome {
+  if (!Array.isArray(pair) || typeof pair[1] !== 'string') {
+    return failure({ name: 'TypeError', message: 'the handler\'s value could not be read (did it replace JSON or Promise?)' })
+  }
+  const [kind, text] = pair as [string, string]
+  if (text.length > USER_TOOL_MAX_RESULT_CHARS) {
+    return failure({ name: 'RangeError', message: `the handler returned ${text.length} characters; at most ${USER_TOOL_MAX_RESULT_CHARS} are accepted` })
+  }
+  if (kind === 'text') return { ok: true, value: text, logs: logs.lines, droppedLogs: logs.dropped }
+  try {
+    return { ok: true, value: JSON.parse(text), logs: logs.lines, droppedLogs: logs.dropped }
+  }
+  catch {
+    return failure({ name: 'TypeError', message: 'the handler returned a value that is not JSON' })
+  }
+}
+
+/** The error a handler threw, in words a user can act on. The engine's own limits get their own names. */
+function describeError(dumped: unknown, timeoutMs: number, memoryBytes: number): { name: string, message: string } {
+  const error = (dumped && typeof dumped === 'object' ? dumped : {}) as { name?: unknown, message?: unknown }
+  const name = typeof error.name === 'string' ? error.name : 'Error'
+  const message = typeof error.message === 'string' ? error.message : stringify(dumped)
+  if (name === 'InternalError' && message === 'interrupted') {
+    return { name: 'TimeoutError', message: `ran past its time limit of ${timeoutMs} ms and was stopped` }
+  }
+  if (/out of memory/i.test(message)) {
+    return { name: 'MemoryLimitError', message: `ran out of memory (the sandbox allows ${Math.round(memoryBytes / 1024 / 1024)} MB)` }
+  }
+  return { name, message: message.slice(0, 2_000) }
+}
