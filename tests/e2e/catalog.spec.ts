@@ -160,6 +160,21 @@ test.describe('tool catalog', () => {
     await expect(page.locator('html')).toHaveClass(/dark/)
     expect(await seriousViolations(page)).toEqual([])
   })
+
+  test('the catalog\'s New tool button opens the editor, and the saved tool is listed in the catalog', async ({ page }) => {
+    await openApp(page)
+    await page.getByTestId('catalog-link').click()
+    await page.getByTestId('user-tools-new-tool').click()
+    const editor = page.getByTestId('user-tool-editor')
+    await expect(editor).toBeVisible()
+    await editor.getByTestId('user-tool-name').fill('double_it')
+    await editor.getByTestId('user-tool-description').fill('Doubles a number n.')
+    await editor.getByTestId('user-tool-parameters').fill('{ "type": "object", "properties": { "n": { "type": "number" } }, "required": ["n"] }')
+    await editor.getByTestId('user-tool-code').fill('return args.n * 2')
+    await editor.getByTestId('user-tool-save').click()
+    await expect(editor).toHaveCount(0)
+    await expect(item(page, 'double_it')).toBeVisible()
+  })
 })
 
 test.describe('static tool definitions (NUXT_TOOL_REGISTRY_FILE)', () => {

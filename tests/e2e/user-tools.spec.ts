@@ -102,11 +102,14 @@ test.describe('tools written in the app', () => {
     await page.keyboard.press('Escape')
 
     await sendMessage(page, 'call add_numbers {"a": 19, "b": 23}')
+    // A tool written in the app asks before it runs: its card waits for the user's say.
+    await expect(toolCard(page, 'add_numbers')).toHaveAttribute('data-status', 'awaiting-approval', { timeout: 20_000 })
+    await toolCard(page, 'add_numbers').getByTestId('approval-always-allow').click()
     await expect(toolCard(page, 'add_numbers')).toHaveAttribute('data-status', 'done', { timeout: 20_000 })
     await waitForIdle(page)
     await expect(lastAssistant(page)).toContainText('add_numbers tool returned: 42')
 
-    // Kept in IndexedDB: after a reload the tool is registered again and still answers.
+    // Kept in IndexedDB: after a reload the tool is registered again and still answers (Always allow was kept).
     await page.reload()
     await openApp(page)
     await sendMessage(page, 'call add_numbers {"a": 1, "b": 2}')

@@ -11,14 +11,15 @@ let cachedChars = 0
  * mounts them again when they come back, and their HTML is taken from here instead of parsed and sanitised again.
  * Least recently used blocks are forgotten past MAX_CACHED_CHARS.
  */
-export function renderMarkdownCached(source: string): string {
+export function renderMarkdownCached(source: string, known?: { source: string, html: string }): string {
   const hit = cache.get(source)
   if (hit !== undefined) {
     cache.delete(source)
     cache.set(source, hit)
     return hit
   }
-  const html = renderMarkdown(source)
+  // The streaming tail's last rendering of the same text (the block just finished): reuse it, do not parse again.
+  const html = known?.source === source ? known.html : renderMarkdown(source)
   if (source.length > MAX_CACHED_CHARS / 10) return html
   cache.set(source, html)
   cachedChars += source.length
