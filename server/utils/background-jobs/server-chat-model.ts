@@ -8,7 +8,8 @@ export interface ServerChatModelOptions {
   apiKey: string
   baseUrl: string
   model: string
-  policy: OpenRouterPolicy
+  /** The operator's policy; left out for the user's own key (the user pays, as in the tab). */
+  policy?: OpenRouterPolicy
   appUrl?: string
   appTitle?: string
 }
@@ -25,6 +26,8 @@ export function createServerChatModel(options: ServerChatModelOptions): ChatMode
     model: options.model,
     headers,
     fetch: async (input, init) => {
+      // A redirect would carry the key's Authorization header to wherever it points.
+      if (!options.policy) return fetch(input, { ...init, redirect: 'manual' })
       let body: string
       try {
         body = JSON.stringify(applyOpenRouterPolicy(JSON.parse(String(init?.body)), options.policy))

@@ -1,6 +1,5 @@
 import type { ChatModel } from '#shared/loop/chat-model'
-import { createOpenAICompatibleModel } from '#shared/stream/openai-compatible-model'
-import { buildOpenRouterUpstreamHeaders } from '../openrouter-proxy'
+import { createServerChatModel } from './server-chat-model'
 
 export interface UserKeyChatModelOptions {
   /** The user's own OpenRouter key: used for the requests, never stored, logged or put in an event. */
@@ -17,12 +16,5 @@ export interface UserKeyChatModelOptions {
  * policy guards the server's key and does not apply: the user pays for these requests, as in the tab.
  */
 export function createUserKeyChatModel(options: UserKeyChatModelOptions): ChatModel {
-  const headers = buildOpenRouterUpstreamHeaders({ apiKey: options.apiKey, appUrl: options.appUrl, appTitle: options.appTitle, hasBody: true })
-  return createOpenAICompatibleModel({
-    baseURL: options.baseUrl,
-    model: options.model,
-    headers,
-    // A redirect would carry the key's Authorization header to wherever it points.
-    fetch: (input, init) => fetch(input, { ...init, redirect: 'manual' }),
-  })
+  return createServerChatModel({ ...options, policy: undefined })
 }
