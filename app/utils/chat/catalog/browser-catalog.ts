@@ -1,6 +1,7 @@
 import type { RichToolDefinition } from '#shared/types/rich-tool-definition'
 import type { ServerToolList } from '#shared/types/server-tools'
-import { toRichToolDefinition } from '#shared/tools/rich-definition/to-rich-tool-definition'
+import { normalizeCommandName, toRichToolDefinition } from '#shared/tools/rich-definition/to-rich-tool-definition'
+import { COMMAND_PATTERN } from '#shared/tools/rich-definition/validate-rich-definitions'
 import type { RegisteredTool } from '../tool-registry-types'
 
 /**
@@ -22,6 +23,16 @@ export function buildBrowserCatalog(tools: readonly RegisteredTool[], server?: S
       catalog: tool.catalog,
     })
   })
+  // A tool that declares no command (an MCP server's, one written in the app) is run by its own name, `/name`,
+  // when that is a valid command nobody declared.
+  const taken = new Set(definitions.flatMap(definition => definition.commandName ? [normalizeCommandName(definition.commandName)] : []))
+  for (const definition of definitions) {
+    if (definition.commandName) continue
+    const command = normalizeCommandName(definition.toolId)
+    if (!COMMAND_PATTERN.test(command) || taken.has(command)) continue
+    taken.add(command)
+    definition.commandName = command
+  }
   const known = new Set(definitions.map(definition => definition.toolId))
   for (const entry of server?.catalog ?? []) {
     if (!known.has(entry.toolId) && entry.metadata?.static === true) definitions.push(entry)
