@@ -17,7 +17,13 @@ export class ToolCancelledError extends Error {
     this.toolName = options.toolName
   }
 
+  /** Never throws: a handler may throw anything, a revoked Proxy included (whose `instanceof` throws). */
   static isInstance(value: unknown): value is ToolCancelledError {
-    return value instanceof ToolCancelledError || (value instanceof Error && value.name === 'ToolCancelledError')
+    try {
+      return value instanceof ToolCancelledError || (value instanceof Error && value.name === 'ToolCancelledError')
+    }
+    catch {
+      return false
+    }
   }
 }

@@ -5,6 +5,7 @@ import { executeServerTool, getServerTool, listServerTools } from '~~/server/uti
 import { parseOperatorMcpServers, startOperatorMcpServers } from '~~/server/utils/mcp/operator-mcp-servers'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
 import { startChatJob } from '~~/server/utils/background-jobs/stream-handler'
+import { abortRunningJob } from '~~/server/utils/background-jobs/running-jobs'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 
@@ -72,9 +73,25 @@ describe('startOperatorMcpServers', () => {
     await vi.waitFor(() => expect(getServerTool('jobs__add')).toBeDefined(), { timeout: 5_000 })
     const store = createMemoryJobStore()
     const model = createScriptedModel([toolCallStep([{ name: 'jobs__add', id: 'm1', args: { a: 20, b: 22 } }]), textStep('It is 42.')])
-    const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [{ role: 'user', content: 'add' }], model, serverToolNames: ['jobs__add'] })
+    const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [{ role: 'user', content: 'add' }], model, serverToolNames: ['jobs__add'],
+      // operator MCP tools ask first; the tab sends the user's "Run without asking" with the job
+      toolPolicies: { jobs__add: 'auto' } })
     await vi.waitUntil(async () => ['done', 'failed'].includes((await store.getJob(job.id))?.status ?? ''), { timeout: 10_000 })
     expect(model.requests[0]!.tools?.map(tool => tool.function.name)).toEqual(['jobs__add'])
     expect(model.requests[1]!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'm1', name: 'jobs__add', content: '42' })
+  })
+
+  it('asks before an operator MCP tool runs in a chat on the server: the job pauses until the user answers', async () => {
+    const mcp = await startMcpTestServer({ cors: false })
+    cleanup.push(() => mcp.close())
+    cleanup.push(startOperatorMcpServers([{ name: 'asks', url: mcp.url }]))
+    await vi.waitFor(() => expect(getServerTool('asks__add')).toBeDefined(), { timeout: 5_000 })
+    const store = createMemoryJobStore()
+    const model = createScriptedModel([toolCallStep([{ name: 'asks__add', id: 'm1', args: { a: 1, b: 2 } }]), textStep('3')])
+    const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [{ role: 'user', content: 'add' }], model, serverToolNames: ['asks__add'] })
+    await vi.waitUntil(async () => (await store.getJob(job.id))?.status === 'paused', { timeout: 10_000 })
+    expect(model.requests).toHaveLength(1)
+    expect(abortRunningJob(job.id)).toBe(true)
+    await vi.waitUntil(async () => (await store.getJob(job.id))?.status !== 'paused', { timeout: 10_000 })
   })
 })
