@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { createParser } from 'eventsource-parser'
+import { responseDrained } from './http/response-drained'
 
 /** Options of relayUpstreamStream. */
 export interface RelayOptions {
@@ -31,18 +32,6 @@ function readWithin<T>(read: Promise<T>, ms: number): Promise<T> {
   return Promise.race([read, timeout]).finally(() => clearTimeout(timer))
 }
 
-/** Resolves when `response` can take more bytes (or is gone): the upstream is not read faster than the browser reads. */
-function drained(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done)
-      response.off('close', done)
-      resolve()
-    }
-    response.on('drain', done)
-    response.on('close', done)
-  })
-}
 
 /**
  * Copies an upstream body to the browser's response and ends it, whatever the upstream does: a reset, a stall
@@ -81,7 +70,7 @@ export async function relayUpstreamStream(body: ReadableStream<Uint8Array>, resp
         if (!garbage && bytesWithoutEvent > MAX_BYTES_WITHOUT_EVENT) garbage = 'the model provider sent bytes that are not an event stream'
       }
       if (signal.aborted) return
-      if (!response.write(value)) await drained(response)
+      if (!response.write(value)) await responseDrained(response)
       if (garbage) throw new RelayFault(garbage)
     }
     response.end()

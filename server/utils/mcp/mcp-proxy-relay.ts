@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { responseDrained } from '../http/response-drained'
 
 export interface McpRelayOptions {
   /** Longest wait for the next bytes from the MCP server. */
@@ -7,18 +8,6 @@ export interface McpRelayOptions {
   maxBytes: number
 }
 
-/** Resolves when `response` can take more bytes (or is gone). */
-function drained(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done)
-      response.off('close', done)
-      resolve()
-    }
-    response.on('drain', done)
-    response.on('close', done)
-  })
-}
 
 /**
  * Copies an MCP server's event stream to the browser as it arrives, no faster than the browser reads it. The
@@ -49,7 +38,7 @@ export async function relayMcpStream(upstream: IncomingMessage, response: Server
         break
       }
       if (response.destroyed) return undefined
-      if (!response.write(bytes)) await drained(response)
+      if (!response.write(bytes)) await responseDrained(response)
     }
   }
   catch (error) {
