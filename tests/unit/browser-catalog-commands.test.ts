@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 import { buildBrowserCatalog } from '~/utils/chat/catalog/browser-catalog'
 import { createToolCatalog } from '#shared/tools/rich-definition/tool-catalog'
+import type { RegisterableToolDefinition } from '~/utils/chat/tool-registry-types'
 
-function tool(name: string, commandName?: string) {
+function tool(name: string, commandName?: string): RegisterableToolDefinition {
   return {
     type: 'function' as const,
     function: { name, description: `${name} does it`, parameters: { type: 'object', properties: {} } },
