@@ -106,7 +106,10 @@ export function getToolSettingsStore(): ToolSettingsStore {
 export function withToolSettings(tools: ToolSet, schemaOf: (name: string) => ToolSettingsSchema | undefined,
   store: ToolSettingsStore = getToolSettingsStore()): ToolSet {
   return {
-    definitions: tools.definitions,
+    // read through: a wrapped set may offer more tools as the run goes on (read_tool_result once a result was cut)
+    get definitions() {
+      return tools.definitions
+    },
     get(name) {
       const tool = tools.get(name)
       if (!tool) return undefined
