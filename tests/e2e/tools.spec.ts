@@ -2,6 +2,27 @@ import { expect, test, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
 
+/** Tool rows of this tool in the open chat, read from IndexedDB (the app's own database). */
+async function toolRowCount(page: Page, toolName: string): Promise<number> {
+  return page.evaluate(name => new Promise<number>((resolve, reject) => {
+    const open = indexedDB.open('plugboard')
+    open.onerror = () => reject(open.error)
+    open.onsuccess = () => {
+      const db = open.result
+      const request = db.transaction('messages').objectStore('messages').getAll()
+      request.onsuccess = () => {
+        const threadId = decodeURIComponent(location.pathname.split('/').pop() ?? '') || new URLSearchParams(location.search).get('thread')
+        const rows = request.result as Array<{ role: string, toolName?: string, threadId: string }>
+        const threads = new Set(rows.map(row => row.threadId))
+        const inChat = threads.size === 1 ? rows : rows.filter(row => row.threadId === threadId)
+        resolve(inChat.filter(row => row.role === 'tool' && row.toolName === name).length)
+        db.close()
+      }
+      request.onerror = () => reject(request.error)
+    }
+  }), toolName)
+}
+
 async function openToolPopover(page: Page) {
   await page.getByTestId('tool-popover-trigger').click()
   await expect(page.getByTestId('tool-switch-calculate')).toBeVisible()
@@ -136,9 +157,10 @@ test.describe('tools', () => {
     await waitForIdle(page)
     const notice = page.getByTestId('loop-notice').last()
     await expect(notice).toContainText(/10 steps/)
-    await expect(page.locator('[data-testid="tool-card"][data-tool="calculate"]')).toHaveCount(10)
+    // The message list is virtual: count the cards from the chat's rows, not the DOM (cards scrolled away unmount).
+    await expect.poll(() => toolRowCount(page, 'calculate')).toBe(10)
     await page.getByTestId('continue-button').click()
-    await expect(page.locator('[data-testid="tool-card"][data-tool="calculate"]')).toHaveCount(20, { timeout: 30_000 })
+    await expect.poll(() => toolRowCount(page, 'calculate'), { timeout: 30_000 }).toBe(20)
     await waitForIdle(page)
     // The counting went on from where it stopped: the last call added 1 to 19.
     await page.locator('[data-testid="tool-card"][data-tool="calculate"]').last().getByRole('button', { name: /details/i }).click()
