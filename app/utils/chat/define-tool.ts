@@ -1,11 +1,11 @@
 import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
-import { toJSONSchema } from 'zod/v4/core'
 import type { JsonSchemaObject } from '#shared/types/chat'
 import type { ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
 import type { FromSchema } from './json-schema-type'
 import { normalizeToolDefinition } from './tool-definition-validation'
+import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
 import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
 import type { DesignToolDefinition, ReadonlyJsonSchemaObject, TypedToolDefinition } from './typed-tool-definition'
 
@@ -103,6 +103,26 @@ export function defineTool(input: DefineToolOptions<ToolParameters> | Registerab
   return definePluginTool(input)
 }
 
+/** What zod's schemas carry under `~standard` (the Standard JSON Schema interface). */
+interface StandardJsonSchemaConverter {
+  input: (options: { target: 'draft-07' }) => Record<string, unknown>
+}
+
+/**
+ * The schema's input as draft-07 JSON Schema, through the converter the schema carries itself (Standard JSON
+ * Schema, which zod's classic schemas implement): importing zod's converter here would put zod in the page's
+ * first load although no built-in tool uses zod.
+ * @throws InvalidToolDefinitionError for a zod schema without a converter (zod/mini: pass `z.toJSONSchema(schema)`)
+ */
+function zodInputJsonSchema(name: string, parameters: $ZodType): JsonSchemaObject {
+  const converter = (parameters['~standard'] as { jsonSchema?: StandardJsonSchemaConverter }).jsonSchema
+  if (typeof converter?.input !== 'function') {
+    throw new InvalidToolDefinitionError(name, 'parameters', 'is a zod schema that cannot describe itself as JSON Schema (use `z` from zod, or pass `z.toJSONSchema(schema)`)')
+  }
+  const { $schema: _dropped, ...schema } = converter.input({ target: 'draft-07' })
+  return schema as JsonSchemaObject
+}
+
 function isDesignForm(input: object): input is RegisterableToolDefinition {
   return (input as { type?: unknown }).type === 'function' && typeof (input as { function?: unknown }).function === 'object'
 }
@@ -112,8 +132,7 @@ function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
   if (isZodSchema(parameters)) {
-    const { $schema: _dropped, ...schema } = toJSONSchema(parameters, { target: 'draft-7', io: 'input' }) as JsonSchemaObject
-    jsonSchema = schema
+    jsonSchema = zodInputJsonSchema(name, parameters)
     run = async (args, context) => {
       const parsed = await parameters['~standard'].validate(args)
       if (parsed.issues) {
