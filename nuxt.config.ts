@@ -15,6 +15,9 @@ export default defineNuxtConfig({
     },
   },
   ssr: false,
+  // The header's links (catalog, audit) fetch their page when pointed at or focused, not when they appear: the
+  // first screen loads only what it shows.
+  experimental: { defaults: { nuxtLink: { prefetchOn: { visibility: false, interaction: true } } } },
   telemetry: false,
   devtools: { enabled: false },
   ui: { fonts: false },

@@ -3,7 +3,7 @@ import { useLocalStorage } from '@vueuse/core'
 import { useNuxtApp, useRuntimeConfig, useState } from '#imports'
 import type { NuxtApp } from '#app'
 import type { ChatModel } from '#shared/loop/chat-model'
-import { createOpenAICompatibleModel } from '#shared/stream/openai-compatible-model'
+import { createLazyOpenAICompatibleModel } from '~/utils/chat/lazy-chat-model'
 import type { ProviderSettings, ServerConfig } from '~/utils/chat/provider-types'
 import {
   PROVIDER_SETTINGS_STORAGE_KEY,
@@ -76,7 +76,7 @@ export function useProviderSettings() {
   /** A model for the current settings; build one per request so a settings change applies to the next send. */
   function createModel(): ChatModel {
     const { baseURL, apiKey, model, headers } = modelConfig.value
-    return createOpenAICompatibleModel({ baseURL, apiKey, model, headers })
+    return createLazyOpenAICompatibleModel({ baseURL, apiKey, model, headers })
   }
 
   return {

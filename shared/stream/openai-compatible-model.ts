@@ -7,6 +7,7 @@ import { readChatStream } from './read-chat-stream'
 import { providerErrorFromNetworkError, providerErrorFromResponse } from './provider-error-from-response'
 
 export { fetchModels } from './fetch-models'
+export { openRouterAttributionHeaders } from './openrouter-attribution'
 export type { FetchModelsOptions, ModelInfo } from './fetch-models'
 
 export interface OpenAICompatibleModelOptions {
@@ -27,13 +28,6 @@ export interface OpenAICompatibleModelOptions {
   extraBody?: Record<string, unknown>
 }
 
-/**
- * App attribution headers as OpenRouter documents them (https://openrouter.ai/docs/app-attribution): the app's URL
- * in `HTTP-Referer` and its display name in `X-Title`.
- */
-export function openRouterAttributionHeaders(appUrl: string, title: string): Record<string, string> {
-  return { 'HTTP-Referer': appUrl, 'X-Title': title }
-}
 
 function requestBody(options: OpenAICompatibleModelOptions, request: ChatModelRequest): Record<string, unknown> {
   const body: Record<string, unknown> = {

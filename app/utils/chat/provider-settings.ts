@@ -1,5 +1,5 @@
 import type { ToolCallMode } from '#shared/loop/loop-types'
-import { openRouterAttributionHeaders } from '#shared/stream/openai-compatible-model'
+import { openRouterAttributionHeaders } from '#shared/stream/openrouter-attribution'
 import type { ProviderId, ProviderSettings, ServerConfig } from './provider-types'
 
 /** localStorage key of the saved settings. Bump the suffix only together with `ProviderSettings.version`. */

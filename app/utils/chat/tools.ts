@@ -14,8 +14,7 @@ import type { ToolArgumentsOf } from './typed-tool-definition'
 export { defineTool } from './define-tool'
 export type { DefinedTool, DefineToolOptions, InferToolArgs, ToolParameters, ToolPlugin } from './define-tool'
 export { useToolRegistry, toolRegistryKey } from './use-tool-registry'
-export { runToolForTest } from './run-tool-for-test'
-export type { RunToolForTestOptions } from './run-tool-for-test'
+export type { RunToolForTestOptions, ToolTestResult } from './run-tool-for-test'
 export type { FromSchema } from './json-schema-type'
 export type { DesignToolDefinition, ReadonlyJsonSchemaObject, ToolArgumentsOf, TypedToolDefinition } from './typed-tool-definition'
 export type {
@@ -54,3 +53,12 @@ export function unregisterTool(name: string): boolean {
 export function listTools(): ComputedRef<readonly RegisteredTool[]> {
   return getToolRegistry().listTools()
 }
+
+/**
+ * Runs one call of a tool the way a chat does (see `run-tool-for-test.ts`). The executor and the argument validator
+ * are loaded on the first call: every plugin file imports this module, and the page's first load should not carry
+ * what only tests and tool runs need.
+ * @throws InvalidToolDefinitionError when the definition is invalid, as `registerTool` would
+ */
+export const runToolForTest = (async (...args: Parameters<typeof import('./run-tool-for-test').runToolForTest>) =>
+  (await import('./run-tool-for-test')).runToolForTest(...args)) as typeof import('./run-tool-for-test').runToolForTest
