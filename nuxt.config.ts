@@ -26,7 +26,9 @@ export default defineNuxtConfig({
   // Icons offline: the app's server serves every installed @iconify-json/* collection (lucide, mdi; `npm install
   // @iconify-json/<prefix>` adds one), since tools pick icons at run time and a build-time scan cannot know them all;
   // the icons named in the source are also bundled into the client. Never the Iconify API.
-  icon: { provider: 'server', serverBundle: 'local', fallbackToApi: false, clientBundle: { scan: true, sizeLimitKb: 512 } },
+  // `mode: 'svg'`: inline SVG. The default CSS mode scans every stylesheet rule and adds a <style> per icon while
+  // the first screen renders (a style recalculation each), which made the first render a long task.
+  icon: { mode: 'svg', provider: 'server', serverBundle: 'local', fallbackToApi: false, clientBundle: { scan: true, sizeLimitKb: 512 } },
   runtimeConfig: {
     // Server-only: never sent to the browser. Each is set at start-up by NUXT_<NAME> (README "Configuration").
     openrouterApiKey: '',

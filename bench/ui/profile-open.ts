@@ -1,0 +1,156 @@
+// `node --import tsx bench/ui/profile-open.ts [--build .output]`: what each long task (> 50 ms) is while the empty
+// chat and the 2,000-message chat open (the two figures of `npm run bench:ui`'s "open" table). Records a Chromium
+// trace and a sampled CPU profile of each open and prints, per long task, where its time went (script, style,
+// layout, GC...) and the functions that ran longest in it. A tool for finding the cause, not a figure.
+import { resolve } from 'node:path'
+import { chromium, type Page } from '@playwright/test'
+import { importChat, longChat } from '../../tests/e2e/support/seed-chat'
+import { startBenchApp } from './app-server'
+import { installProbe, waitForVisible } from './page-probes'
+
+interface TraceEvent { name: string, cat: string, ph: string, ts: number, dur?: number, tid: number, pid: number, args?: { data?: Record<string, unknown>, name?: string } }
+interface ProfileNode { id: number, callFrame: { functionName: string, url: string, lineNumber: number, columnNumber: number }, children?: number[] }
+interface Profile { nodes: ProfileNode[], startTime: number, endTime: number, samples: number[], timeDeltas: number[] }
+
+const argv = process.argv.slice(2)
+const buildIndex = argv.indexOf('--build')
+const output = resolve(buildIndex >= 0 ? argv[buildIndex + 1]! : '.output')
+const runsIndex = argv.indexOf('--runs')
+const runs = runsIndex >= 0 ? Number(argv[runsIndex + 1]) : 1
+
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'v8', 'blink.user_timing', 'loading']
+const KINDS: Array<[RegExp, string]> = [
+  [/^(EvaluateScript|v8\.evaluateModule|v8\.compileModule|v8\.compile|CompileScript|v8\.parseOnBackground)$/, 'script load'],
+  [/^(FunctionCall|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|V8\.Execute|v8\.callFunction|v8\.run)$/, 'script'],
+  [/^(UpdateLayoutTree|RecalculateStyles|ParseAuthorStyleSheet)$/, 'style'],
+  [/^(Layout|UpdateLayerTree|IntersectionObserverController::computeIntersections|ResizeObserverController::deliverObservations)$/, 'layout'],
+  [/^(Paint|PaintImage|Rasterize|CompositeLayers|PrePaint|Commit)$/, 'paint'],
+  [/^(MajorGC|MinorGC|V8\.GCScavenger|V8\.GCCompactor|BlinkGC\..*|V8\.GC_.*)$/, 'gc'],
+  [/^(ParseHTML)$/, 'html'],
+]
+
+function kindOf(name: string): string | undefined {
+  return KINDS.find(([pattern]) => pattern.test(name))?.[1]
+}
+
+function shortUrl(url: string): string {
+  return url.replace(/^https?:\/\/[^/]+/, '').replace(/^\/_nuxt\//, '') || '(inline)'
+}
+
+async function record(page: Page, url: string, selector: string) {
+  const session = await page.context().newCDPSession(page)
+  const events: TraceEvent[] = []
+  session.on('Tracing.dataCollected', ({ value }: { value: TraceEvent[] }) => { events.push(...value) })
+  await session.send('Profiler.enable')
+  await session.send('Profiler.setSamplingInterval', { interval: 200 })
+  await session.send('Tracing.start', { categories: CATEGORIES.join(','), transferMode: 'ReportEvents' })
+  await session.send('Profiler.start')
+  await installProbe(page, selector)
+  await page.goto(url, { waitUntil: 'commit' })
+  const visibleMs = await waitForVisible(page)
+  await page.waitForTimeout(1000)
+  const { profile } = await session.send('Profiler.stop') as { profile: Profile }
+  const done = new Promise<void>(finish => session.once('Tracing.tracingComplete', () => finish()))
+  await session.send('Tracing.end')
+  await done
+  return { visibleMs, events, profile }
+}
+
+function analyse(label: string, visibleMs: number, events: TraceEvent[], profile: Profile) {
+  // the page's renderer: the main thread that ran the app's scripts
+  const scriptPid = events.find(event => (event.name === 'EvaluateScript' || event.name === 'v8.compileModule') && String(event.args?.data?.url ?? '').includes('/_nuxt/'))?.pid
+  const main = events.find(event => event.name === 'thread_name' && event.args?.name === 'CrRendererMain' && event.pid === scriptPid)
+  if (!main) throw new Error('no renderer main thread in the trace')
+  const onMain = events.filter(event => event.pid === main.pid && event.tid === main.tid && event.ph === 'X')
+  const navigation = events.find(event => event.name === 'navigationStart' && event.pid === main.pid)?.ts ?? onMain[0]!.ts
+  if (process.env.PROFILE_DEBUG) {
+    const counts = new Map<string, number>()
+    for (const event of onMain) counts.set(event.name, (counts.get(event.name) ?? 0) + 1)
+    console.log(main, onMain.length, [...counts].sort((a, b) => b[1] - a[1]).slice(0, 30))
+    console.log(events.filter(event => event.name === 'thread_name').map(event => `${event.pid}/${event.tid} ${event.args?.name}`))
+  }
+  const tasks = onMain.filter(event => event.name === 'RunTask' && (event.dur ?? 0) > 50_000)
+  // samples → absolute times (µs, the trace's clock)
+  const nodes = new Map(profile.nodes.map(node => [node.id, node]))
+  const parents = new Map<number, number>()
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id)
+  const times: number[] = []
+  let time = profile.startTime
+  for (const delta of profile.timeDeltas) times.push(time += delta)
+  console.log(`\n## ${label}: newest visible at ${Math.round(visibleMs)} ms, ${tasks.length} long task(s)`)
+  for (const task of tasks) {
+    const end = task.ts + task.dur!
+    const inside = onMain.filter(event => event.ts >= task.ts && event.ts + (event.dur ?? 0) <= end && event !== task)
+    const byKind = new Map<string, number>()
+    const scripts = new Map<string, number>()
+    for (const event of inside) {
+      const kind = kindOf(event.name)
+      if (!kind) continue
+      // count only outermost events of a kind
+      const parent = inside.find(other => other !== event && kindOf(other.name) === kind && other.ts <= event.ts && other.ts + (other.dur ?? 0) >= event.ts + (event.dur ?? 0))
+      if (parent) continue
+      byKind.set(kind, (byKind.get(kind) ?? 0) + (event.dur ?? 0))
+      const url = (event.args?.data?.url ?? event.args?.data?.fileName) as string | undefined
+      if (url && (kind === 'script load' || kind === 'script')) scripts.set(`${event.name} ${shortUrl(url)}`, (scripts.get(`${event.name} ${shortUrl(url)}`) ?? 0) + (event.dur ?? 0))
+    }
+    const self = new Map<string, number>()
+    for (let index = 0; index < profile.samples.length; index++) {
+      const at = times[index]!
+      if (at < task.ts || at > end) continue
+      const frame = nodes.get(profile.samples[index]!)!.callFrame
+      const key = `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`
+      self.set(key, (self.get(key) ?? 0) + (times[index + 1] ?? at) - at)
+    }
+    // inclusive time of each function (counted once per sample however deep it recurses), with PROFILE_INCLUSIVE=1
+    const inclusive = new Map<string, number>()
+    if (process.env.PROFILE_INCLUSIVE) {
+      for (let index = 0; index < profile.samples.length; index++) {
+        const at = times[index]!
+        if (at < task.ts || at > end) continue
+        const seen = new Set<string>()
+        for (let id: number | undefined = profile.samples[index]; id !== undefined; id = parents.get(id)) {
+          const frame = nodes.get(id)!.callFrame
+          const key = `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`
+          if (seen.has(key)) continue
+          seen.add(key)
+          inclusive.set(key, (inclusive.get(key) ?? 0) + (times[index + 1] ?? at) - at)
+        }
+      }
+    }
+    const ms = (us: number) => `${(us / 1000).toFixed(1)}`
+    console.log(`- ${ms(task.dur!)} ms task at ${ms(task.ts - navigation)} ms: ${[...byKind].sort((a, b) => b[1] - a[1]).map(([kind, us]) => `${kind} ${ms(us)}`).join(', ')}`)
+    for (const [what, us] of [...scripts].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`    ${ms(us).padStart(6)} ms  ${what}`)
+    for (const [what, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${ms(us).padStart(6)} ms self  ${what}`)
+    for (const [what, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_INCLUSIVE) || 0)) console.log(`    ${ms(us).padStart(6)} ms total ${what}`)
+  }
+}
+
+const app = await startBenchApp(output, {}, 'profile-open')
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+})
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const setup = await context.newPage()
+  await setup.goto(app.url, { waitUntil: 'commit' })
+  await setup.waitForFunction(() => (window as unknown as { __plugboardReady?: boolean }).__plugboardReady === true, undefined, { timeout: 60_000 })
+  const chat = longChat('bench-long-chat', 2000)
+  await importChat(setup, chat)
+  await setup.close()
+  for (let run = 0; run < runs; run++) {
+    for (const [label, url, selector] of [
+      ['empty chat', `${app.url}/`, '[data-testid="composer-input"]'],
+      ['2,000 messages', `${app.url}/?thread=${chat.thread.id}`, `[data-message-id="${chat.messages.at(-1)!.id}"]`],
+    ] as const) {
+      const page = await context.newPage()
+      const { visibleMs, events, profile } = await record(page, url, selector)
+      analyse(label, visibleMs, events, profile)
+      await page.close()
+    }
+  }
+}
+finally {
+  await browser.close()
+  await app.stop()
+}
