@@ -42,7 +42,7 @@ test('an i-mdi: icon renders offline, served by the app with every other host bl
   await expect(icon).toBeVisible()
   // css mode paints the SVG as a mask, svg mode inlines it: either way the icon's paths are there
   await expect.poll(() => icon.evaluate((element) => {
-    if (element.tagName.toLowerCase() === 'svg') return element.innerHTML
+    if (element.tagName.toLowerCase() === 'svg') return element.outerHTML
     const style = getComputedStyle(element)
     return `${style.getPropertyValue('--svg')} ${style.maskImage} ${style.getPropertyValue('-webkit-mask-image')}`
   }), { timeout: 10_000 }).toMatch(/svg[^]*(path|%3Cpath)/i)
