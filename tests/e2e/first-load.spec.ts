@@ -1,0 +1,56 @@
+// The first screen fetches what it runs, and the rest when it is first used (issue 11, a small first load).
+// Each check names code by a string it contains, so it holds whatever the build calls its chunks.
+import { expect, test, type Page } from '@playwright/test'
+import { openApp, sendMessage, waitForIdle } from './helpers'
+
+const MCP_CLIENT = /mcp-session-id/i
+const MEMORY_DATABASE = 'Cannot have an array key path in an object store with a key generator'
+const ARGUMENT_VALIDATOR = 'Instance type '
+
+/** Records the text of every script the page fetches. */
+function recordScripts(page: Page): string[] {
+  const scripts: string[] = []
+  page.on('response', (response) => {
+    if (response.url().endsWith('.js')) void response.text().then(text => scripts.push(text), () => {})
+  })
+  return scripts
+}
+
+const loaded = (scripts: string[], marker: RegExp | string) =>
+  scripts.some(text => (typeof marker === 'string' ? text.includes(marker) : marker.test(text)))
+
+test.describe('first load', () => {
+  test('the page asks the browser to fetch only its entry script, not every chunk it may need later', async ({ request }) => {
+    const html = await (await request.get('/')).text()
+    expect(html).toMatch(/<script type="module" src="\/_nuxt\/[^"]+\.js"/)
+    expect(html).not.toContain('rel="prefetch"')
+  })
+
+  test('the first screen loads no MCP client, in-memory database or argument validator; a tool run loads the validator', async ({ page }) => {
+    const scripts = recordScripts(page)
+    await openApp(page)
+    await expect(page.getByTestId('composer-input')).toBeVisible()
+    await expect.poll(() => scripts.length).toBeGreaterThan(0)
+    expect(loaded(scripts, MCP_CLIENT)).toBe(false)
+    expect(loaded(scripts, MEMORY_DATABASE)).toBe(false)
+    expect(loaded(scripts, ARGUMENT_VALIDATOR)).toBe(false)
+
+    // The demo model calls the calculator: the executor and its validator load then, and the answer arrives.
+    await sendMessage(page, 'What is 12*7?')
+    await waitForIdle(page)
+    await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toContainText('84')
+    await expect.poll(() => loaded(scripts, ARGUMENT_VALIDATOR)).toBe(true)
+    expect(loaded(scripts, MCP_CLIENT)).toBe(false)
+  })
+
+  test('a saved MCP server loads the MCP client at start-up, and the server shows in Settings', async ({ page }) => {
+    await page.addInitScript(() => {
+      localStorage.setItem('plugboard:mcp-servers:v1', JSON.stringify([{ id: 'saved-1', name: 'Saved', url: 'http://127.0.0.1:9/mcp' }]))
+    })
+    const scripts = recordScripts(page)
+    await openApp(page)
+    await expect.poll(() => loaded(scripts, MCP_CLIENT), { timeout: 15_000 }).toBe(true)
+    await page.getByTestId('settings-open').click()
+    await expect(page.locator('[data-testid="mcp-server"][data-name="Saved"]')).toBeVisible()
+  })
+})
