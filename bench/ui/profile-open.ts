@@ -40,7 +40,7 @@ function shortUrl(url: string): string {
 async function record(page: Page, url: string, selector: string) {
   const session = await page.context().newCDPSession(page)
   const events: TraceEvent[] = []
-  session.on('Tracing.dataCollected', ({ value }: { value: TraceEvent[] }) => { events.push(...value) })
+  session.on('Tracing.dataCollected', ({ value }) => { events.push(...(value as unknown as TraceEvent[])) })
   await session.send('Profiler.enable')
   await session.send('Profiler.setSamplingInterval', { interval: 200 })
   await session.send('Tracing.start', { categories: CATEGORIES.join(','), transferMode: 'ReportEvents' })
