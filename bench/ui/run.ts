@@ -5,6 +5,7 @@
 //   npm run bench:ui -- --baseline /path/.output   and another build (e.g. main's) side by side, as "before"
 //   npm run bench:ui -- --build /path/.output      measure that build instead of .output
 //   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, stream, search)
+import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
 import { printTable, writeResult } from '../lib'
@@ -31,7 +32,9 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
 })
 
-const results: Record<string, unknown> = { replyChars: reply.length, replyTokens: Math.round(reply.length / 4) }
+// The machine's load average (1, 5, 15 min) before and after: timings on a shared machine mean little without it.
+const loadAverage = (): number[] => loadavg().map(value => Math.round(value * 100) / 100)
+const results: Record<string, unknown> = { replyChars: reply.length, replyTokens: Math.round(reply.length / 4), loadAverageBefore: loadAverage() }
 const openRows: Record<string, string | number>[] = []
 const streamRows: Record<string, string | number>[] = []
 const loadRows: Record<string, string | number>[] = []
@@ -83,4 +86,6 @@ if (openRows.length) printTable('Open a chat (median of 3): from page load until
 if (streamRows.length) printTable(`Stream a ${Math.round(reply.length / 4)}-token markdown reply with code blocks at loopback speed`, streamRows)
 if (loadRows.length) printTable('JavaScript loaded before first interaction', loadRows)
 if (searchRows.length) printTable('search_chat_history over 12,000 stored messages (median of 5)', searchRows)
+results.loadAverageAfter = loadAverage()
+console.log(`\nLoad average (1, 5, 15 min): ${(results.loadAverageBefore as number[]).join(', ')} before, ${(results.loadAverageAfter as number[]).join(', ')} after`)
 console.log(`\nResults written to ${await writeResult('ui', results)}`)
