@@ -2,6 +2,8 @@
 // chat and the 2,000-message chat open (the two figures of `npm run bench:ui`'s "open" table). Records a Chromium
 // trace and a sampled CPU profile of each open and prints, per long task, where its time went (script, style,
 // layout, GC...) and the functions that ran longest in it. A tool for finding the cause, not a figure.
+// `--runs N` repeats both opens; `PROFILE_INCLUSIVE=40` also lists the 40 functions with the most inclusive time
+// (a build with `vite.build.minify: false` names them).
 import { resolve } from 'node:path'
 import { chromium, type Page } from '@playwright/test'
 import { importChat, longChat } from '../../tests/e2e/support/seed-chat'
@@ -63,12 +65,6 @@ function analyse(label: string, visibleMs: number, events: TraceEvent[], profile
   if (!main) throw new Error('no renderer main thread in the trace')
   const onMain = events.filter(event => event.pid === main.pid && event.tid === main.tid && event.ph === 'X')
   const navigation = events.find(event => event.name === 'navigationStart' && event.pid === main.pid)?.ts ?? onMain[0]!.ts
-  if (process.env.PROFILE_DEBUG) {
-    const counts = new Map<string, number>()
-    for (const event of onMain) counts.set(event.name, (counts.get(event.name) ?? 0) + 1)
-    console.log(main, onMain.length, [...counts].sort((a, b) => b[1] - a[1]).slice(0, 30))
-    console.log(events.filter(event => event.name === 'thread_name').map(event => `${event.pid}/${event.tid} ${event.args?.name}`))
-  }
   const tasks = onMain.filter(event => event.name === 'RunTask' && (event.dur ?? 0) > 50_000)
   // samples → absolute times (µs, the trace's clock)
   const nodes = new Map(profile.nodes.map(node => [node.id, node]))
