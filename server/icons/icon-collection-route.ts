@@ -9,7 +9,7 @@ import { useIconStore } from '../utils/icons/icon-store-location'
  */
 export default defineEventHandler(async (event) => {
   const request = parseIconRequest(getRouterParam(event, 'collection'), getQuery(event).icons)
-  if (!request.ok) throw createError({ statusCode: request.status, statusMessage: request.status === 404 ? 'Not Found' : 'Bad Request', message: request.message })
+  if (!request.ok) throw createError({ statusCode: request.status, statusMessage: request.status === 404 ? 'Not Found' : 'Bad Request', message: request.message, data: { message: request.message } })
   const store = useIconStore(useRuntimeConfig(event))
   const icons = await store.getIcons(request.prefix, request.names)
   if (!icons) throw createError({ statusCode: 404, statusMessage: 'Not Found', message: 'Unknown icon collection.' })
