@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import type { IconifyJSON } from '@iconify/types'
+import type { IconifyAlias, IconifyJSON } from '@iconify/types'
 import { getIcons } from '@iconify/utils'
 import { ICONIFY_NAME, readShard, shardOf, splitCollection } from './icon-shards'
 import type { CollectionMeta, IconShard, IconShardIndex } from './icon-shards'
@@ -151,7 +151,7 @@ export function createIconStore(source: IconSource, options: IconStoreOptions = 
             break
           }
           if (!Object.hasOwn(shard.aliases, name)) break
-          const alias = shard.aliases[name]!
+          const alias: IconifyAlias = shard.aliases[name]!
           partial.aliases![name] = alias
           name = alias.parent
         }
