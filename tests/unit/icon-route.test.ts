@@ -156,8 +156,8 @@ describe('icon store', () => {
     const fromShards = createIconStore(createShardFolderSource(shards))
     const names = ['cloud', '123', 'rocket', 'missing-one']
     expect(await fromJson.getIcons('tabler', names)).toEqual(await fromShards.getIcons('tabler', names))
-    expect(await fromJson.has('ph')).toBe(true)
-    expect(await fromShards.has('ph')).toBe(false)
+    expect(await fromJson.getIcons('ph', ['alarm'])).toMatchObject({ prefix: 'ph', width: 256 })
+    expect(await fromShards.getIcons('ph', ['alarm'])).toBeUndefined()
     expect(await fromJson.getIcons('..', ['cloud'])).toBeUndefined()
   })
 

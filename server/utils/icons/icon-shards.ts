@@ -45,7 +45,8 @@ export function shardOf(name: string, shards: number): number {
   return hash % shards
 }
 
-const DIMENSIONS = ['width', 'height', 'left', 'top', 'lastModified'] as const
+/** The collection-wide fields an answer carries beside its icons. */
+export const COLLECTION_DEFAULTS = ['width', 'height', 'left', 'top', 'lastModified'] as const
 
 /** Cuts a collection into shards; `sourceBytes` (its JSON's size) decides how many. */
 export function splitCollection(data: IconifyJSON, sourceBytes: number): { meta: CollectionMeta, shards: IconShard[] } {
@@ -54,7 +55,7 @@ export function splitCollection(data: IconifyJSON, sourceBytes: number): { meta:
   for (const [name, icon] of Object.entries(data.icons)) shards[shardOf(name, count)]!.icons[name] = icon
   for (const [name, alias] of Object.entries(data.aliases ?? {})) shards[shardOf(name, count)]!.aliases[name] = alias
   const meta: CollectionMeta = { shards: count }
-  for (const key of DIMENSIONS) {
+  for (const key of COLLECTION_DEFAULTS) {
     if (typeof data[key] === 'number') meta[key] = data[key]
   }
   return { meta, shards }

@@ -20,7 +20,7 @@ function findBuiltShards(from: string): string | undefined {
   return undefined
 }
 
-const EMPTY: IconStore = { has: async () => false, getIcons: async () => undefined }
+const EMPTY: IconStore = { getIcons: async () => undefined }
 
 let store: IconStore | undefined
 

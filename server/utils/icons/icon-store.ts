@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import type { IconifyAlias, IconifyJSON } from '@iconify/types'
 import { getIcons } from '@iconify/utils'
-import { ICONIFY_NAME, readShard, shardOf, splitCollection } from './icon-shards'
+import { COLLECTION_DEFAULTS, ICONIFY_NAME, readShard, shardOf, splitCollection } from './icon-shards'
 import type { CollectionMeta, IconShard, IconShardIndex } from './icon-shards'
 
 /** Where the store reads collections from. */
@@ -69,8 +69,6 @@ export interface IconStoreOptions {
 const MAX_ALIAS_DEPTH = 36
 
 export interface IconStore {
-  /** True when `prefix` is a collection the store serves. */
-  has(prefix: string): Promise<boolean>
   /**
    * The icons asked for in Iconify's API format (`{ prefix, icons, aliases?, not_found? }`), aliases resolved to
    * their parents; names the set does not have are listed in `not_found`. Undefined for an unknown collection.
@@ -131,14 +129,11 @@ export function createIconStore(source: IconSource, options: IconStoreOptions = 
   }
 
   return {
-    async has(prefix) {
-      return (await source.prefixes()).has(prefix)
-    },
     async getIcons(prefix, names) {
       if (!(await source.prefixes()).has(prefix)) return undefined
       const meta = await metaOf(prefix)
       const partial: IconifyJSON = { prefix, icons: Object.create(null), aliases: Object.create(null) }
-      for (const key of ['width', 'height', 'left', 'top', 'lastModified'] as const) {
+      for (const key of COLLECTION_DEFAULTS) {
         if (meta[key] !== undefined) partial[key] = meta[key]
       }
       for (const requested of names) {
