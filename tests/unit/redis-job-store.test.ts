@@ -69,8 +69,8 @@ describe('Redis store', () => {
   })
 })
 
-describe('one blocking read per instance', () => {
-  it('wakes the read for a stream subscribed while it blocks on others, and keeps 200 followers apart', async () => {
+describe('one pub/sub connection per instance', () => {
+  it('delivers the streams subscribed after others, and keeps 200 followers apart', async () => {
     const writer = createRedisJobStore({ redis: instanceA, keyPrefix: 'many:' })
     const reader = createRedisJobStore({ redis: instanceB, keyPrefix: 'many:' })
     const controller = new AbortController()
