@@ -115,6 +115,8 @@ export async function subscribeToStream<T>(options: StreamSubscriptionOptions<T>
     await catchUp()
   }
   catch (error) {
+    // Aborted meanwhile (its connection may have closed under it): nobody waits for this subscription any more.
+    if (stopped) return { stop }
     stop()
     throw error
   }
