@@ -17,7 +17,8 @@ import { printTable, writeResult } from './lib/index'
 
 const CHATS = Number(process.env.BENCH_JOBS_CHATS ?? 500)
 const STEPS = 3
-const execArgv = ['--expose-gc', '--import', 'tsx', ...(process.env.BENCH_STALLS ? ['--import', '/tmp/rl-stall.mjs'] : []), ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])]
+// BENCH_CPU_PROF=<dir> writes a CPU profile of every process there (where an instance's time goes).
+const execArgv = ['--expose-gc', '--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])]
 
 /** A forked process and a way to wait for its next message of a kind. */
 function start(script: string, env: Record<string, string> = {}) {
@@ -63,7 +64,7 @@ async function ask<T extends FromInstance>(instances: Started[], message: ToInst
 async function runScenario(name: string, configs: InstanceConfig[], model: Started, serverBytes: () => Promise<number>) {
   const instances = configs.map(() => start('./background-jobs/instance-process.ts'))
   try {
-    for (const [index, instance] of instances.entries()) instance.on(message => message.type === 'lost' && model.send({ type: 'lost' }))
+    for (const instance of instances) instance.on(message => message.type === 'lost' && model.send({ type: 'lost' }))
     await Promise.all(instances.map((instance, index) => {
       const ready = instance.next('ready')
       instance.send({ type: 'init', config: configs[index] })
@@ -127,12 +128,12 @@ export async function runBackgroundJobsBench() {
   try {
     const { url } = await model.next<{ type: 'ready', url: string }>('ready')
     const base = { modelUrl: `${url}/v1`, steps: STEPS }
-    const embedded = (run: number): InstanceConfig[] => [{ ...base, name: 'embedded', mode: 'embedded', queueName: '', keyPrefix: '', concurrency: CHATS, ...{ run } }]
+    const embedded = (): InstanceConfig[] => [{ ...base, name: 'embedded', mode: 'embedded', queueName: '', keyPrefix: '', concurrency: CHATS }]
     const onRedis = (run: number, concurrency: [number, number]): InstanceConfig[] => ['A', 'B'].map((name, index) => ({ ...base, name, mode: 'redis' as const, redisUrl: redis.url, queueName: `bench-${run}`, keyPrefix: `bench${run}:`, concurrency: concurrency[index]! }))
     const redisBytes = async () => Number(/used_memory:(\d+)/.exec(await probe.info('memory'))?.[1] ?? 0)
     // The first pass only warms the machine up (disk cache of the modules, the model's connection pool).
-    await runScenario('warm-up', embedded(0), model, async () => 0)
-    rows.push(await runScenario('embedded (1 instance: in-process queue, memory store)', embedded(1), model, async () => 0))
+    await runScenario('warm-up', embedded(), model, async () => 0)
+    rows.push(await runScenario('embedded (1 instance: in-process queue, memory store)', embedded(), model, async () => 0))
     rows.push(await runScenario('Redis, 2 instances: both run chats and serve streams', onRedis(2, [Math.ceil(CHATS / 2), Math.ceil(CHATS / 2)]), model, redisBytes))
     rows.push(await runScenario('Redis, 2 instances: A runs every chat, B only serves streams', onRedis(3, [CHATS, 0]), model, redisBytes))
   }
