@@ -5,6 +5,7 @@
 //   npm run bench:ui -- --baseline /path/.output   and another build (e.g. main's) side by side, as "before"
 //   npm run bench:ui -- --build /path/.output      measure that build instead of .output
 //   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, stream, search)
+//   npm run bench:ui -- --only stream --trace       and what each long task of the stream was (Chromium trace)
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
 import { printTable, writeResult } from '../lib'
@@ -62,7 +63,8 @@ try {
     }
 
     if (parts.has('stream')) {
-      const stream = result.stream = await measureStreaming(browser, app.url, reply)
+      const stream = result.stream = await measureStreaming(browser, app.url, reply, { trace: argv.includes('--trace') })
+      for (const task of stream.app.longTaskBreakdown ?? []) console.log(`${build.label}: long task ${task.durationMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
       for (const [what, result] of [['app (streamed)', stream.app], ['naive full re-render per frame', stream.naive]] as const) {
         streamRows.push({ build: build.label, render: what, 'duration ms': result.durationMs, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'identical to whole': String(result.identical) })
       }

@@ -1,0 +1,69 @@
+import { computed, onScopeDispose, shallowRef, watch, type Ref } from 'vue'
+import { renderMarkdownCached } from '~/utils/chat/markdown-cache'
+
+/** Milliseconds of markdown work (parse + sanitise) per frame for blocks that arrived in a burst. */
+export const BLOCK_RENDER_BUDGET_MS = 8
+
+/** A block to show: its source, and whether it is final (else it is the moving tail, shown with the caret). */
+export interface ShownBlock {
+  source: string
+  finished: boolean
+}
+
+/**
+ * Blocks of a reply that grows, shown as fast as the page can render them without a long task. At loopback
+ * speed a whole reply can arrive between two frames; rendering its hundreds of new blocks at once blocked the
+ * page for hundreds of ms. Here each frame renders new finished blocks (into the markdown cache) for at most
+ * BLOCK_RENDER_BUDGET_MS, shows those, and the first block not rendered yet as the moving tail; the next frames
+ * go on until every block is shown, also after the stream ended. A message that mounts finished shows every block
+ * at once (opening a chat is not this path).
+ */
+export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boolean>) {
+  /** Blocks shown as final; the rest wait for the next frames. */
+  const rendered = shallowRef(streaming.value ? 0 : Number.POSITIVE_INFINITY)
+  /** Blocks that will not change any more. */
+  const final = computed(() => (streaming.value ? Math.max(0, blocks.value.length - 1) : blocks.value.length))
+  const behind = computed(() => rendered.value < final.value)
+
+  const shown = computed<ShownBlock[]>(() => {
+    const all = blocks.value
+    if (!behind.value) return all.map((source, index) => ({ source, finished: !streaming.value || index < all.length - 1 }))
+    return all.slice(0, rendered.value + 1).map((source, index) => ({ source, finished: index < rendered.value }))
+  })
+
+  let frame: number | undefined
+  let lastAdvance = Number.NEGATIVE_INFINITY
+  const now = () => performance.now()
+
+  /** Renders the next final blocks for at most the budget (at least one, so it always moves on). */
+  function advance() {
+    if (!behind.value) return
+    lastAdvance = now()
+    const all = blocks.value
+    let next = rendered.value
+    do {
+      renderMarkdownCached(all[next]!)
+      next++
+    } while (next < final.value && now() - lastAdvance < BLOCK_RENDER_BUDGET_MS)
+    rendered.value = next
+    scheduleFrame()
+  }
+
+  function scheduleFrame() {
+    if (frame !== undefined || !behind.value) return
+    frame = requestAnimationFrame(() => {
+      frame = undefined
+      // The page's own update already rendered blocks in this frame: wait for the next one.
+      if (now() - lastAdvance < BLOCK_RENDER_BUDGET_MS) return scheduleFrame()
+      advance()
+    })
+  }
+
+  // Before the render: the new blocks of this update get this frame's budget.
+  watch([blocks, streaming], advance, { flush: 'pre' })
+  onScopeDispose(() => {
+    if (frame !== undefined) cancelAnimationFrame(frame)
+  })
+
+  return { shown, behind }
+}
