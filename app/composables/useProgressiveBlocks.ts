@@ -1,4 +1,4 @@
-import { computed, onScopeDispose, shallowRef, watch, type Ref } from 'vue'
+import { computed, onMounted, onScopeDispose, shallowRef, watch, type Ref } from 'vue'
 import { renderMarkdownCached } from '~/utils/chat/markdown-cache'
 
 /** Milliseconds of markdown work (parse + sanitise) per frame for blocks that arrived in a burst. */
@@ -32,20 +32,26 @@ export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boole
   })
 
   let frame: number | undefined
+  let mounted = false
+  onMounted(() => (mounted = true))
   let lastAdvance = Number.NEGATIVE_INFINITY
   const now = () => performance.now()
 
-  /** Renders the next final blocks for at most the budget (at least one, so it always moves on). */
+  /**
+   * Renders the next final blocks for at most the budget. The block on screen as the moving tail is not rendered
+   * here: its component keeps its last rendering and caches that when the block turns final.
+   */
   function advance() {
     if (!behind.value) return
     lastAdvance = now()
     const all = blocks.value
-    let next = rendered.value
-    do {
+    const from = rendered.value
+    let next = mounted ? from + 1 : from
+    while (next < final.value && (next === from || now() - lastAdvance < BLOCK_RENDER_BUDGET_MS)) {
       renderMarkdownCached(all[next]!)
       next++
-    } while (next < final.value && now() - lastAdvance < BLOCK_RENDER_BUDGET_MS)
-    rendered.value = next
+    }
+    rendered.value = Math.min(next, final.value)
     scheduleFrame()
   }
 
@@ -60,7 +66,7 @@ export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boole
   }
 
   // Before the render: the new blocks of this update get this frame's budget.
-  watch([blocks, streaming], advance, { flush: 'pre' })
+  watch([blocks, streaming], advance, { flush: 'pre', immediate: true })
   onScopeDispose(() => {
     if (frame !== undefined) cancelAnimationFrame(frame)
   })
