@@ -2,7 +2,7 @@ import { Dexie, type EntityTable } from 'dexie'
 import { StorageError } from '#shared/errors/storage-error'
 import type { AuditRecord, MessageRecord, ThreadRecord, UserToolRecord } from './types'
 import { storageStatus } from './storage-status'
-import { installSearchIndexHooks, type SearchIndexRow } from './search-index'
+import { installSearchIndexHooks, type SearchIndexRow, type SearchWordRow } from './search-index'
 
 /** Lets tests (and the in-memory fallback) hand Dexie an IndexedDB implementation. */
 export interface PlugboardDatabaseOptions {
@@ -22,6 +22,8 @@ export class PlugboardDatabase extends Dexie {
   userTools!: EntityTable<UserToolRecord, 'id'>
   /** The words of each message, for `search_chat_history` (`search-index.ts`). */
   searchIndex!: EntityTable<SearchIndexRow, 'id'>
+  /** Every word of the search index once. */
+  searchWords!: EntityTable<SearchWordRow, 'word'>
 
   constructor(name = 'plugboard', options: PlugboardDatabaseOptions = {}) {
     // Pass only what was given: an explicit `undefined` would override Dexie's own defaults.
@@ -42,7 +44,7 @@ export class PlugboardDatabase extends Dexie {
       userTools: 'id, &name, updatedAt',
     })
     // Version 3: the search index. Existing messages are indexed by the first search, not during the upgrade.
-    this.version(3).stores({ searchIndex: 'id, *words' })
+    this.version(3).stores({ searchIndex: 'id, *words', searchWords: 'word' })
     installSearchIndexHooks(this)
   }
 }

@@ -10,6 +10,8 @@ import type { MessageRecord } from './types'
  * every add, change of text and delete, and the queue is written a moment later in its own transaction, so the
  * writes a reply makes while it streams never wait for it; a search writes what is queued first. Rows written
  * around Dexie (an import straight into IndexedDB) are found by comparing the two tables' keys and indexed then.
+ * `searchWords` lists every indexed word once, so a lone query word that may sit inside longer words is looked up
+ * by the words that contain it.
  *
  * The index only narrows: every candidate is checked with the same case-insensitive substring test as a full scan,
  * so the answers are the same. Bounded: a word is kept to MAX_WORD_LENGTH characters and a message to
@@ -32,6 +34,16 @@ export interface SearchIndexRow {
   id: string
   words: string[]
 }
+
+/** A word that some message has (or had: words of deleted messages stay, which only widens a lookup). */
+export interface SearchWordRow {
+  word: string
+}
+
+/** Past this many words in `searchWords` (deleted messages leave theirs), it is rebuilt from the index. */
+export const MAX_VOCABULARY_WORDS = 200_000
+/** Words of the vocabulary a lone query word may match; past this the query is too vague and every row is read. */
+const MAX_MATCHING_WORDS = 300
 
 /** The indexed words of a message's text: distinct, lower case, bounded (see the module comment). */
 export function searchWordsOf(role: MessageRecord['role'] | undefined, content: string | undefined): string[] {
@@ -98,10 +110,17 @@ async function flushQueued(db: PlugboardDatabase): Promise<void> {
     else deleted.push(id)
   }
   // Outside whatever transaction the caller is in: the index has its own.
-  await Dexie.ignoreTransaction(() => db.transaction('rw', db.searchIndex, async () => {
-    if (rows.length) await db.searchIndex.bulkPut(rows)
+  await Dexie.ignoreTransaction(() => db.transaction('rw', db.searchIndex, db.searchWords, async () => {
+    await putIndexRows(db, rows)
     if (deleted.length) await db.searchIndex.bulkDelete(deleted)
   }))
+}
+
+async function putIndexRows(db: PlugboardDatabase, rows: SearchIndexRow[]): Promise<void> {
+  if (rows.length === 0) return
+  await db.searchIndex.bulkPut(rows)
+  const words = new Set(rows.flatMap(row => row.words))
+  await db.searchWords.bulkPut([...words].map(word => ({ word })))
 }
 
 /**
@@ -114,7 +133,12 @@ export async function updateSearchIndex(db: PlugboardDatabase): Promise<void> {
     db.messages.toCollection().primaryKeys(),
     db.searchIndex.toCollection().primaryKeys(),
   ])
-  if (messageIds.length === indexedIds.length && messageIds.every((id, index) => id === indexedIds[index])) return
+  const inStep = messageIds.length === indexedIds.length && messageIds.every((id, index) => id === indexedIds[index])
+  if (!inStep) await indexMissing(db, messageIds, indexedIds)
+  if (await db.searchWords.count() > MAX_VOCABULARY_WORDS) await rebuildVocabulary(db)
+}
+
+async function indexMissing(db: PlugboardDatabase, messageIds: string[], indexedIds: string[]): Promise<void> {
   const indexed = new Set(indexedIds)
   const missing = messageIds.filter(id => !indexed.delete(id))
   const BATCH = 500
@@ -122,9 +146,18 @@ export async function updateSearchIndex(db: PlugboardDatabase): Promise<void> {
     const messages = await db.messages.bulkGet(missing.slice(start, start + BATCH))
     const rows = messages.filter(message => message !== undefined)
       .map(message => ({ id: message.id, words: searchWordsOf(message.role, message.content) }))
-    await db.searchIndex.bulkPut(rows)
+    await db.transaction('rw', db.searchIndex, db.searchWords, () => putIndexRows(db, rows))
   }
   if (indexed.size) await db.searchIndex.bulkDelete([...indexed])
+}
+
+/** `searchWords` again from the words the index holds now (a cursor over the index: slow, and rare). */
+async function rebuildVocabulary(db: PlugboardDatabase): Promise<void> {
+  await db.transaction('rw', db.searchIndex, db.searchWords, async () => {
+    const words = await db.searchIndex.orderBy('words').uniqueKeys() as string[]
+    await db.searchWords.clear()
+    await db.searchWords.bulkPut(words.map(word => ({ word })))
+  })
 }
 
 /** The words of a query and whether each is cut by the query's start or end (then it may be part of a longer word). */
@@ -138,7 +171,7 @@ function queryWords(needle: string) {
 
 /**
  * The ids of the messages that may contain `needle` (lower case), or null when the index cannot narrow the search
- * (a query without letters or digits). A word of the query with other characters on both sides must be a whole
+ * (a query without letters or digits, or a lone word found inside too many words). A word of the query with other characters on both sides must be a whole
  * word of the message; one with a character before it only starts a word; the query's first word, when the query
  * starts with it, may end a longer word, and a lone word may sit inside one: those are looked up in the list of
  * indexed words.
@@ -146,20 +179,25 @@ function queryWords(needle: string) {
 export async function candidateMessageIds(db: PlugboardDatabase, needle: string): Promise<Set<string> | null> {
   const words = queryWords(needle)
   if (words.length === 0) return null
+  // Each lookup is one key range of the index, which IndexedDB answers with getAllKeys (no cursor).
+  const withWord = (word: string) => db.searchIndex.where('words').equals(word).primaryKeys()
   const lookups: Array<Promise<string[]>> = []
   for (const { word, startsWord, endsWord } of words) {
-    if (startsWord && endsWord) lookups.push(db.searchIndex.where('words').anyOf([word, OVERFLOW_WORD]).primaryKeys())
-    else if (startsWord) lookups.push(db.searchIndex.where('words').startsWith(word).or('words').equals(OVERFLOW_WORD).primaryKeys())
+    if (startsWord && endsWord) lookups.push(withWord(word))
+    else if (startsWord) lookups.push(db.searchIndex.where('words').startsWith(word).primaryKeys())
   }
   if (lookups.length === 0) {
-    // Only a word that may be inside or at the end of a longer one: find those among the distinct indexed words.
+    // Only a word that may be inside or at the end of a longer one: find those among the words messages have.
     const [{ word, endsWord }] = words as [ReturnType<typeof queryWords>[number]]
-    const vocabulary = await db.searchIndex.orderBy('words').uniqueKeys() as string[]
-    const matching = vocabulary.filter(known => known === OVERFLOW_WORD || (endsWord ? known.endsWith(word) : known.includes(word)))
-    lookups.push(db.searchIndex.where('words').anyOf(matching).primaryKeys())
+    const vocabulary = await db.searchWords.toCollection().primaryKeys()
+    const matching = vocabulary.filter(known => (endsWord ? known.endsWith(word) : known.includes(word)))
+    if (matching.length > MAX_MATCHING_WORDS) return null
+    lookups.push(Promise.all(matching.map(withWord)).then(sets => sets.flat()))
   }
-  const sets = (await Promise.all(lookups)).map(ids => new Set(ids)).sort((a, b) => a.size - b.size)
-  const [smallest, ...others] = sets as [Set<string>, ...Set<string>[]]
+  const [overflowing, ...sets] = await Promise.all([withWord(OVERFLOW_WORD), ...lookups])
+  const [smallest, ...others] = sets.map(ids => new Set(ids)).sort((a, b) => a.size - b.size) as [Set<string>, ...Set<string>[]]
   for (const id of smallest) if (others.some(set => !set.has(id))) smallest.delete(id)
+  // Messages not indexed whole are checked by every search.
+  for (const id of overflowing!) smallest.add(id)
   return smallest
 }

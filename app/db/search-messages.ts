@@ -30,7 +30,7 @@ export async function searchMessages(query: string, options: SearchMessagesOptio
   if (!needle || limit <= 0) return []
   const db = getDatabase()
   await updateSearchIndex(db)
-  return db.transaction('r', db.threads, db.messages, db.searchIndex, async () => {
+  return db.transaction('r', [db.threads, db.messages, db.searchIndex, db.searchWords], async () => {
     const matches = (row: MessageRecord) => (row.role === 'user' || row.role === 'assistant')
       && row.threadId !== excludeThreadId
       && row.content.toLocaleLowerCase().includes(needle)

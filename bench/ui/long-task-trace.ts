@@ -39,7 +39,7 @@ export async function stopTrace(browser: Browser, thresholdMs = 50): Promise<Lon
   if (!mainThread) return []
   const onMain = traceEvents.filter(event => event.pid === mainThread.pid && event.tid === mainThread.tid)
   const tasks = onMain.filter(event => event.name === 'RunTask' && event.ph === 'X' && (event.dur ?? 0) / 1000 > thresholdMs)
-  const samples = profileSamples(traceEvents, mainThread.pid)
+  const samples = profileSamples(traceEvents, mainThread.pid, mainThread.tid)
   return tasks.map((task) => {
     const end = task.ts + task.dur!
     const events: Record<string, number> = {}
@@ -63,15 +63,15 @@ export async function stopTrace(browser: Browser, thresholdMs = 50): Promise<Lon
 
 const round = (value: number) => Math.round(value * 10) / 10
 
-/** The sampling profiler's samples on the page's process, each with its top frame and the time it stands for. */
-function profileSamples(traceEvents: TraceEvent[], pid: number) {
+/** The sampling profiler's samples of the page's main thread, each with its top frame and the time it stands for. */
+function profileSamples(traceEvents: TraceEvent[], pid: number, tid: number) {
   const starts = new Map<string, number>()
-  for (const event of traceEvents) if (event.name === 'Profile' && event.pid === pid && event.id) starts.set(event.id, event.ts)
+  for (const event of traceEvents) if (event.name === 'Profile' && event.pid === pid && event.tid === tid && event.id) starts.set(event.id, event.ts)
   const nodes = new Map<number, ProfileNode>()
   const samples: Array<{ ts: number, frame: string, durationUs: number }> = []
   const clock = new Map<string, number>()
   for (const event of traceEvents) {
-    if (event.name !== 'ProfileChunk' || event.pid !== pid || !event.id) continue
+    if (event.name !== 'ProfileChunk' || event.pid !== pid || !event.id || !starts.has(event.id)) continue
     const data = event.args?.data
     for (const node of data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node)
     let ts = clock.get(event.id) ?? starts.get(event.id) ?? event.ts
