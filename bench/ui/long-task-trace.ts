@@ -3,7 +3,7 @@ import type { Browser, Page } from '@playwright/test'
 /** What one long task of the page's main thread spent its time on. */
 export interface LongTaskBreakdown {
   durationMs: number
-  /** Trace events directly under the task (FunctionCall, TimerFire, Layout, MinorGC...), summed by name, ms. */
+  /** The task's longest trace events at any depth (FunctionCall, TimerFire, Layout, MinorGC...), ms. */
   events: Record<string, number>
   /** JavaScript functions with the most self time in the task (name @ file:line), ms, from the sampling profiler. */
   functions: Array<{ name: string, ms: number }>
@@ -43,13 +43,10 @@ export async function stopTrace(browser: Browser, thresholdMs = 50): Promise<Lon
   return tasks.map((task) => {
     const end = task.ts + task.dur!
     const events: Record<string, number> = {}
-    const children = onMain.filter(event => event.ph === 'X' && event !== task && event.ts >= task.ts && event.ts < end)
-    // Direct children only: an event inside another child is already counted by it.
-    let coveredUntil = -1
-    for (const event of children.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))) {
-      if (event.ts < coveredUntil) continue
-      coveredUntil = event.ts + (event.dur ?? 0)
-      events[event.name] = round((events[event.name] ?? 0) + (event.dur ?? 0) / 1000)
+    // The task's longest pieces at any depth (Layout, FunctionCall, ParseHTML, MinorGC...), scheduler wrappers left out.
+    const children = onMain.filter(event => event.ph === 'X' && event !== task && event.ts >= task.ts && event.ts < end && !WRAPPERS.has(event.name))
+    for (const event of children.sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0)).slice(0, 6)) {
+      events[event.name] = round(Math.max(events[event.name] ?? 0, (event.dur ?? 0) / 1000))
     }
     const self = new Map<string, number>()
     for (const sample of samples) {
@@ -61,6 +58,7 @@ export async function stopTrace(browser: Browser, thresholdMs = 50): Promise<Lon
   })
 }
 
+const WRAPPERS = new Set(['ThreadControllerImpl::RunTask', 'RunTask', 'BlinkScheduler_PerformMicrotaskCheckpoint', 'ThreadController active', 'SequenceManager RunTask'])
 const round = (value: number) => Math.round(value * 10) / 10
 
 /** The sampling profiler's samples of the page's main thread, each with its top frame and the time it stands for. */
