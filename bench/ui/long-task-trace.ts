@@ -47,6 +47,9 @@ export async function stopTrace(browser: Browser, thresholdMs = 50): Promise<Lon
     const children = onMain.filter(event => event.ph === 'X' && event !== task && event.ts >= task.ts && event.ts < end && !WRAPPERS.has(event.name))
     for (const event of children.sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0)).slice(0, 6)) {
       events[event.name] = round(Math.max(events[event.name] ?? 0, (event.dur ?? 0) / 1000))
+      // How many elements a style recalculation went over (a whole subtree invalidated, or only what changed).
+      const elements = (event.args as { elementCount?: number } | undefined)?.elementCount
+      if (elements !== undefined) events[`${event.name} elements`] = Math.max(events[`${event.name} elements`] ?? 0, elements)
     }
     const self = new Map<string, number>()
     for (const sample of samples) {
