@@ -124,8 +124,10 @@ describe('a reply that arrives in a burst', () => {
     // The stream ends before the page caught up: the rest still appears, and the caret stays until it has.
     await wrapper.setProps({ content: text, streaming: false })
     expect(wrapper.find('[data-streaming]').exists()).toBe(true)
+    expect(wrapper.findAll('.chat-markdown-tail')).toHaveLength(1)
     await vi.waitFor(() => expect(wrapper!.find('[data-rendering]').exists()).toBe(false), { timeout: 20_000, interval: 20 })
     expect(wrapper.find('[data-streaming]').exists()).toBe(false)
+    expect(wrapper.find('.chat-markdown-tail').exists()).toBe(false)
     const whole = document.createElement('div')
     whole.innerHTML = renderMarkdown(text)
     expect(wrapper.findAll('[data-slot="markdown-block"]').flatMap(block => topLevelMarkup(block.element))).toEqual(topLevelMarkup(whole))
