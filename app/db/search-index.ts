@@ -75,8 +75,14 @@ function enqueue(db: PlugboardDatabase, id: string, message: { role?: MessageRec
   if (queue.timer) clearTimeout(queue.timer)
   queue.timer = setTimeout(() => {
     queue.timer = undefined
-    flushQueued(db).catch(error => console.warn('[plugboard] could not update the search index', error))
+    whenIdle(() => flushQueued(db).catch(error => console.warn('[plugboard] could not update the search index', error)))
   }, FLUSH_DELAY_MS)
+}
+
+/** Runs `work` when the page is idle (the index is never urgent: a search writes what is queued first). */
+function whenIdle(work: () => unknown): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => work(), { timeout: 5_000 })
+  else work()
 }
 
 /** Keeps `searchIndex` following `messages` (called once per database, in its constructor). */
@@ -119,8 +125,11 @@ async function flushQueued(db: PlugboardDatabase): Promise<void> {
 async function putIndexRows(db: PlugboardDatabase, rows: SearchIndexRow[]): Promise<void> {
   if (rows.length === 0) return
   await db.searchIndex.bulkPut(rows)
-  const words = new Set(rows.flatMap(row => row.words))
-  await db.searchWords.bulkPut([...words].map(word => ({ word })))
+  // Only words not listed yet: a long reply repeats most of the words the vocabulary has.
+  const words = [...new Set(rows.flatMap(row => row.words))]
+  const known = await db.searchWords.bulkGet(words)
+  const added = words.filter((_, index) => known[index] === undefined)
+  if (added.length) await db.searchWords.bulkPut(added.map(word => ({ word })))
 }
 
 /**

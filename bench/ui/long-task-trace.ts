@@ -3,6 +3,8 @@ import type { Browser, Page } from '@playwright/test'
 /** What one long task of the page's main thread spent its time on. */
 export interface LongTaskBreakdown {
   durationMs: number
+  /** When the task started, ms after the trace started. */
+  atMs: number
   /** The task's longest trace events at any depth (FunctionCall, TimerFire, Layout, MinorGC...), ms. */
   events: Record<string, number>
   /** JavaScript functions with the most self time in the task (name @ file:line), ms, from the sampling profiler. */
@@ -39,6 +41,7 @@ export async function stopTrace(browser: Browser, thresholdMs = 50): Promise<Lon
   if (!mainThread) return []
   const onMain = traceEvents.filter(event => event.pid === mainThread.pid && event.tid === mainThread.tid)
   const tasks = onMain.filter(event => event.name === 'RunTask' && event.ph === 'X' && (event.dur ?? 0) / 1000 > thresholdMs)
+  const startedAt = onMain.reduce((earliest, event) => (event.ts > 0 && event.ts < earliest ? event.ts : earliest), Number.POSITIVE_INFINITY)
   const samples = profileSamples(traceEvents, mainThread.pid, mainThread.tid)
   return tasks.map((task) => {
     const end = task.ts + task.dur!
@@ -57,7 +60,7 @@ export async function stopTrace(browser: Browser, thresholdMs = 50): Promise<Lon
       self.set(sample.frame, (self.get(sample.frame) ?? 0) + sample.durationUs / 1000)
     }
     const functions = [...self].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, ms]) => ({ name, ms: round(ms) }))
-    return { durationMs: round(task.dur! / 1000), events, functions }
+    return { durationMs: round(task.dur! / 1000), atMs: Math.round((task.ts - startedAt) / 1000), events, functions }
   })
 }
 

@@ -64,7 +64,7 @@ try {
 
     if (parts.has('stream')) {
       const stream = result.stream = await measureStreaming(browser, app.url, reply, { trace: argv.includes('--trace') })
-      for (const task of stream.app.longTaskBreakdown ?? []) console.log(`${build.label}: long task ${task.durationMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
+      for (const task of stream.app.longTaskBreakdown ?? []) console.log(`${build.label}: long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
       for (const [what, result] of [['app (streamed)', stream.app], ['naive full re-render per frame', stream.naive]] as const) {
         streamRows.push({ build: build.label, render: what, 'duration ms': result.durationMs, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'identical to whole': String(result.identical) })
       }
