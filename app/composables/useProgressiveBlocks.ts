@@ -4,6 +4,9 @@ import { renderMarkdownCached } from '~/utils/chat/markdown-cache'
 /** Milliseconds of markdown work (parse + sanitise) per frame for blocks that arrived in a burst. */
 export const BLOCK_RENDER_BUDGET_MS = 8
 
+/** A frame longer than this (from one advance to the next) is a long task the user may feel. */
+const SLOW_FRAME_MS = 40
+
 /** A block to show: its source, and whether it is final (else it is the moving tail, shown with the caret). */
 export interface ShownBlock {
   source: string
@@ -14,7 +17,7 @@ export interface ShownBlock {
  * Blocks of a reply that grows, shown as fast as the page can render them without a long task. At loopback
  * speed a whole reply can arrive between two frames; rendering its hundreds of new blocks at once blocked the
  * page for hundreds of ms. Here each frame renders new finished blocks (into the markdown cache) for at most
- * BLOCK_RENDER_BUDGET_MS, shows those, and the first block not rendered yet as the moving tail; the next frames
+ * BLOCK_RENDER_BUDGET_MS (less while frames are slow), shows those, and the first block not rendered yet as the moving tail; the next frames
  * go on until every block is shown, also after the stream ended. A message that mounts finished shows every block
  * at once (opening a chat is not this path).
  */
@@ -33,6 +36,17 @@ export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boole
 
   let frame: number | undefined
   let mounted = false
+  let budget = BLOCK_RENDER_BUDGET_MS
+
+  /**
+   * The budget follows the frames: the page's own work for the blocks (inserting, styling and laying them out) comes
+   * on top of ours, and a busy machine makes all of it slower. A frame that took long halves the next budget; a
+   * quick one gives a millisecond back.
+   */
+  function adaptBudget(sinceLastAdvance: number) {
+    if (sinceLastAdvance > SLOW_FRAME_MS && sinceLastAdvance < 4 * SLOW_FRAME_MS) budget = Math.max(1, budget / 2)
+    else if (sinceLastAdvance < 2 * 16.7) budget = Math.min(BLOCK_RENDER_BUDGET_MS, budget + 1)
+  }
   onMounted(() => (mounted = true))
   let lastAdvance = Number.NEGATIVE_INFINITY
   const now = () => performance.now()
@@ -43,11 +57,15 @@ export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boole
    */
   function advance() {
     if (!behind.value) return
-    lastAdvance = now()
+    const started = now()
+    adaptBudget(started - lastAdvance)
+    lastAdvance = started
     const all = blocks.value
     const from = rendered.value
     let next = mounted ? from + 1 : from
-    while (next < final.value && (next === from || now() - lastAdvance < BLOCK_RENDER_BUDGET_MS)) {
+    // Before the first render every block is rendered: a message mounts with its first tokens, or (scrolled back into
+    // view) with blocks already in the cache.
+    while (next < final.value && (!mounted || next === from || now() - lastAdvance < budget)) {
       renderMarkdownCached(all[next]!)
       next++
     }
@@ -60,7 +78,7 @@ export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boole
     frame = requestAnimationFrame(() => {
       frame = undefined
       // The page's own update already rendered blocks in this frame: wait for the next one.
-      if (now() - lastAdvance < BLOCK_RENDER_BUDGET_MS) return scheduleFrame()
+      if (now() - lastAdvance < budget) return scheduleFrame()
       advance()
     })
   }
