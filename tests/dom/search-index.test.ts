@@ -125,3 +125,29 @@ describe('search over the word index', () => {
     expect(rows.find(row => row.id === wordy.id)!.words).toEqual([OVERFLOW_WORD])
   })
 })
+
+describe('a database from before the search index', () => {
+  it('opens as version 3 with its chats kept, and the first search finds their messages', async () => {
+    const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb')
+    const { Dexie } = await import('dexie')
+    const { PlugboardDatabase, setDatabase } = await import('~/db/database')
+    const indexedDB = new IDBFactory()
+    const old = new Dexie('before-index', { indexedDB, IDBKeyRange })
+    old.version(1).stores({ threads: 'id, updatedAt, createdAt', messages: 'id, threadId, [threadId+seq], createdAt, status' })
+    old.version(2).stores({ audit: 'id, toolName, status, startedAt, threadId', userTools: 'id, &name, updatedAt' })
+    await old.table('threads').put({ id: 't-old', title: 'Old chat', createdAt: 1, updatedAt: 1 })
+    await old.table('messages').put({ id: 'm-old', threadId: 't-old', seq: 1, role: 'user', content: 'Plans for the Azores trip', status: 'complete', createdAt: 1, updatedAt: 1 })
+    old.close()
+
+    const upgraded = new PlugboardDatabase('before-index', { indexedDB, IDBKeyRange })
+    setDatabase(upgraded)
+    try {
+      expect(await found('azores')).toEqual(['m-old'])
+      expect(upgraded.verno).toBe(3)
+      expect(await upgraded.searchIndex.count()).toBe(1)
+    }
+    finally {
+      upgraded.close()
+    }
+  })
+})
