@@ -1,9 +1,11 @@
 import { computed, onMounted, onScopeDispose, shallowRef, watch, type Ref } from 'vue'
-import { renderMarkdownCached } from '~/utils/chat/markdown-cache'
+import { isMarkdownCached, renderMarkdownCached } from '~/utils/chat/markdown-cache'
 
 /** Milliseconds of markdown work (parse + sanitise) per frame for blocks that arrived in a burst. */
 export const BLOCK_RENDER_BUDGET_MS = 8
 
+/** Blocks a message renders before it mounts, whatever the time they take. */
+const MOUNT_BLOCKS = 4
 /** A frame longer than this (from one advance to the next) is a long task the user may feel. */
 const SLOW_FRAME_MS = 40
 
@@ -63,9 +65,10 @@ export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boole
     const all = blocks.value
     const from = rendered.value
     let next = mounted ? from + 1 : from
-    // Before the first render every block is rendered: a message mounts with its first tokens, or (scrolled back into
-    // view) with blocks already in the cache.
-    while (next < final.value && (!mounted || next === from || now() - lastAdvance < budget)) {
+    // Before the first render, blocks already in the cache (a message scrolled back into view) and the first few are
+    // rendered whatever the time, so a message mounts with its text; a burst beyond them waits for the next frames.
+    const beforeMount = (index: number) => !mounted && (index < MOUNT_BLOCKS || isMarkdownCached(all[index]!))
+    while (next < final.value && (next === from || beforeMount(next) || now() - lastAdvance < budget)) {
       renderMarkdownCached(all[next]!)
       next++
     }

@@ -41,6 +41,7 @@ export async function stopTrace(browser: Browser, thresholdMs = 50): Promise<Lon
   if (!mainThread) return []
   const onMain = traceEvents.filter(event => event.pid === mainThread.pid && event.tid === mainThread.tid)
   const tasks = onMain.filter(event => event.name === 'RunTask' && event.ph === 'X' && (event.dur ?? 0) / 1000 > thresholdMs)
+    .filter(task => !onMain.some(event => event.name === 'CpuProfiler::StartProfiling' && event.ts >= task.ts && event.ts < task.ts + task.dur!))
   const startedAt = onMain.reduce((earliest, event) => (event.ts > 0 && event.ts < earliest ? event.ts : earliest), Number.POSITIVE_INFINITY)
   const samples = profileSamples(traceEvents, mainThread.pid, mainThread.tid)
   return tasks.map((task) => {
