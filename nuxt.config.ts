@@ -20,10 +20,10 @@ export default defineNuxtConfig({
   ui: { fonts: false },
   // Sessions only on the server (server/utils/security): the app asks /api/auth/status itself.
   auth: { loadStrategy: 'none' },
-  // Icons offline: the app's server serves every installed @iconify-json/* collection (lucide, mdi; `npm install
-  // @iconify-json/<prefix>` adds one), since tools pick icons at run time and a build-time scan cannot know them all;
-  // the icons named in the source are also bundled into the client. Never the Iconify API.
-  icon: { provider: 'server', serverBundle: 'local', fallbackToApi: false, clientBundle: { scan: true, sizeLimitKb: 512 } },
+  // Icons offline: every Iconify collection (@iconify/json), read lazily by the app's own server, since tools pick
+  // icons at run time (modules/iconify-offline.ts answers @nuxt/icon's route; nothing is bundled into the server).
+  // The icons named in the source are also bundled into the client. Never the Iconify API.
+  icon: { provider: 'server', serverBundle: false, fallbackToApi: false, clientBundle: { scan: true, sizeLimitKb: 512 } },
   runtimeConfig: {
     // Server-only: never sent to the browser. Each is set at start-up by NUXT_<NAME> (README "Configuration").
     openrouterApiKey: '',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeJobStore, createJobStore } from '~~/server/utils/background-jobs/create-job-store'
 import { createRedisJobStore } from '~~/server/utils/background-jobs/redis-job-store'
 import { closeRedisClients } from '~~/server/utils/redis/redis-client'
+import type { JobEvent } from '~~/server/utils/background-jobs/job-store-types'
 import { describeJobStoreContract, newJob } from './helpers/job-store-contract'
 import { startRedisServer } from './helpers/redis-server'
 import type { RedisServer } from './helpers/redis-server'
@@ -69,8 +70,8 @@ describe('Redis store', () => {
   })
 })
 
-describe('one blocking read per instance', () => {
-  it('wakes the read for a stream subscribed while it blocks on others, and keeps 200 followers apart', async () => {
+describe('one pub/sub connection per instance', () => {
+  it('delivers the streams subscribed after others, and keeps 200 followers apart', async () => {
     const writer = createRedisJobStore({ redis: instanceA, keyPrefix: 'many:' })
     const reader = createRedisJobStore({ redis: instanceB, keyPrefix: 'many:' })
     const controller = new AbortController()
@@ -86,6 +87,45 @@ describe('one blocking read per instance', () => {
     }))
     await expect.poll(() => [...seen.values()].reduce((sum, list) => sum + list.length, 0)).toBe(600)
     jobs.forEach((job, index) => expect(seen.get(job.id)).toEqual([index * 10 + 1, index * 10 + 2, index * 10 + 3]))
+    controller.abort()
+    await reader.close()
+    await writer.close()
+  })
+})
+
+describe('live events over pub/sub, the stream as the record', () => {
+  it('reads from the stream an entry whose publication it never got, before the next one', async () => {
+    const store = createRedisJobStore({ redis: instanceA, keyPrefix: 'gap:' })
+    const job = newJob()
+    await store.putJob(job)
+    const seen: JobEvent<string>[] = []
+    const controller = new AbortController()
+    await createRedisJobStore({ redis: instanceB, keyPrefix: 'gap:' }).subscribe<string>(job.id, 0, event => seen.push(event), controller.signal)
+    // Entry 1 lands in the stream without a publication (as if the message was lost on the way)...
+    await instanceA.xadd(`gap:job:{${job.id}}:events`, '1-0', 'event', JSON.stringify('unpublished'))
+    // ...and entry 2 arrives live: the gap is read from the stream first.
+    expect(await store.appendEvent(job.id, 'published')).toBe(2)
+    await expect.poll(() => seen.map(event => [event.id, event.event])).toEqual([[1, 'unpublished'], [2, 'published']])
+    controller.abort()
+    await store.close()
+  })
+
+  it('catches up on what was appended while its pub/sub connection was cut, the last event included', async () => {
+    const writer = createRedisJobStore({ redis: instanceA, keyPrefix: 'cut:' })
+    const reader = createRedisJobStore({ redis: instanceB, keyPrefix: 'cut:' })
+    const job = newJob()
+    await writer.putJob(job)
+    const seen: number[] = []
+    const controller = new AbortController()
+    await reader.subscribe<{ n: number }>(job.id, 0, event => seen.push(event.event.n), controller.signal)
+    await writer.appendEvent(job.id, { n: 1 })
+    await expect.poll(() => seen).toEqual([1])
+    // Redis drops every pub/sub connection; the appends meanwhile are published to nobody.
+    await instanceA.client('KILL', 'TYPE', 'pubsub')
+    for (let n = 2; n <= 5; n++) await writer.appendEvent(job.id, { n })
+    await expect.poll(() => seen, { timeout: 5000 }).toEqual([1, 2, 3, 4, 5])
+    await writer.appendEvent(job.id, { n: 6 })
+    await expect.poll(() => seen).toEqual([1, 2, 3, 4, 5, 6])
     controller.abort()
     await reader.close()
     await writer.close()

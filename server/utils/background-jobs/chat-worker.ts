@@ -35,6 +35,8 @@ export function startChatWorker(): void {
       attempt,
       signal,
       ownerId: instanceId,
+      // Renewed as often as BullMQ renews its own lock, so a run that lost the job notices within a third of it.
+      leaseRenewMs: memoryKeyTimings().heartbeatMs,
       model: (state: ChatJobState) => createServerChatModel({
         apiKey, baseUrl: String(config.openrouterBaseUrl), model: state.modelName, policy: readOpenRouterPolicy(config),
         appUrl: config.public.appUrl, appTitle: config.public.appTitle,

@@ -28,6 +28,11 @@ export interface JobRecord {
   keyInMemory?: boolean
   /** Stop was asked for (from any instance): a runner that starts or takes the job over ends it at once. */
   stopRequested?: boolean
+  /**
+   * The fencing token of the newest run's claim (`claimJob`), bumped by each claim. Writes made with an older
+   * token are refused, so a runner that stalled past its lock while another took over cannot write (or run on).
+   */
+  runToken?: number
   /** Set when status is 'failed' or 'interrupted'. */
   error?: string
   /** Anything the runner needs to resume after a takeover (finished steps' messages, the tool switches at send time). */
@@ -41,6 +46,11 @@ export interface JobEvent<T = unknown> {
   event: T
 }
 
+/** A runner's claim on a job: its writes go through only while no later claim exists. */
+export interface JobFence {
+  token: number
+}
+
 /**
  * Storage of jobs and their ordered event streams. Every method may be called from any instance.
  * Stores are bounded (job-retention.ts): a job keeps its newest `maxEventsPerJob` events, so a reader asking for
@@ -51,12 +61,23 @@ export interface JobStore {
   /** Creates or replaces a job record. */
   putJob: (job: JobRecord) => Promise<void>
   getJob: (jobId: string) => Promise<JobRecord | undefined>
-  /** Shallow-merges `patch` into the record (and bumps updatedAt); undefined when there is no such job. */
-  updateJob: (jobId: string, patch: Partial<JobRecord>) => Promise<JobRecord | undefined>
+  /**
+   * Shallow-merges `patch` into the record (and bumps updatedAt); undefined when there is no such job. With
+   * `fence`, a runner's write: refused with LeaseLostError (nothing written) unless the job's runToken is its token.
+   */
+  updateJob: (jobId: string, patch: Partial<JobRecord>, fence?: JobFence) => Promise<JobRecord | undefined>
+  /**
+   * A runner claims the job: bumps `runToken` and merges `patch` in one step, so every earlier claim's fenced writes
+   * are refused from now on. Returns the record (its `runToken` is the new claim's token); undefined when no such job.
+   */
+  claimJob: (jobId: string, patch: Partial<JobRecord>) => Promise<JobRecord | undefined>
   /** Jobs of a session, newest first. */
   listJobs: (sessionId: string) => Promise<JobRecord[]>
-  /** Appends one event; returns its id (previous id + 1). Never loses or reorders an appended event. */
-  appendEvent: <T>(jobId: string, event: T) => Promise<number>
+  /**
+   * Appends one event; returns its id (previous id + 1). Never loses or reorders an appended event. With `fence`,
+   * refused with LeaseLostError (nothing appended) unless the job's record exists with that runToken.
+   */
+  appendEvent: <T>(jobId: string, event: T, fence?: JobFence) => Promise<number>
   /** Events with id > afterId, in order, at most `limit` (default 1000). */
   readEvents: <T>(jobId: string, afterId: number, limit?: number) => Promise<JobEvent<T>[]>
   /**

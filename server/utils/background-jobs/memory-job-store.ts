@@ -2,7 +2,8 @@ import type { Storage } from 'unstorage'
 import { createJobRecordPersistence } from './job-record-persistence'
 import { isFinishedJob, resolveJobRetention } from './job-retention'
 import type { JobRetentionOptions } from './job-retention'
-import type { JobEvent, JobRecord, JobStore } from './job-store-types'
+import type { JobEvent, JobFence, JobRecord, JobStore } from './job-store-types'
+import { LeaseLostError } from './lease-lost-error'
 import { createOrderedDelivery } from './ordered-delivery'
 
 /** Options of the embedded store. */
@@ -91,6 +92,21 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): JobSt
     return entry.events.slice(start, start + limit)
   }
 
+  /** Refuses a runner's write made with a claim that is no longer the job's newest. */
+  function checkFence(jobId: string, record: JobRecord | undefined, fence: JobFence | undefined): void {
+    if (fence && record?.runToken !== fence.token) throw new LeaseLostError(jobId, fence.token)
+  }
+
+  async function merge(jobId: string, patch: Partial<JobRecord>, change: (record: JobRecord) => Partial<JobRecord>): Promise<JobRecord | undefined> {
+    const record = current(jobId)?.record
+    if (!record) return undefined
+    // Only a claim moves the token: a patch that carries one does not.
+    const { runToken: _token, ...fields } = structuredClone(patch)
+    const updated: JobRecord = { ...record, ...fields, ...change(record), id: record.id, updatedAt: Date.now() }
+    await store(updated)
+    return structuredClone(updated)
+  }
+
   async function store(job: JobRecord): Promise<void> {
     const entry = entryFor(job.id)
     entry.record = structuredClone(job)
@@ -108,13 +124,14 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): JobSt
       const record = current(jobId)?.record
       return record && structuredClone(record)
     },
-    async updateJob(jobId, patch) {
+    async updateJob(jobId, patch, fence) {
       await ready
-      const record = current(jobId)?.record
-      if (!record) return undefined
-      const updated: JobRecord = { ...record, ...structuredClone(patch), id: record.id, updatedAt: Date.now() }
-      await store(updated)
-      return structuredClone(updated)
+      checkFence(jobId, current(jobId)?.record, fence)
+      return merge(jobId, patch, () => ({}))
+    },
+    async claimJob(jobId, patch) {
+      await ready
+      return merge(jobId, patch, record => ({ runToken: (record.runToken ?? 0) + 1 }))
     },
     async listJobs(sessionId) {
       await ready
@@ -124,8 +141,9 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): JobSt
         .map(entry => structuredClone(entry.record!))
       return records.sort((a, b) => b.createdAt - a.createdAt)
     },
-    async appendEvent(jobId, event) {
+    async appendEvent(jobId, event, fence) {
       await ready
+      checkFence(jobId, current(jobId)?.record, fence)
       const entry = entryFor(jobId)
       const appended: JobEvent = { id: entry.lastId + 1, jobId, event: structuredClone(event) }
       entry.lastId = appended.id

@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis'
 import { isFinishedJob, resolveJobRetention } from './job-retention'
 import type { JobRetentionOptions } from './job-retention'
-import type { JobEvent, JobRecord, JobStore } from './job-store-types'
+import type { JobEvent, JobFence, JobRecord, JobStore } from './job-store-types'
+import { LeaseLostError } from './lease-lost-error'
 import { decodeJobFields, decodeStreamEntry, encodeEvent, encodeJobFields } from './redis-job-encoding'
-import { jobStoreScripts } from './redis-job-scripts'
+import { jobStoreScripts, STALE_RUN_REPLY } from './redis-job-scripts'
 import { subscribeToStream } from './redis-event-subscription'
 import type { StreamSubscription } from './redis-event-subscription'
 
@@ -36,6 +37,15 @@ export function createRedisJobStore(options: RedisJobStoreOptions): JobStore {
   const sessionKey = (sessionId: string) => `${prefix}session:${sessionId}:jobs`
   const ttlOf = (job: JobRecord) => (isFinishedJob(job) ? retention.finishedJobTtlMs : retention.idleJobTtlMs)
 
+  async function merge(jobId: string, patch: Partial<JobRecord>, mode: 'update' | 'claim', fence?: JobFence): Promise<JobRecord | undefined> {
+    // Only a claim moves the token (inside the script): a patch that carries one does not.
+    const { id: _id, runToken: _token, ...fields } = patch
+    const { set, unset } = encodeJobFields({ ...fields, updatedAt: Date.now() })
+    const merged = await scripts.updateJobFields(recordKey(jobId), eventsKey(jobId), retention.finishedJobTtlMs, retention.idleJobTtlMs, mode, fenceToken(fence), set.length / 2, ...set, ...unset)
+      .catch(refusal(jobId, fence))
+    return decodeJobFields(merged)
+  }
+
   return {
     async putJob(job) {
       const { set } = encodeJobFields(job)
@@ -53,12 +63,8 @@ export function createRedisJobStore(options: RedisJobStoreOptions): JobStore {
     async getJob(jobId) {
       return decodeJobFields(await redis.hgetall(recordKey(jobId)))
     },
-    async updateJob(jobId, patch) {
-      const { id: _id, ...fields } = patch
-      const { set, unset } = encodeJobFields({ ...fields, updatedAt: Date.now() })
-      const merged = await scripts.updateJobFields(recordKey(jobId), eventsKey(jobId), retention.finishedJobTtlMs, retention.idleJobTtlMs, set.length / 2, ...set, ...unset)
-      return decodeJobFields(merged)
-    },
+    updateJob: (jobId, patch, fence) => merge(jobId, patch, 'update', fence),
+    claimJob: (jobId, patch) => merge(jobId, patch, 'claim'),
     async listJobs(sessionId) {
       const ids = await redis.zrevrange(sessionKey(sessionId), 0, -1)
       if (ids.length === 0) return []
@@ -76,8 +82,10 @@ export function createRedisJobStore(options: RedisJobStoreOptions): JobStore {
       if (gone.length > 0) await redis.zrem(sessionKey(sessionId), ...gone)
       return jobs.sort((a, b) => b.createdAt - a.createdAt)
     },
-    async appendEvent(jobId, event) {
-      return Number(await scripts.appendJobEvent(eventsKey(jobId), recordKey(jobId), encodeEvent(event), retention.maxEventsPerJob, retention.finishedJobTtlMs, retention.idleJobTtlMs))
+    async appendEvent(jobId, event, fence) {
+      const id = await scripts.appendJobEvent(eventsKey(jobId), recordKey(jobId), encodeEvent(event), retention.maxEventsPerJob, retention.finishedJobTtlMs, retention.idleJobTtlMs, fenceToken(fence))
+        .catch(refusal(jobId, fence))
+      return Number(id)
     },
     async readEvents<T>(jobId: string, afterId: number, limit = 1000) {
       if (!(limit >= 1)) return []
@@ -107,6 +115,19 @@ export function createRedisJobStore(options: RedisJobStoreOptions): JobStore {
       for (const subscription of [...subscriptions]) subscription.stop()
       subscriptions.clear()
     },
+  }
+}
+
+/** A fence as the scripts compare it: the token as the record stores it (JSON of a number), '' for none. */
+function fenceToken(fence: JobFence | undefined): string {
+  return fence ? JSON.stringify(fence.token) : ''
+}
+
+/** Turns a script's refusal of a stale runner into LeaseLostError; other failures pass through. */
+function refusal(jobId: string, fence: JobFence | undefined): (error: unknown) => never {
+  return (error) => {
+    if (fence && error instanceof Error && error.message.startsWith(STALE_RUN_REPLY)) throw new LeaseLostError(jobId, fence.token, { cause: error })
+    throw error
   }
 }
 

@@ -11,7 +11,10 @@ import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { listServerTools } from '../chat/tool-registry'
 import { browserTool } from './browser-tool'
 import { jobApproval, withEditedCall } from './job-approval'
+import { claimJobLease } from './job-lease'
+import type { JobLease } from './job-lease'
 import type { JobRecord, JobStatus, JobStore } from './job-store-types'
+import { LeaseLostError } from './lease-lost-error'
 import { forgetRunningJob, trackRunningJob } from './running-jobs'
 
 /** A chat to answer on the server, as the browser sent it. */
@@ -100,6 +103,8 @@ export interface RunChatJobOptions {
   signal?: AbortSignal
   /** An id for this instance, written as the record's owner. */
   ownerId?: string
+  /** How often the run renews its claim on the job (job-lease.ts). @default 10_000 */
+  leaseRenewMs?: number
 }
 
 const FINISHED: ReadonlySet<JobStatus> = new Set(['done', 'failed', 'stopped', 'interrupted'])
@@ -109,6 +114,10 @@ const FINISHED: ReadonlySet<JobStatus> = new Set(['done', 'failed', 'stopped', '
  * LoopEvent appended to the job's stream (the store numbers them after the last appended one, so a takeover's ids
  * go on from there). After each finished step the step's messages are saved into the state, so a takeover resumes
  * after it without running its tool calls again; its step numbers go on too.
+ *
+ * The run first claims the job (job-lease.ts): every write it makes carries the claim's fencing token, and once a
+ * later run claimed the job (a takeover while this one stalled past its queue lock) the store refuses them. The
+ * first refusal aborts this run at once: no more events, state or tool runs from it, and no end written for it.
  */
 export async function runChatJob(store: JobStore, jobId: string, options: RunChatJobOptions): Promise<void> {
   const job = await store.getJob(jobId)
@@ -131,38 +140,45 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
   // The step being recorded: its assistant message and the results its calls still owe.
   let pending: { message: AssistantMessage, results: Map<string, ToolMessage> } | undefined
   let last: LoopEvent | undefined
+  let lease: JobLease | undefined
   const saveStep = async () => {
     if (!pending) return
     const calls = pending.message.tool_calls ?? []
     messages = [...messages, pending.message, ...calls.map(call => pending!.results.get(call.id)!)]
     stepsDone++
     pending = undefined
-    await store.updateJob(jobId, { state: { ...state, messages, stepsDone } satisfies ChatJobState })
+    await lease!.updateJob({ state: { ...state, messages, stepsDone } satisfies ChatJobState })
   }
   try {
-    const started = await store.updateJob(jobId, { status: 'running', ...(options.ownerId ? { ownerId: options.ownerId } : {}), heartbeatAt: Date.now() })
+    const claimed = await claimJobLease(store, jobId, { status: 'running', ...(options.ownerId ? { ownerId: options.ownerId } : {}), heartbeatAt: Date.now() }, { renewEveryMs: options.leaseRenewMs })
+    if (!claimed) return
+    lease = claimed.lease
+    const leaseSignal = lease.signal
+    leaseSignal.addEventListener('abort', () => controller.abort(leaseSignal.reason), { once: true })
+    const writer = lease
+    const onWaiting = (waiting: boolean) => writer.updateJob({ status: waiting ? 'paused' : 'running' }).then(() => {})
     // Stop asked for before this run could hear it (queued, or its instance died): end at once, 'aborted'.
-    if (started?.stopRequested) controller.abort(new Error('Stopped by the user.'))
+    if (claimed.record.stopRequested) controller.abort(new Error('Stopped by the user.'))
     if (attempt > 1) console.warn(`[jobs] chat ${jobId}: run ${attempt}, going on after step ${offset}`)
     if (offset >= maxSteps) {
       last = { type: 'finish', finishReason: 'step-cap', steps: offset }
-      await store.appendEvent(jobId, last)
+      await lease.appendEvent(last)
     }
     else {
       await runChatLoop({
         model: typeof options.model === 'function' ? options.model(state) : options.model,
         messages,
-        tools: toolSetFromArray(jobTools(jobId, state, store)),
+        tools: toolSetFromArray(jobTools(jobId, state, onWaiting)),
         threadId: job.threadId ?? jobId,
         signal: controller.signal,
         maxSteps: maxSteps - offset,
         toolCallMode: state.toolCallMode ?? 'auto',
-        ...jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting: waiting => store.updateJob(jobId, { status: waiting ? 'paused' : 'running' }).then(() => {}) }),
+        ...jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting }),
         onEvent: async (raw) => {
           if (queueSignal?.aborted) throw new ShutdownError()
           const event = shiftStep(raw, offset)
           last = event
-          await store.appendEvent(jobId, event)
+          await writer.appendEvent(event)
           if (event.type === 'step-finish') {
             const ended = event.finishReason === 'aborted' || event.finishReason === 'error'
             pending = ended ? undefined : { message: event.message, results: new Map() }
@@ -182,18 +198,22 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     }
     if (queueSignal?.aborted) throw new ShutdownError()
     const status = endStatus(last)
-    await store.updateJob(jobId, { status, ...(last?.type === 'fail' ? { error: last.error.message } : {}) })
+    await lease.updateJob({ status, ...(last?.type === 'fail' ? { error: last.error.message } : {}) })
   }
   catch (error) {
     // Shutting down: leave the job as it is, for the queue to run it again (here after a restart, or elsewhere).
     if (queueSignal?.aborted) throw error instanceof ShutdownError ? error : new ShutdownError()
+    // Another run holds the job now: this one writes nothing more, not even its failure.
+    if (lease?.lost || LeaseLostError.isInstance(error)) return
     // The store failed under the loop: say so on the stream if it still takes events, and on the record.
     const failure = describeLoopFailure(error)
     console.error(`[jobs] chat ${jobId} failed: ${failure.message}`)
-    await store.appendEvent(jobId, { type: 'fail', steps: stepsDone, error: failure } satisfies LoopEvent).catch(() => {})
-    await store.updateJob(jobId, { status: 'failed', error: failure.message }).catch(() => {})
+    const write = lease ?? { appendEvent: (event: unknown) => store.appendEvent(jobId, event), updateJob: (patch: Partial<JobRecord>) => store.updateJob(jobId, patch) }
+    await write.appendEvent({ type: 'fail', steps: stepsDone, error: failure } satisfies LoopEvent).catch(() => {})
+    await write.updateJob({ status: 'failed', error: failure.message }).catch(() => {})
   }
   finally {
+    lease?.release()
     queueSignal?.removeEventListener('abort', onQueueAbort)
     forgetRunningJob(jobId)
   }
@@ -213,11 +233,10 @@ function shiftStep(event: LoopEvent, offset: number): LoopEvent {
 }
 
 /** The tools as they were switched at send time: registered server tools, then the tab's own tools. */
-function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, store: JobStore): ExecutableTool[] {
+function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, onWaiting: (waiting: boolean) => Promise<void>): ExecutableTool[] {
   const wanted = new Set(input.serverToolNames)
   const server = listServerTools().filter(tool => wanted.has(tool.name) && tool.runtime !== 'client').map(tool => tool.executable)
   const serverNames = new Set(server.map(tool => tool.definition.function.name))
-  const onWaiting = (waiting: boolean) => store.updateJob(jobId, { status: waiting ? 'paused' : 'running' }).then(() => {})
   const browser = (input.browserTools ?? [])
     .filter(definition => !serverNames.has(definition.function.name))
     .map(definition => browserTool(definition, { jobId, onWaiting }))

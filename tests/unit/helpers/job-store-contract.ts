@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { JobRetentionOptions } from '~~/server/utils/background-jobs/job-retention'
 import type { JobEvent, JobRecord, JobStore } from '~~/server/utils/background-jobs/job-store-types'
+import { LeaseLostError } from '~~/server/utils/background-jobs/lease-lost-error'
 
 export interface JobStoreHarness {
   /** Opens stores A and B over one backing store, empty of other tests' jobs. */
@@ -72,6 +73,42 @@ export function describeJobStoreContract(name: string, harness: JobStoreHarness)
       expect(await a.getJob(job.id)).toEqual(updated)
       expect(await a.updateJob('no-such-job', { status: 'done' })).toBeUndefined()
       expect(await a.getJob('no-such-job')).toBeUndefined()
+    })
+
+    it('refuses a runner\'s writes once a later run claimed the job, and writes nothing for it', async () => {
+      const { a, b } = await open()
+      const job = newJob({ status: 'queued' })
+      await a.putJob(job)
+      const first = await a.claimJob(job.id, { status: 'running', ownerId: 'instance-a' })
+      expect(first).toMatchObject({ status: 'running', ownerId: 'instance-a', runToken: 1 })
+      const stale = { token: first!.runToken! }
+      expect(await a.appendEvent(job.id, 'from a', stale)).toBe(1)
+      // Instance A stalls; B takes the job over with a newer claim.
+      const second = await b.claimJob(job.id, { ownerId: 'instance-b' })
+      expect(second!.runToken).toBe(2)
+      const before = await b.getJob(job.id)
+      await expect(a.appendEvent(job.id, 'late from a', stale)).rejects.toSatisfy(LeaseLostError.isInstance)
+      await expect(a.updateJob(job.id, { state: { stepsDone: 9 }, status: 'done' }, stale)).rejects.toSatisfy(LeaseLostError.isInstance)
+      expect(await b.getJob(job.id)).toEqual(before)
+      expect(await b.appendEvent(job.id, 'from b', { token: second!.runToken! })).toBe(2)
+      expect(await b.updateJob(job.id, { status: 'done' }, { token: 2 })).toMatchObject({ status: 'done', runToken: 2 })
+      // Writes that are no runner's (Stop, an ending after a restart) are not fenced.
+      expect(await a.appendEvent(job.id, 'unfenced')).toBe(3)
+      expect((await b.readEvents(job.id, 0)).map(event => event.event)).toEqual(['from a', 'from b', 'unfenced'])
+    })
+
+    it('lets no patch move the fencing token, and refuses fenced writes to a job that is gone', async () => {
+      const { a, b } = await open()
+      const job = newJob()
+      await a.putJob(job)
+      await a.claimJob(job.id, {})
+      await a.claimJob(job.id, {})
+      // A stale runner cannot make its token current again by writing it.
+      expect(await b.updateJob(job.id, { runToken: 1 })).toMatchObject({ runToken: 2 })
+      await expect(b.appendEvent(job.id, 'x', { token: 1 })).rejects.toSatisfy(LeaseLostError.isInstance)
+      expect(await a.claimJob('no-such-job', { status: 'running' })).toBeUndefined()
+      await expect(a.appendEvent('no-such-job', 'x', { token: 1 })).rejects.toSatisfy(LeaseLostError.isInstance)
+      expect(await b.readEvents('no-such-job', 0)).toEqual([])
     })
 
     it('numbers each job\'s events 1, 2, 3... on its own', async () => {
