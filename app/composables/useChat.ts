@@ -13,6 +13,7 @@ import type { ToolPolicyLookup } from '#shared/loop/tool-approval'
 import { getToolPolicies } from '~/utils/chat/tool-policies'
 import { setStoredApprovalAnswerer, waitForToolApproval, type ToolApprovalRequest } from '~/utils/chat/tool-approvals'
 import { createFrameBatch } from '~/utils/chat/frame-batch'
+import { yieldToPageWhenBusy } from '~/utils/chat/yield-to-page'
 
 // The loop engine (stream reader, executor, validator) and the server-chat client load on the first send or
 // resume: showing a chat does not need them, and the first screen loads less.
@@ -116,6 +117,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         onEvent: async (event) => {
           await recorder.record(event)
           options.onEvent?.(event, id)
+          await yieldToPageWhenBusy()
         },
       })
     }
@@ -240,6 +242,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
         onEvent: async (event) => {
           await recorder.record(event)
           options.onEvent?.(event, id)
+          await yieldToPageWhenBusy()
         },
       })
       await recorder.settled()

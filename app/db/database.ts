@@ -2,6 +2,7 @@ import { Dexie, type EntityTable } from 'dexie'
 import { StorageError } from '#shared/errors/storage-error'
 import type { AuditRecord, MessageRecord, ThreadRecord, UserToolRecord } from './types'
 import { storageStatus } from './storage-status'
+import { installSearchIndexHooks, type SearchIndexRow, type SearchWordRow } from './search-index'
 
 /** Lets tests (and the in-memory fallback) hand Dexie an IndexedDB implementation. */
 export interface PlugboardDatabaseOptions {
@@ -19,6 +20,10 @@ export class PlugboardDatabase extends Dexie {
   audit!: EntityTable<AuditRecord, 'id'>
   /** Tools the user wrote in the app (run in QuickJS), exported and imported as JSON. */
   userTools!: EntityTable<UserToolRecord, 'id'>
+  /** The words of each message, for `search_chat_history` (`search-index.ts`). */
+  searchIndex!: EntityTable<SearchIndexRow, 'id'>
+  /** Every word of the search index once. */
+  searchWords!: EntityTable<SearchWordRow, 'word'>
 
   constructor(name = 'plugboard', options: PlugboardDatabaseOptions = {}) {
     // Pass only what was given: an explicit `undefined` would override Dexie's own defaults.
@@ -38,6 +43,9 @@ export class PlugboardDatabase extends Dexie {
       audit: 'id, toolName, status, startedAt, threadId',
       userTools: 'id, &name, updatedAt',
     })
+    // Version 3: the search index. Existing messages are indexed by the first search, not during the upgrade.
+    this.version(3).stores({ searchIndex: 'id, *words', searchWords: 'word' })
+    installSearchIndexHooks(this)
   }
 }
 

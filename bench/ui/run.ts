@@ -5,6 +5,7 @@
 //   npm run bench:ui -- --baseline /path/.output   and another build (e.g. main's) side by side, as "before"
 //   npm run bench:ui -- --build /path/.output      measure that build instead of .output
 //   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, stream, search)
+//   npm run bench:ui -- --only stream --trace       and what each long task of the stream was (Chromium trace)
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
@@ -65,14 +66,15 @@ try {
     }
 
     if (parts.has('stream')) {
-      const stream = result.stream = await measureStreaming(browser, app.url, reply)
+      const stream = result.stream = await measureStreaming(browser, app.url, reply, { trace: argv.includes('--trace') })
+      for (const task of stream.app.longTaskBreakdown ?? []) console.log(`${build.label}: long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
       for (const [what, result] of [['app (streamed)', stream.app], ['naive full re-render per frame', stream.naive]] as const) {
         streamRows.push({ build: build.label, render: what, 'duration ms': result.durationMs, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'identical to whole': String(result.identical) })
       }
     }
     if (parts.has('search')) {
       const search = result.search = await measureSearchHistory(browser, app.url)
-      searchRows.push({ build: build.label, messages: search.messages, 'no match ms': search.missMs, 'oldest message ms': search.oldestHitMs, 'oldest found': String(search.oldestFound) })
+      searchRows.push({ build: build.label, messages: search.messages, 'no match ms': search.missMs, 'oldest message ms': search.oldestHitMs, 'oldest found': String(search.oldestFound), 'first call ms': search.firstCallMs, 'full scan: no match ms': search.fullScanMissMs, 'full scan: oldest ms': search.fullScanOldestHitMs })
     }
   }
 }
@@ -85,7 +87,7 @@ finally {
 if (openRows.length) printTable('Open a chat (median of 3): from page load until its newest message is visible', openRows)
 if (streamRows.length) printTable(`Stream a ${Math.round(reply.length / 4)}-token markdown reply with code blocks at loopback speed`, streamRows)
 if (loadRows.length) printTable('JavaScript loaded before first interaction', loadRows)
-if (searchRows.length) printTable('search_chat_history over 12,000 stored messages (median of 5)', searchRows)
+if (searchRows.length) printTable('search_chat_history over 12,000 stored messages (median of 5; the first call indexes the rows written around the app)', searchRows)
 results.loadAverageAfter = loadAverage()
 console.log(`\nLoad average (1, 5, 15 min): ${(results.loadAverageBefore as number[]).join(', ')} before, ${(results.loadAverageAfter as number[]).join(', ')} after`)
 console.log(`\nResults written to ${await writeResult('ui', results)}`)

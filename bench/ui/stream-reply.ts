@@ -3,6 +3,7 @@ import { build } from 'esbuild'
 import type { Browser, Page } from '@playwright/test'
 import { installProbe, readProbe, resetLongTasks } from './page-probes'
 import { toDeltas } from './long-reply'
+import { startTrace, stopTrace, type LongTaskBreakdown } from './long-task-trace'
 
 export interface StreamResult {
   durationMs: number
@@ -10,6 +11,8 @@ export interface StreamResult {
   longestTaskMs: number
   /** The rendered text equals the text of the whole reply rendered at once (whitespace folded). */
   identical: boolean | null
+  /** With `trace`: what each long task of the app's stream was (Chromium trace). */
+  longTaskBreakdown?: LongTaskBreakdown[]
 }
 
 const fold = (text: string) => text.replace(/\s+/g, ' ').trim()
@@ -43,7 +46,7 @@ async function wholeText(page: Page, reply: string): Promise<string> {
  * same app, the naive way: the whole reply re-rendered (markdown-it + DOMPurify + innerHTML) once per frame over
  * as many frames as the app took.
  */
-export async function measureStreaming(browser: Browser, appUrl: string, reply: string): Promise<{ app: StreamResult, naive: StreamResult }> {
+export async function measureStreaming(browser: Browser, appUrl: string, reply: string, options: { trace?: boolean } = {}): Promise<{ app: StreamResult, naive: StreamResult }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true })
   await context.addInitScript(() => localStorage.setItem('plugboard:run-on-server:v1', 'false'))
   const page = await context.newPage()
@@ -51,6 +54,11 @@ export async function measureStreaming(browser: Browser, appUrl: string, reply: 
   await openReady(page, appUrl)
   const input = page.getByTestId('composer-input')
   await input.fill('Write the long markdown reply.')
+  if (options.trace) {
+    await startTrace(browser, page)
+    // Starting the profiler is itself a long task: let it pass before the measured part.
+    await page.waitForTimeout(1_000)
+  }
   await resetLongTasks(page)
   const started = Date.now()
   await input.press('Enter')
@@ -59,10 +67,13 @@ export async function measureStreaming(browser: Browser, appUrl: string, reply: 
   await page.waitForFunction(() => {
     const messages = document.querySelectorAll('[data-testid="message"][data-role="assistant"]')
     const last = messages[messages.length - 1]
-    return last && /complete|error|stopped/.test(last.getAttribute('data-status') ?? '') && document.querySelector('main')?.getAttribute('data-streaming') === 'false'
+    return last && /complete|error|stopped/.test(last.getAttribute('data-status') ?? '') && document.querySelector('main')?.getAttribute('data-streaming') === 'false' && !document.querySelector('[data-rendering]')
   }, undefined, { timeout: 300_000, polling: 100 })
   const durationMs = Date.now() - started
+  // The reply's last write and highlighting come after the status flips: let them land in the same measurement.
+  await page.waitForTimeout(1_500)
   const appProbe = await readProbe(page)
+  const longTaskBreakdown = options.trace ? await stopTrace(browser) : undefined
   const appText = await assistant.locator('[data-slot="content"]').textContent()
   await page.addScriptTag({ content: await bundleRenderMarkdown() })
   const expected = await wholeText(page, reply)
@@ -100,5 +111,5 @@ export async function measureStreaming(browser: Browser, appUrl: string, reply: 
     longestTaskMs: Math.max(0, ...probe.longTasks),
     identical: text === null ? null : fold(text) === fold(expected),
   })
-  return { app: summary(appProbe, durationMs, appText), naive: summary(naiveProbe, naiveDuration, naiveText) }
+  return { app: { ...summary(appProbe, durationMs, appText), longTaskBreakdown }, naive: summary(naiveProbe, naiveDuration, naiveText) }
 }

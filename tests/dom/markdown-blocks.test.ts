@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { renderMarkdown } from '~/utils/chat/markdown'
-import { splitMarkdownBlocks } from '~/utils/chat/markdown-blocks'
+import { splitGrowingMarkdown, splitMarkdownBlocks, type MarkdownBlockSplit } from '~/utils/chat/markdown-blocks'
 
 describe('splitMarkdownBlocks', () => {
   it('splits paragraphs at blank lines', () => {
@@ -48,5 +48,48 @@ describe('splitMarkdownBlocks', () => {
       const parts = splitMarkdownBlocks(source).map(renderMarkdown).join('').replace(/\n/g, '')
       expect(parts).toBe(whole)
     }
+  })
+})
+
+describe('splitGrowingMarkdown', () => {
+  /** Every recorded stream with text, its deltas as the app's stream reader yields them. */
+  async function recordedTexts(): Promise<string[][]> {
+    const { readFileSync } = await import('node:fs')
+    const { resolve } = await import('node:path')
+    const { readChatStream } = await import('#shared/stream/read-chat-stream')
+    const corpus = resolve('tests/fixtures/corpora/sse-streams')
+    const index = JSON.parse(readFileSync(resolve(corpus, 'index.json'), 'utf8')) as { streams: Array<{ file: string, features: string[] }> }
+    const all: string[][] = []
+    for (const { file } of index.streams.filter(stream => stream.features.includes('text'))) {
+      const bytes = readFileSync(resolve(corpus, file))
+      const body = new ReadableStream<Uint8Array>({ start(controller) { controller.enqueue(new Uint8Array(bytes)); controller.close() } })
+      const deltas: string[] = []
+      for await (const event of readChatStream(body)) if (event.type === 'text-delta') deltas.push(event.text)
+      if (deltas.length > 1) all.push(deltas)
+    }
+    return all
+  }
+
+  it('gives the blocks of splitting the whole text, after every delta of every recorded stream', async () => {
+    const streams = await recordedTexts()
+    expect(streams.length).toBeGreaterThan(20)
+    for (const deltas of streams) {
+      let text = ''
+      let split: MarkdownBlockSplit | undefined
+      for (const delta of deltas) {
+        text += delta
+        split = splitGrowingMarkdown(split, text)
+        expect(split.blocks).toEqual(splitMarkdownBlocks(text))
+      }
+    }
+  })
+
+  it('re-splits a block that the next line, still arriving, seemed to end', () => {
+    let split = splitGrowingMarkdown(undefined, '1. one\n\n2')
+    expect(split.blocks).toEqual(['1. one', '2'])
+    split = splitGrowingMarkdown(split, '1. one\n\n2. two')
+    expect(split.blocks).toEqual(['1. one\n\n2. two'])
+    // Text that does not continue the last one (an edit, a retry) is split whole.
+    expect(splitGrowingMarkdown(split, 'Other\n\ntext').blocks).toEqual(['Other', 'text'])
   })
 })

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { mount, type VueWrapper } from '@vue/test-utils'
 import ChatMessageContent from '~/components/chat/ChatMessageContent.vue'
 import { renderMarkdown } from '~/utils/chat/markdown'
@@ -51,6 +51,8 @@ async function streamThenWhole(deltas: string[]): Promise<{ streamed: string[], 
     if (index % stride === 0) await wrapper.setProps({ content: text, streaming: true })
   }
   await wrapper.setProps({ content: text, streaming: false })
+  // A burst of blocks is shown over a few frames: the reply is complete once nothing is left to render.
+  await vi.waitFor(() => expect(wrapper!.find('[data-rendering]').exists()).toBe(false), { timeout: 20_000, interval: 20 })
   const streamed = wrapper.findAll('[data-slot="markdown-block"]').flatMap(block => topLevelMarkup(block.element))
   const whole = document.createElement('div')
   whole.innerHTML = renderMarkdown(text)
@@ -103,5 +105,38 @@ describe('a streamed reply renders as the whole reply', () => {
     const { streamed, whole } = await streamThenWhole(['1. one\n\n', '2. two\n\n', '3. three'])
     expect(whole).toHaveLength(1)
     expect(streamed).toEqual(whole)
+  })
+})
+
+describe('a reply that arrives in a burst', () => {
+  /** `count` sections of markdown: heading, paragraph, list, code. */
+  const burst = (count: number) => Array.from({ length: count }, (_, index) =>
+    `## Part ${index}\n\nText of part ${index} with **bold** and a [link](https://example.com/${index}).\n\n- a\n- b\n\n\`\`\`ts\nconst part = ${index}\n\`\`\``).join('\n\n')
+
+  it('shows its first blocks at once and the rest over the next frames, then exactly the whole reply', async () => {
+    const text = burst(50)
+    wrapper = mount(ChatMessageContent, { props: { content: '', streaming: true } })
+    await wrapper.setProps({ content: text, streaming: true })
+    const shownAtFirst = wrapper.findAll('[data-slot="markdown-block"]').length
+    expect(shownAtFirst).toBeGreaterThan(0)
+    expect(shownAtFirst).toBeLessThan(200)
+    expect(wrapper.find('[data-rendering]').exists()).toBe(true)
+    // The stream ends before the page caught up: the rest still appears, and the caret stays until it has.
+    await wrapper.setProps({ content: text, streaming: false })
+    expect(wrapper.find('[data-streaming]').exists()).toBe(true)
+    expect(wrapper.findAll('.chat-markdown-tail')).toHaveLength(1)
+    await vi.waitFor(() => expect(wrapper!.find('[data-rendering]').exists()).toBe(false), { timeout: 20_000, interval: 20 })
+    expect(wrapper.find('[data-streaming]').exists()).toBe(false)
+    expect(wrapper.find('.chat-markdown-tail').exists()).toBe(false)
+    const whole = document.createElement('div')
+    whole.innerHTML = renderMarkdown(text)
+    expect(wrapper.findAll('[data-slot="markdown-block"]').flatMap(block => topLevelMarkup(block.element))).toEqual(topLevelMarkup(whole))
+  })
+
+  it('shows a finished message that mounts whole at once (opening a chat)', async () => {
+    const text = burst(200)
+    wrapper = mount(ChatMessageContent, { props: { content: text, streaming: false } })
+    expect(wrapper.find('[data-rendering]').exists()).toBe(false)
+    expect(wrapper.findAll('[data-slot="markdown-block"]')).toHaveLength(800)
   })
 })

@@ -91,14 +91,25 @@ test.describe('a long chat', () => {
     const chat = longChat('e2e-focus', 200)
     await openSeededChat(page, chat)
     const toggle = page.locator('[data-testid="tool-details-toggle"]').last()
-    await toggle.click()
+    await toggle.click({ timeout: 10_000 })
     const output = page.locator('[data-testid="tool-output"]').last()
     const callTurn = await output.evaluate(element => element.closest('[data-turn-id]')!.getAttribute('data-turn-id'))
 
+    // The reply is held back until the user is on the card's output. Without this, the reply could scroll the card
+    // out of the list (unmounting it) before the focus call reached the page, and `focus()` then waited for an
+    // element that never came back: the 3-minute timeout seen in full runs on a loaded machine.
+    let releaseReply!: () => void
+    const replyHeld = new Promise<void>(resolve => (releaseReply = resolve))
+    await page.route('**/api/demo/v1/chat/completions', async (route) => {
+      await replyHeld
+      await route.continue()
+    })
     await page.getByTestId('composer-input').fill('Write something long please')
     await page.getByTestId('composer-input').press('Enter')
     // The user moves to the card's output while the reply streams in.
-    await output.focus()
+    await output.focus({ timeout: 10_000 })
+    releaseReply()
+    await expect(page.getByTestId('message').last()).toContainText('A long scripted reply', { timeout: 20_000 })
     await waitForIdle(page)
     // The card was scrolled far out of view by the reply, and is still the focused element.
     await expect(page.locator(`[data-turn-id="${callTurn}"]`)).not.toBeInViewport()

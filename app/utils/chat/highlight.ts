@@ -1,81 +1,45 @@
-import type { HighlighterCore, LanguageRegistration } from 'shiki/core'
+import type { CodeToken } from './highlight/highlight-tokens'
+import { resolveLanguage } from './highlight/highlight-tokens'
+import { tokenizeInWorker } from './highlight/highlight-client'
+
+export { resolveLanguage }
 
 /**
- * Lazy syntax highlighting of rendered code blocks with shiki.
+ * Syntax highlighting of rendered code blocks, off the page's thread.
  *
- * Nothing here loads until a code block exists: shiki's core, the JavaScript regex engine (no WebAssembly, no
- * eval, so it runs under a CSP without 'unsafe-eval'), two themes, and each grammar only when a block in that
- * language appears. Highlighting rewrites the text of an existing `<code>` into token spans built with DOM calls
- * (textContent + CSS custom properties), never through HTML strings.
+ * A block shows as plain text first. Its tokens come from shiki in a module Web Worker (`highlight/`; under the
+ * app's CSP `worker-src 'self'`), or in the page where there is no Worker (tests); tokens are cached by language
+ * and code, so a block scrolled back into view or rendered again paints at once. Painting rewrites the text of the
+ * existing `<code>` into token spans built with DOM calls (textContent + CSS custom properties), never through
+ * HTML strings.
  */
 
-type LanguageModule = Promise<{ default: LanguageRegistration[] }>
+/** Longer code stays plain text (its tokens would be a long task to paint and a long wait to make). */
+export const MAX_HIGHLIGHT_CHARS = 100_000
+/** Characters of code whose tokens are kept (least recently used forgotten first). */
+const MAX_CACHED_CHARS = 2_000_000
+const cache = new Map<string, CodeToken[][]>()
+let cachedChars = 0
 
-/** Grammars we ship, by shiki id. Each is its own chunk. */
-const LANGUAGE_LOADERS: Record<string, () => LanguageModule> = {
-  typescript: () => import('shiki/langs/typescript.mjs'),
-  javascript: () => import('shiki/langs/javascript.mjs'),
-  json: () => import('shiki/langs/json.mjs'),
-  bash: () => import('shiki/langs/bash.mjs'),
-  python: () => import('shiki/langs/python.mjs'),
-  html: () => import('shiki/langs/html.mjs'),
-  css: () => import('shiki/langs/css.mjs'),
-  vue: () => import('shiki/langs/vue.mjs'),
-  markdown: () => import('shiki/langs/markdown.mjs'),
-}
-
-/** Names models write after the fence, mapped to the grammar that reads them. */
-const LANGUAGE_ALIASES: Record<string, string> = {
-  ts: 'typescript', typescript: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
-  js: 'javascript', javascript: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript', node: 'javascript',
-  json: 'json', jsonc: 'json', json5: 'json',
-  bash: 'bash', sh: 'bash', shell: 'bash', shellscript: 'bash', zsh: 'bash', console: 'bash',
-  python: 'python', py: 'python', python3: 'python',
-  html: 'html', htm: 'html', xml: 'html', svg: 'html',
-  css: 'css',
-  vue: 'vue',
-  md: 'markdown', markdown: 'markdown',
-}
-
-const THEMES = { light: 'github-light', dark: 'github-dark' } as const
-
-let highlighterPromise: Promise<HighlighterCore> | null = null
-const languageLoads = new Map<string, Promise<void>>()
-
-/** The grammar id for a fence's language name, or undefined when we do not highlight it. */
-export function resolveLanguage(name: string | undefined | null): string | undefined {
-  if (!name) return undefined
-  return LANGUAGE_ALIASES[name.trim().toLowerCase()]
-}
-
-/** Loads shiki's core with both themes, once. */
-export function loadHighlighter(): Promise<HighlighterCore> {
-  highlighterPromise ??= (async () => {
-    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }] = await Promise.all([
-      import('shiki/core'),
-      import('shiki/engine/javascript'),
-    ])
-    return createHighlighterCore({
-      themes: [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark.mjs')],
-      langs: [],
-      engine: createJavaScriptRegexEngine(),
-    })
-  })()
-  // A failed load (offline chunk, old browser) should be retried by the next block, not cached forever.
-  highlighterPromise.catch(() => {
-    highlighterPromise = null
-  })
-  return highlighterPromise
-}
-
-async function ensureLanguage(highlighter: HighlighterCore, language: string): Promise<void> {
-  let load = languageLoads.get(language)
-  if (!load) {
-    load = LANGUAGE_LOADERS[language]!().then(module => highlighter.loadLanguage(module.default))
-    languageLoads.set(language, load)
-    load.catch(() => languageLoads.delete(language))
+async function tokensFor(code: string, language: string): Promise<CodeToken[][]> {
+  const key = `${language}\n${code}`
+  const hit = cache.get(key)
+  if (hit) {
+    cache.delete(key)
+    cache.set(key, hit)
+    return hit
   }
-  await load
+  const tokens = await tokenizeInWorker(code, language)
+  if (key.length <= MAX_CACHED_CHARS / 10) {
+    cache.set(key, tokens)
+    cachedChars += key.length
+    for (const old of cache.keys()) {
+      if (cachedChars <= MAX_CACHED_CHARS) break
+      cache.delete(old)
+      cachedChars -= old.length
+    }
+  }
+  return tokens
 }
 
 function languageOf(code: Element): string | undefined {
@@ -86,9 +50,7 @@ function languageOf(code: Element): string | undefined {
 }
 
 /** Replaces the text of one `<code>` with highlighted token spans (text only, styles as CSS variables). */
-function paintTokens(highlighter: HighlighterCore, code: HTMLElement, language: string): void {
-  const text = code.textContent ?? ''
-  const { tokens } = highlighter.codeToTokens(text.replace(/\n$/, ''), { lang: language, themes: THEMES, defaultColor: false })
+function paintTokens(code: HTMLElement, tokens: CodeToken[][]): void {
   const document = code.ownerDocument
   const fragment = document.createDocumentFragment()
   tokens.forEach((line, lineIndex) => {
@@ -97,7 +59,7 @@ function paintTokens(highlighter: HighlighterCore, code: HTMLElement, language: 
       const span = document.createElement('span')
       span.className = 'shiki-token'
       span.textContent = token.content
-      for (const [property, value] of Object.entries(token.htmlStyle ?? {})) {
+      for (const [property, value] of Object.entries(token.style)) {
         if (property.startsWith('--shiki-')) span.style.setProperty(property, value)
       }
       fragment.append(span)
@@ -109,7 +71,8 @@ function paintTokens(highlighter: HighlighterCore, code: HTMLElement, language: 
 
 /**
  * Highlights every `pre > code.language-*` under `root` that is not highlighted yet and is in a language we ship.
- * Safe to call repeatedly; resolves when done. Failures leave the plain code in place.
+ * Each block is painted as soon as its tokens arrive. Safe to call repeatedly; resolves when done. Failures leave
+ * the plain code in place.
  * @returns how many blocks were highlighted
  */
 export async function highlightCodeBlocks(root: ParentNode): Promise<number> {
@@ -118,20 +81,20 @@ export async function highlightCodeBlocks(root: ParentNode): Promise<number> {
     .map(code => ({ code, language: languageOf(code) }))
     .filter((block): block is { code: HTMLElement, language: string } => block.language !== undefined)
   if (blocks.length === 0) return 0
-  try {
-    const highlighter = await loadHighlighter()
-    await Promise.all([...new Set(blocks.map(block => block.language))].map(language => ensureLanguage(highlighter, language)))
-    let count = 0
-    for (const { code, language } of blocks) {
-      // The block may have been re-rendered or removed while grammars loaded.
-      if (!code.isConnected || code.classList.contains('shiki-highlighted')) continue
-      paintTokens(highlighter, code, language)
-      count++
+  const painted = await Promise.all(blocks.map(async ({ code, language }) => {
+    const text = code.textContent ?? ''
+    if (text.length > MAX_HIGHLIGHT_CHARS) return 0
+    try {
+      const tokens = await tokensFor(text, language)
+      // The block may have been re-rendered, removed or changed while the tokens were made.
+      if (!code.isConnected || code.classList.contains('shiki-highlighted') || code.textContent !== text) return 0
+      paintTokens(code, tokens)
+      return 1
     }
-    return count
-  }
-  catch (error) {
-    console.warn('[plugboard] code highlighting failed; showing plain code', error)
-    return 0
-  }
+    catch (error) {
+      console.warn('[plugboard] code highlighting failed; showing plain code', error)
+      return 0
+    }
+  }))
+  return painted.reduce<number>((sum, count) => sum + count, 0)
 }

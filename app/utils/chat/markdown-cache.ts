@@ -30,3 +30,8 @@ export function renderMarkdownCached(source: string, known?: { source: string, h
   }
   return html
 }
+
+/** Whether `source`'s HTML is in the cache (rendering it again costs nothing). */
+export function isMarkdownCached(source: string): boolean {
+  return cache.has(source)
+}
