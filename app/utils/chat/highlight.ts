@@ -1,6 +1,7 @@
 import type { CodeToken } from './highlight/highlight-tokens'
 import { resolveLanguage } from './highlight/highlight-tokens'
 import { tokenizeInWorker } from './highlight/highlight-client'
+import { createTextKeyedLru } from '../text-keyed-lru'
 
 export { resolveLanguage }
 
@@ -17,28 +18,14 @@ export { resolveLanguage }
 /** Longer code stays plain text (its tokens would be a long task to paint and a long wait to make). */
 export const MAX_HIGHLIGHT_CHARS = 100_000
 /** Characters of code whose tokens are kept (least recently used forgotten first). */
-const MAX_CACHED_CHARS = 2_000_000
-const cache = new Map<string, CodeToken[][]>()
-let cachedChars = 0
+const cache = createTextKeyedLru<CodeToken[][]>(2_000_000)
 
 async function tokensFor(code: string, language: string): Promise<CodeToken[][]> {
   const key = `${language}\n${code}`
   const hit = cache.get(key)
-  if (hit) {
-    cache.delete(key)
-    cache.set(key, hit)
-    return hit
-  }
+  if (hit) return hit
   const tokens = await tokenizeInWorker(code, language)
-  if (key.length <= MAX_CACHED_CHARS / 10) {
-    cache.set(key, tokens)
-    cachedChars += key.length
-    for (const old of cache.keys()) {
-      if (cachedChars <= MAX_CACHED_CHARS) break
-      cache.delete(old)
-      cachedChars -= old.length
-    }
-  }
+  cache.set(key, tokens)
   return tokens
 }
 
