@@ -1,9 +1,20 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatToolCard from '~/components/chat/ChatToolCard.vue'
 import type { MessageRecord } from '~/db/types'
 import { toolCardFromRow, type ToolCardData } from '~/utils/chat/tool-card'
 import { toolRow } from './chat-message-fixtures'
+
+/** The `d` attributes of a lucide icon, as the installed icon set draws it. */
+function lucideIconPaths(name: string): string[] {
+  const require = createRequire(import.meta.url)
+  const set = JSON.parse(readFileSync(require.resolve('@iconify/json/json/lucide.json'), 'utf8')) as { icons: Record<string, { body: string }> }
+  const paths = [...set.icons[name]!.body.matchAll(/ d="([^"]+)"/g)].map(match => `d="${match[1]}"`)
+  expect(paths.length).toBeGreaterThan(0)
+  return paths
+}
 
 function mountCard(rowOrCard: MessageRecord | ToolCardData) {
   return mountSuspended(ChatToolCard, { props: { row: rowOrCard } })
@@ -17,7 +28,9 @@ describe('ChatToolCard', () => {
     expect(card.attributes('data-tool')).toBe('get_weather')
     expect(card.text()).toContain('Get weather')
     expect(card.text()).toContain('Queued')
-    expect(card.html()).toContain('clock')
+    // icons render as inline SVG: the status icon is lucide's clock, drawn from the icon set's own paths
+    const statusIcon = card.find('[data-testid="tool-status"] svg').html()
+    for (const path of lucideIconPaths('clock')) expect(statusIcon).toContain(path)
   })
 
   it('shows a running call with a spinner and the handler\'s status text', async () => {
