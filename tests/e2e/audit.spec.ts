@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { parse } from 'csv-parse/sync'
 import { expect, test, type Download, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 import { openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
@@ -42,26 +43,9 @@ async function downloadedText(page: Page, button: string): Promise<{ name: strin
   return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') }
 }
 
-/** An RFC 4180 reader, as a spreadsheet reads the file. */
+/** The export read by an independent RFC 4180 reader (csv-parse), one object per run keyed by the header row. */
 function parseCsv(text: string): Record<string, string>[] {
-  const records: string[][] = []
-  let field = ''
-  let record: string[] = []
-  let quoted = false
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]!
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') { field += '"'; index++ }
-      else if (char === '"') quoted = false
-      else field += char
-    }
-    else if (char === '"') quoted = true
-    else if (char === ',') { record.push(field); field = '' }
-    else if (char === '\r' && text[index + 1] === '\n') { record.push(field); records.push(record); record = []; field = ''; index++ }
-    else field += char
-  }
-  const [header, ...lines] = records
-  return lines.map(line => Object.fromEntries(header!.map((name, index) => [name, line[index] ?? ''])))
+  return parse(text, { columns: true, bom: true }) as Record<string, string>[]
 }
 
 /** Writes runs straight into IndexedDB, as earlier sessions would have left them. */

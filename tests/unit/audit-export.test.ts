@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { parse } from 'csv-parse/sync'
 import { auditCsvHeader, auditCsvLine, buildAuditExport, csvCell } from '~/utils/audit/audit-export'
 import type { AuditRecord } from '~/db/types'
 
-/** An RFC 4180 reader, as a spreadsheet reads the file: quoted fields, doubled quotes, CRLF between records. */
+/** The export read by an independent RFC 4180 reader (csv-parse): quoted fields, doubled quotes, CRLF between records. */
 function parseCsv(text: string): string[][] {
-  const records: string[][] = []
-  let field = ''
-  let record: string[] = []
-  let quoted = false
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]!
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') { field += '"'; index++ }
-      else if (char === '"') quoted = false
-      else field += char
-    }
-    else if (char === '"') quoted = true
-    else if (char === ',') { record.push(field); field = '' }
-    else if (char === '\r' && text[index + 1] === '\n') { record.push(field); records.push(record); record = []; field = ''; index++ }
-    else field += char
-  }
-  return records
+  return parse(text, { bom: true }) as string[][]
 }
 
 const run = (fields: Partial<AuditRecord> = {}): AuditRecord => ({
