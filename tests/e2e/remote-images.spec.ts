@@ -54,7 +54,7 @@ async function useRemoteImageModel(page: Page) {
       openaiCompatible: { baseUrl, apiKey: 'k', model: 'fake/remote-image', toolCallMode: 'native' },
     }))
   }, `${FAKE_URL}/api/v1`)
-  await page.reload()
+  // one navigation only: a reload here raced the app's own reload that allows the endpoint (connect-permission)
   await openApp(page)
 }
 

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test'
 import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
 
-/** A 1200×1200 matrix product: mathjs needs about ten seconds of uninterrupted work for it. */
-const HEAVY_EXPRESSION = 'size(ones(1200,1200)*ones(1200,1200))'
+/** A 2000×2000 matrix product: 8 billion multiply-adds, far past the 5 s limit even on a fast, idle machine (1200×1200 once finished in time). */
+const HEAVY_EXPRESSION = 'size(ones(2000,2000)*ones(2000,2000))'
 
 function calculateCards(page: Page) {
   return page.locator('[data-testid="tool-card"][data-tool="calculate"]')
