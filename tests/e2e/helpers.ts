@@ -15,7 +15,11 @@ export async function openApp(page: Page, url = '/') {
  */
 export async function waitForReady(page: Page) {
   await expect.poll(
-    () => page.evaluate(() => (window as unknown as { __plugboardReady?: boolean }).__plugboardReady === true).catch(() => false),
+    () => page.evaluate(() => {
+      // a page that is reloading itself (to allow a new endpoint: connect-permission) is not the page to use
+      const state = window as unknown as { __plugboardReady?: boolean, __plugboardReloading?: boolean }
+      return state.__plugboardReady === true && state.__plugboardReloading !== true
+    }).catch(() => false),
     { timeout: 20_000 },
   ).toBe(true)
 }

@@ -50,6 +50,8 @@ export function ensureConnectPermission(baseURL: string): boolean {
   const guard = `plugboard:connect-reload:${origin}`
   if (sessionStorage.getItem(guard)) return false
   sessionStorage.setItem(guard, '1')
+  // the page being left says so (tests wait for a ready page that is not about to go away)
+  Object.assign(window, { __plugboardReloading: true })
   window.location.reload()
   return true
 }
