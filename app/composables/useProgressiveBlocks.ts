@@ -1,5 +1,6 @@
 import { computed, onMounted, onScopeDispose, shallowRef, watch, type Ref } from 'vue'
 import { isMarkdownCached, renderMarkdownCached } from '~/utils/chat/markdown-cache'
+import { markdownTaskBudgetSpent } from '~/utils/chat/markdown-task-budget'
 
 /** Milliseconds of markdown work (parse + sanitise) per frame for blocks that arrived in a burst. */
 export const BLOCK_RENDER_BUDGET_MS = 8
@@ -20,19 +21,28 @@ export interface ShownBlock {
  * speed a whole reply can arrive between two frames; rendering its hundreds of new blocks at once blocked the
  * page for hundreds of ms. Here each frame renders new finished blocks (into the markdown cache) for at most
  * BLOCK_RENDER_BUDGET_MS (less while frames are slow), shows those, and the first block not rendered yet as the moving tail; the next frames
- * go on until every block is shown, also after the stream ended. A message that mounts finished shows every block
- * at once (opening a chat is not this path).
+ * go on until every block is shown, also after the stream ended. A message that mounts finished shows its blocks at
+ * once, unless the task mounting it already spent its markdown budget (opening a chat mounts several turns): then
+ * the rest follow in the next frames the same way, without a caret.
  */
 export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boolean>) {
+  /**
+   * The message mounted finished, but the task that mounts it (opening a chat mounts several turns at once) had used
+   * its markdown budget: the blocks not rendered in time follow in the next frames, with no moving tail and no caret.
+   */
+  const mountedFinished = !streaming.value
   /** Blocks shown as final; the rest wait for the next frames. */
-  const rendered = shallowRef(streaming.value ? 0 : Number.POSITIVE_INFINITY)
+  const rendered = shallowRef(streaming.value ? 0 : renderedWithinTaskBudget(blocks.value))
   /** Blocks that will not change any more. */
   const final = computed(() => (streaming.value ? Math.max(0, blocks.value.length - 1) : blocks.value.length))
   const behind = computed(() => rendered.value < final.value)
+  /** The last block shown is the moving tail (a reply arriving, or shown over a few frames after it arrived). */
+  const tail = computed(() => streaming.value || (behind.value && !mountedFinished))
 
   const shown = computed<ShownBlock[]>(() => {
     const all = blocks.value
     if (!behind.value) return all.map((source, index) => ({ source, finished: !streaming.value || index < all.length - 1 }))
+    if (!tail.value) return all.slice(0, rendered.value).map(source => ({ source, finished: true }))
     return all.slice(0, rendered.value + 1).map((source, index) => ({ source, finished: index < rendered.value }))
   })
 
@@ -64,7 +74,9 @@ export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boole
     lastAdvance = started
     const all = blocks.value
     const from = rendered.value
-    let next = mounted ? from + 1 : from
+    // Deferred at mount: nothing before the first frame (the budget was spent), and no tail already on screen.
+    if (!tail.value && !mounted) return scheduleFrame()
+    let next = mounted && tail.value ? from + 1 : from
     // Before the first render, blocks already in the cache (a message scrolled back into view) and the first few are
     // rendered whatever the time, so a message mounts with its text; a burst beyond them waits for the next frames.
     const beforeMount = (index: number) => !mounted && (index < MOUNT_BLOCKS || isMarkdownCached(all[index]!))
@@ -92,5 +104,19 @@ export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boole
     if (frame !== undefined) cancelAnimationFrame(frame)
   })
 
-  return { shown, behind }
+  return { shown, behind, tail }
+}
+
+/**
+ * How many leading blocks of a message that mounts finished are shown at once: those already in the markdown cache,
+ * and those rendered (into the cache) while the task's markdown budget lasts. Every block when all fit.
+ */
+function renderedWithinTaskBudget(all: string[]): number {
+  let index = 0
+  for (; index < all.length; index++) {
+    if (isMarkdownCached(all[index]!)) continue
+    if (markdownTaskBudgetSpent()) return index
+    renderMarkdownCached(all[index]!)
+  }
+  return Number.POSITIVE_INFINITY
 }

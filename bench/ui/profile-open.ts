@@ -19,6 +19,11 @@ const buildIndex = argv.indexOf('--build')
 const output = resolve(buildIndex >= 0 ? argv[buildIndex + 1]! : '.output')
 const runsIndex = argv.indexOf('--runs')
 const runs = runsIndex >= 0 ? Number(argv[runsIndex + 1]) : 1
+// `--threshold 20`: list every task over 20 ms (the long-task line is 50 ms); `--no-samples`: the trace alone, without
+// the sampling profiler, whose overhead makes every task longer (durations closer to a real open, no function names).
+const thresholdIndex = argv.indexOf('--threshold')
+const thresholdMs = thresholdIndex >= 0 ? Number(argv[thresholdIndex + 1]) : 50
+const sampling = !argv.includes('--no-samples')
 
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'v8', 'blink.user_timing', 'loading']
 const KINDS: Array<[RegExp, string]> = [
@@ -43,15 +48,19 @@ async function record(page: Page, url: string, selector: string) {
   const session = await page.context().newCDPSession(page)
   const events: TraceEvent[] = []
   session.on('Tracing.dataCollected', ({ value }) => { events.push(...(value as unknown as TraceEvent[])) })
-  await session.send('Profiler.enable')
-  await session.send('Profiler.setSamplingInterval', { interval: 200 })
+  if (sampling) {
+    await session.send('Profiler.enable')
+    await session.send('Profiler.setSamplingInterval', { interval: 200 })
+  }
   await session.send('Tracing.start', { categories: CATEGORIES.join(','), transferMode: 'ReportEvents' })
-  await session.send('Profiler.start')
+  if (sampling) await session.send('Profiler.start')
   await installProbe(page, selector)
   await page.goto(url, { waitUntil: 'commit' })
   const visibleMs = await waitForVisible(page)
   await page.waitForTimeout(1000)
-  const { profile } = await session.send('Profiler.stop') as { profile: Profile }
+  const { profile } = sampling
+    ? await session.send('Profiler.stop') as { profile: Profile }
+    : { profile: { nodes: [], startTime: 0, endTime: 0, samples: [], timeDeltas: [] } satisfies Profile }
   const done = new Promise<void>(finish => session.once('Tracing.tracingComplete', () => finish()))
   await session.send('Tracing.end')
   await done
@@ -65,7 +74,7 @@ function analyse(label: string, visibleMs: number, events: TraceEvent[], profile
   if (!main) throw new Error('no renderer main thread in the trace')
   const onMain = events.filter(event => event.pid === main.pid && event.tid === main.tid && event.ph === 'X')
   const navigation = events.find(event => event.name === 'navigationStart' && event.pid === main.pid)?.ts ?? onMain[0]!.ts
-  const tasks = onMain.filter(event => event.name === 'RunTask' && (event.dur ?? 0) > 50_000)
+  const tasks = onMain.filter(event => event.name === 'RunTask' && (event.dur ?? 0) > thresholdMs * 1000)
   // samples → absolute times (µs, the trace's clock)
   const nodes = new Map(profile.nodes.map(node => [node.id, node]))
   const parents = new Map<number, number>()
@@ -73,7 +82,7 @@ function analyse(label: string, visibleMs: number, events: TraceEvent[], profile
   const times: number[] = []
   let time = profile.startTime
   for (const delta of profile.timeDeltas) times.push(time += delta)
-  console.log(`\n## ${label}: newest visible at ${Math.round(visibleMs)} ms, ${tasks.length} long task(s)`)
+  console.log(`\n## ${label}: newest visible at ${Math.round(visibleMs)} ms, ${tasks.length} task(s) over ${thresholdMs} ms`)
   for (const task of tasks) {
     const end = task.ts + task.dur!
     const inside = onMain.filter(event => event.ts >= task.ts && event.ts + (event.dur ?? 0) <= end && event !== task)
@@ -116,6 +125,14 @@ function analyse(label: string, visibleMs: number, events: TraceEvent[], profile
     const ms = (us: number) => `${(us / 1000).toFixed(1)}`
     console.log(`- ${ms(task.dur!)} ms task at ${ms(task.ts - navigation)} ms: ${[...byKind].sort((a, b) => b[1] - a[1]).map(([kind, us]) => `${kind} ${ms(us)}`).join(', ')}`)
     for (const [what, us] of [...scripts].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`    ${ms(us).padStart(6)} ms  ${what}`)
+    // what started the task's pieces: a timer, a frame, an event, a module evaluated, a function called
+    for (const event of inside.filter(event => /^(TimerFire|FireAnimationFrame|FireIdleCallback|EventDispatch|v8\.evaluateModule|v8\.compileModule|FunctionCall|ParseAuthorStyleSheet|UpdateLayoutTree|Layout)$/.test(event.name) && (event.dur ?? 0) >= 3000)
+      .filter(event => !inside.some(other => other !== event && other.ts <= event.ts && other.ts + (other.dur ?? 0) >= event.ts + (event.dur ?? 0) && /^(TimerFire|FireAnimationFrame|FireIdleCallback|EventDispatch|FunctionCall)$/.test(other.name)))
+      .slice(0, 8)) {
+      const data = event.args?.data ?? {}
+      const detail = [data.type, data.functionName, data.fileName ?? data.url ?? data.styleSheetUrl, data.timerId !== undefined ? `timer ${String(data.timerId)}` : undefined, data.elementCount !== undefined ? `${String(data.elementCount)} elements` : undefined].filter(Boolean).map(value => shortUrl(String(value))).join(' ')
+      console.log(`    ${ms(event.dur ?? 0).padStart(6)} ms  ${event.name} ${detail}`)
+    }
     for (const [what, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${ms(us).padStart(6)} ms self  ${what}`)
     for (const [what, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_INCLUSIVE) || 0)) console.log(`    ${ms(us).padStart(6)} ms total ${what}`)
   }

@@ -133,10 +133,33 @@ describe('a reply that arrives in a burst', () => {
     expect(wrapper.findAll('[data-slot="markdown-block"]').flatMap(block => topLevelMarkup(block.element))).toEqual(topLevelMarkup(whole))
   })
 
-  it('shows a finished message that mounts whole at once (opening a chat)', async () => {
-    const text = burst(200)
+  it('shows a finished message that fits the task\'s markdown budget whole at once (opening a chat)', async () => {
+    const text = burst(1)
+    // the clock stands still while it mounts: the budget is never spent, whatever the machine's speed
+    const clock = vi.spyOn(performance, 'now').mockReturnValue(1000)
     wrapper = mount(ChatMessageContent, { props: { content: text, streaming: false } })
+    clock.mockRestore()
     expect(wrapper.find('[data-rendering]').exists()).toBe(false)
-    expect(wrapper.findAll('[data-slot="markdown-block"]')).toHaveLength(800)
+    expect(wrapper.findAll('[data-slot="markdown-block"]')).toHaveLength(4)
+  })
+
+  it('shows a long finished message over a few frames when it mounts, without a caret, and ends as the whole render', async () => {
+    const text = burst(200)
+    // each look at the clock is a millisecond later: the task's budget runs out after a few blocks on any machine
+    let time = 1000
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => time++)
+    wrapper = mount(ChatMessageContent, { props: { content: text, streaming: false } })
+    clock.mockRestore()
+    const shownAtFirst = wrapper.findAll('[data-slot="markdown-block"]').length
+    expect(shownAtFirst).toBeGreaterThan(0)
+    expect(shownAtFirst).toBeLessThan(800)
+    expect(wrapper.find('[data-rendering]').exists()).toBe(true)
+    // not a reply arriving: no caret, no moving tail
+    expect(wrapper.find('[data-streaming]').exists()).toBe(false)
+    expect(wrapper.find('.chat-markdown-tail').exists()).toBe(false)
+    await vi.waitFor(() => expect(wrapper!.find('[data-rendering]').exists()).toBe(false), { timeout: 20_000, interval: 20 })
+    const whole = document.createElement('div')
+    whole.innerHTML = renderMarkdown(text)
+    expect(wrapper.findAll('[data-slot="markdown-block"]').flatMap(block => topLevelMarkup(block.element))).toEqual(topLevelMarkup(whole))
   })
 })

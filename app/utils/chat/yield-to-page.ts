@@ -4,7 +4,7 @@ export const BUSY_SLICE_MS = 8
 let sliceStarted: number | undefined
 
 /** The next task (not a microtask): `scheduler.yield()` where the browser has it, else a message to ourselves. */
-function nextTask(): Promise<void> {
+export function nextTask(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler
   if (typeof scheduler?.yield === 'function') return scheduler.yield()
   if (typeof MessageChannel === 'function') {
