@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os'
 import type { Browser, BrowserContext } from '@playwright/test'
 import { importChat, longChat } from '../../tests/e2e/support/seed-chat'
 import { installProbe, readProbe, waitForVisible } from './page-probes'
@@ -8,6 +9,28 @@ export interface OpenChatResult {
   longTasks: number
   longestTaskMs: number
   domNodes: number
+}
+
+/** One open of each chat, one right after the other, and the machine's 1-minute load average when it started. */
+export interface OpenPair {
+  empty: OpenChatResult
+  long: OpenChatResult
+  /** long.visibleMs / empty.visibleMs */
+  ratio: number
+  loadAverage: number
+}
+
+export interface LongChatMeasurement {
+  /** The median of each figure over the pairs (each figure's own median). */
+  empty: OpenChatResult
+  long: OpenChatResult
+  /** Median of the pairs' ratios: each ratio compares two opens made seconds apart, under the same load. */
+  ratio: number
+  /** The lowest and highest ratio of a pair. */
+  ratioRange: [number, number]
+  /** The longest task of any open, empty and long. */
+  worstTaskMs: { empty: number, long: number }
+  pairs: OpenPair[]
 }
 
 const SETTLE_MS = 1000
@@ -23,11 +46,31 @@ async function openAndMeasure(context: BrowserContext, url: string, selector: st
   return { visibleMs: Math.round(visibleMs), longTasks: probe.longTasks.length, longestTaskMs: Math.max(0, ...probe.longTasks), domNodes: probe.domNodes }
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100
+
+function medianResult(results: OpenChatResult[]): OpenChatResult {
+  return {
+    visibleMs: Math.round(median(results.map(result => result.visibleMs))),
+    longTasks: median(results.map(result => result.longTasks)),
+    longestTaskMs: Math.round(median(results.map(result => result.longestTaskMs))),
+    domNodes: Math.round(median(results.map(result => result.domNodes))),
+  }
+}
+
 /**
- * Opens an empty chat (the new-chat screen) and a 2,000-message chat with 500 tool calls, `runs` times each in
- * one persistent browser context (IndexedDB holds the seeded chat), and returns the median run of each.
+ * Opens an empty chat (the new-chat screen) and a 2,000-message chat with 500 tool calls in one persistent browser
+ * context (IndexedDB holds the seeded chat). One unmeasured open of each first, so that both are measured with the
+ * scripts in the HTTP and code caches (the first open of each paid for compiling its own chunks, which made the
+ * ratio swing between runs). Then `pairs` times an empty open followed at once by a long one: the ratio of each
+ * pair compares two opens under the same machine load, and the median ratio of the pairs is the figure.
  */
-export async function measureLongChat(browser: Browser, appUrl: string, runs = 3): Promise<{ empty: OpenChatResult, long: OpenChatResult }> {
+export async function measureLongChat(browser: Browser, appUrl: string, pairs = 5): Promise<LongChatMeasurement> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
   const setup = await context.newPage()
   await setup.goto(appUrl, { waitUntil: 'commit' })
@@ -35,14 +78,27 @@ export async function measureLongChat(browser: Browser, appUrl: string, runs = 3
   const chat = longChat('bench-long-chat', 2000)
   await importChat(setup, chat)
   await setup.close()
-  const newest = chat.messages.at(-1)!.id
-  const median = (results: OpenChatResult[]) => [...results].sort((a, b) => a.visibleMs - b.visibleMs)[Math.floor(results.length / 2)]!
-  const empty: OpenChatResult[] = []
-  const long: OpenChatResult[] = []
-  for (let run = 0; run < runs; run++) {
-    empty.push(await openAndMeasure(context, `${appUrl}/`, '[data-testid="composer-input"]'))
-    long.push(await openAndMeasure(context, `${appUrl}/?thread=${chat.thread.id}`, `[data-message-id="${newest}"]`))
+  const emptyUrl = `${appUrl}/`
+  const emptyTarget = '[data-testid="composer-input"]'
+  const longUrl = `${appUrl}/?thread=${chat.thread.id}`
+  const longTarget = `[data-message-id="${chat.messages.at(-1)!.id}"]`
+  await openAndMeasure(context, emptyUrl, emptyTarget)
+  await openAndMeasure(context, longUrl, longTarget)
+  const measured: OpenPair[] = []
+  for (let pair = 0; pair < pairs; pair++) {
+    const loadAverage = round2(loadavg()[0]!)
+    const empty = await openAndMeasure(context, emptyUrl, emptyTarget)
+    const long = await openAndMeasure(context, longUrl, longTarget)
+    measured.push({ empty, long, ratio: round2(long.visibleMs / empty.visibleMs), loadAverage })
   }
   await context.close()
-  return { empty: median(empty), long: median(long) }
+  const ratios = measured.map(pair => pair.ratio)
+  return {
+    empty: medianResult(measured.map(pair => pair.empty)),
+    long: medianResult(measured.map(pair => pair.long)),
+    ratio: round2(median(ratios)),
+    ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+    worstTaskMs: { empty: Math.max(...measured.map(pair => pair.empty.longestTaskMs)), long: Math.max(...measured.map(pair => pair.long.longestTaskMs)) },
+    pairs: measured,
+  }
 }

@@ -6,6 +6,7 @@
 //   npm run bench:ui -- --build /path/.output      measure that build instead of .output
 //   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, stream, search)
 //   npm run bench:ui -- --only stream --trace       and what each long task of the stream was (Chromium trace)
+//   npm run bench:ui -- --only open --open-pairs 9  more pairs of opens (empty, then long) for a steadier ratio
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
@@ -23,6 +24,9 @@ const buildIndex = argv.indexOf('--build')
 const builds: Array<{ label: string, output: string }> = [{ label: 'this build', output: resolve(buildIndex >= 0 ? argv[buildIndex + 1]! : '.output') }]
 if (baselineIndex >= 0 && argv[baselineIndex + 1]) builds.unshift({ label: 'baseline', output: resolve(argv[baselineIndex + 1]!) })
 
+// `--open-pairs N`: how many empty/long pairs of opens (default 5)
+const pairsIndex = argv.indexOf('--open-pairs')
+const openPairs = pairsIndex >= 0 ? Number(argv[pairsIndex + 1]) : 5
 const onlyIndex = argv.indexOf('--only')
 const parts = new Set(onlyIndex >= 0 ? argv[onlyIndex + 1]!.split(',') : ['first-load', 'open', 'stream', 'search'])
 
@@ -37,6 +41,7 @@ const browser = await chromium.launch({
 const loadAverage = (): number[] => loadavg().map(value => Math.round(value * 100) / 100)
 const results: Record<string, unknown> = { replyChars: reply.length, replyTokens: Math.round(reply.length / 4), loadAverageBefore: loadAverage() }
 const openRows: Record<string, string | number>[] = []
+const pairRows: Record<string, string | number>[] = []
 const streamRows: Record<string, string | number>[] = []
 const loadRows: Record<string, string | number>[] = []
 const searchRows: Record<string, string | number>[] = []
@@ -59,9 +64,15 @@ try {
     }
 
     if (parts.has('open')) {
-      const open = result.open = await measureLongChat(browser, app.url)
-      for (const [what, result] of [['empty chat', open.empty], ['2,000 messages, 500 tool calls', open.long]] as const) {
-        openRows.push({ build: build.label, chat: what, 'newest visible ms': result.visibleMs, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'DOM nodes': result.domNodes })
+      const open = result.open = await measureLongChat(browser, app.url, openPairs)
+      for (const [what, result, worst, ratio] of [
+        ['empty chat', open.empty, open.worstTaskMs.empty, ''],
+        ['2,000 messages, 500 tool calls', open.long, open.worstTaskMs.long, `${open.ratio}× (${open.ratioRange[0]}–${open.ratioRange[1]})`],
+      ] as const) {
+        openRows.push({ build: build.label, chat: what, 'newest visible ms': result.visibleMs, '× empty (pairs)': ratio, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'worst ms': worst, 'DOM nodes': result.domNodes })
+      }
+      for (const [index, pair] of open.pairs.entries()) {
+        pairRows.push({ build: build.label, pair: index + 1, 'load (1 min)': pair.loadAverage, 'empty ms': pair.empty.visibleMs, 'long ms': pair.long.visibleMs, ratio: pair.ratio, 'empty longest task': pair.empty.longestTaskMs, 'long longest task': pair.long.longestTaskMs })
       }
     }
 
@@ -84,7 +95,8 @@ finally {
   await model.close()
 }
 
-if (openRows.length) printTable('Open a chat (median of 3): from page load until its newest message is visible', openRows)
+if (openRows.length) printTable(`Open a chat (median of ${openPairs} pairs, after one unmeasured open of each): from page load until its newest message is visible; "worst ms" is the longest task of any open`, openRows)
+if (pairRows.length) printTable('Each pair: an empty open, then a long one at once (the ratio compares opens under the same load)', pairRows)
 if (streamRows.length) printTable(`Stream a ${Math.round(reply.length / 4)}-token markdown reply with code blocks at loopback speed`, streamRows)
 if (loadRows.length) printTable('JavaScript loaded before first interaction', loadRows)
 if (searchRows.length) printTable('search_chat_history over 12,000 stored messages (median of 5; the first call indexes the rows written around the app)', searchRows)
