@@ -125,6 +125,10 @@ function analyse(label: string, visibleMs: number, events: TraceEvent[], profile
     const ms = (us: number) => `${(us / 1000).toFixed(1)}`
     console.log(`- ${ms(task.dur!)} ms task at ${ms(task.ts - navigation)} ms: ${[...byKind].sort((a, b) => b[1] - a[1]).map(([kind, us]) => `${kind} ${ms(us)}`).join(', ')}`)
     for (const [what, us] of [...scripts].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`    ${ms(us).padStart(6)} ms  ${what}`)
+    // the longest pieces of any kind when no known kind explains the task (navigation, loading...)
+    if ([...byKind.values()].reduce((sum, us) => sum + us, 0) < task.dur! / 2) {
+      for (const event of [...inside].sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0)).slice(0, 4)) console.log(`    ${ms(event.dur ?? 0).padStart(6)} ms  ${event.name}`)
+    }
     // what started the task's pieces: a timer, a frame, an event, a module evaluated, a function called
     for (const event of inside.filter(event => /^(TimerFire|FireAnimationFrame|FireIdleCallback|EventDispatch|v8\.evaluateModule|v8\.compileModule|FunctionCall|ParseAuthorStyleSheet|UpdateLayoutTree|Layout)$/.test(event.name) && (event.dur ?? 0) >= 3000)
       .filter(event => !inside.some(other => other !== event && other.ts <= event.ts && other.ts + (other.dur ?? 0) >= event.ts + (event.dur ?? 0) && /^(TimerFire|FireAnimationFrame|FireIdleCallback|EventDispatch|FunctionCall)$/.test(other.name)))
