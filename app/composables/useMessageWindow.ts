@@ -22,11 +22,11 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
     size.value = (id && sizes.get(id)) || initialSize
   }, { immediate: true })
 
-  const window = useLiveQuery<MessageWindow & { size: number }>(
+  const window = useLiveQuery<MessageWindow & { size: number, threadId?: string, read?: boolean }>(
     async () => {
       const id = toValue(threadId)
       const requested = size.value
-      return id ? { ...await listLatestMessages(id, requested), size: requested } : { rows: [], hasOlder: false, size: requested }
+      return id ? { ...await listLatestMessages(id, requested), size: requested, threadId: id, read: true } : { rows: [], hasOlder: false, size: requested, read: true }
     },
     [() => toValue(threadId), size],
     { rows: [], hasOlder: false, size: initialSize },
@@ -45,6 +45,8 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
 
   return {
     rows: computed(() => window.value!.rows),
+    /** The open chat's rows have been read at least once (until then `rows` is empty, or the previous chat's). */
+    loaded: computed(() => !toValue(threadId) || (window.value!.read === true && window.value!.threadId === toValue(threadId))),
     hasOlder: computed(() => window.value!.hasOlder),
     loading,
     loadOlder,

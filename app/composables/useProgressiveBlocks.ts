@@ -25,14 +25,20 @@ export interface ShownBlock {
  * once, unless the task mounting it already spent its markdown budget (opening a chat mounts several turns): then
  * the rest follow in the next frames the same way, without a caret.
  */
-export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boolean>) {
+export interface UseProgressiveBlocksOptions {
+  /** A message that mounts finished shows every block at once, whatever the task's markdown budget. @default false */
+  eager?: boolean
+}
+
+export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boolean>, options: UseProgressiveBlocksOptions = {}) {
+  const { eager = false } = options
   /**
    * The message mounted finished, but the task that mounts it (opening a chat mounts several turns at once) had used
    * its markdown budget: the blocks not rendered in time follow in the next frames, with no moving tail and no caret.
    */
   const mountedFinished = !streaming.value
   /** Blocks shown as final; the rest wait for the next frames. */
-  const rendered = shallowRef(streaming.value ? 0 : renderedWithinTaskBudget(blocks.value))
+  const rendered = shallowRef(streaming.value ? 0 : eager ? Number.POSITIVE_INFINITY : renderedWithinTaskBudget(blocks.value))
   /** Blocks that will not change any more. */
   const final = computed(() => (streaming.value ? Math.max(0, blocks.value.length - 1) : blocks.value.length))
   const behind = computed(() => rendered.value < final.value)

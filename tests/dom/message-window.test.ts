@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { effectScope, shallowRef } from 'vue'
+import { useMessageWindow } from '~/composables/useMessageWindow'
 import { addMessage, listMessages } from '~/db/messages'
 import { listLatestMessages } from '~/db/message-window'
 import { createThread } from '~/db/threads'
@@ -35,6 +37,28 @@ describe('listLatestMessages', () => {
     expect(window.rows.map(row => row.role)).toEqual(['assistant'])
     expect(window.hasOlder).toBe(true)
     expect((await listLatestMessages(thread.id, 3)).rows.map(row => row.role)).toEqual(['assistant', 'tool', 'assistant'])
+  })
+})
+
+describe('useMessageWindow', () => {
+  it('says a chat is loaded only once its own rows were read (the page shows no new-chat screen before)', async () => {
+    const first = await threadWith(3)
+    const second = await threadWith(2)
+    const threadId = shallowRef<string | undefined>(undefined)
+    const scope = effectScope()
+    const window = scope.run(() => useMessageWindow(threadId))!
+    // no chat named: the new-chat screen at once
+    expect(window.loaded.value).toBe(true)
+    threadId.value = first.id
+    expect(window.loaded.value).toBe(false)
+    await vi.waitFor(() => expect(window.loaded.value).toBe(true))
+    expect(window.rows.value.map(row => row.content)).toEqual(['m1', 'm2', 'm3'])
+    // another chat: not loaded while the previous chat's rows are still the ones read
+    threadId.value = second.id
+    expect(window.loaded.value).toBe(false)
+    await vi.waitFor(() => expect(window.loaded.value).toBe(true))
+    expect(window.rows.value.map(row => row.content)).toEqual(['m1', 'm2'])
+    scope.stop()
   })
 })
 

@@ -143,6 +143,16 @@ describe('a reply that arrives in a burst', () => {
     expect(wrapper.findAll('[data-slot="markdown-block"]')).toHaveLength(4)
   })
 
+  it('shows the newest message of a chat that opens (eager) whole at once, even when the task\'s budget is spent', async () => {
+    const text = burst(20)
+    let time = 1000
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => time++)
+    wrapper = mount(ChatMessageContent, { props: { content: text, streaming: false, eager: true } })
+    clock.mockRestore()
+    expect(wrapper.find('[data-rendering]').exists()).toBe(false)
+    expect(wrapper.findAll('[data-slot="markdown-block"]')).toHaveLength(80)
+  })
+
   it('shows a long finished message over a few frames when it mounts, without a caret, and ends as the whole render', async () => {
     const text = burst(200)
     // each look at the clock is a millisecond later: the task's budget runs out after a few blocks on any machine
