@@ -26,7 +26,10 @@ export interface ShownBlock {
  * the rest follow in the next frames the same way, without a caret.
  */
 export interface UseProgressiveBlocksOptions {
-  /** A message that mounts finished shows every block at once, whatever the task's markdown budget. @default false */
+  /**
+   * A message that mounts finished shows its first blocks (4) whatever the task's markdown budget, the rest as the
+   * budget allows. @default false
+   */
   eager?: boolean
 }
 
@@ -38,7 +41,7 @@ export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boole
    */
   const mountedFinished = !streaming.value
   /** Blocks shown as final; the rest wait for the next frames. */
-  const rendered = shallowRef(streaming.value ? 0 : eager ? Number.POSITIVE_INFINITY : renderedWithinTaskBudget(blocks.value))
+  const rendered = shallowRef(streaming.value ? 0 : renderedWithinTaskBudget(blocks.value, eager ? MOUNT_BLOCKS : 0))
   /** Blocks that will not change any more. */
   const final = computed(() => (streaming.value ? Math.max(0, blocks.value.length - 1) : blocks.value.length))
   const behind = computed(() => rendered.value < final.value)
@@ -114,14 +117,15 @@ export function useProgressiveBlocks(blocks: Ref<string[]>, streaming: Ref<boole
 }
 
 /**
- * How many leading blocks of a message that mounts finished are shown at once: those already in the markdown cache,
- * and those rendered (into the cache) while the task's markdown budget lasts. Every block when all fit.
+ * How many leading blocks of a message that mounts finished are shown at once: the first `atLeast`, those already
+ * in the markdown cache, and those rendered (into the cache) while the task's markdown budget lasts. Every block
+ * when all fit.
  */
-function renderedWithinTaskBudget(all: string[]): number {
+function renderedWithinTaskBudget(all: string[], atLeast: number): number {
   let index = 0
   for (; index < all.length; index++) {
     if (isMarkdownCached(all[index]!)) continue
-    if (markdownTaskBudgetSpent()) return index
+    if (index >= atLeast && markdownTaskBudgetSpent()) return index
     renderMarkdownCached(all[index]!)
   }
   return Number.POSITIVE_INFINITY

@@ -7,6 +7,9 @@ import { nextTask } from './yield-to-page'
  */
 export const MOUNT_MARKDOWN_BUDGET_MS = 8
 
+/** A window older than this belongs to an earlier task, even if the reset did not come (a page in the background). */
+const STALE_WINDOW_MS = 1000
+
 let taskStartedAt: number | undefined
 
 /**
@@ -15,9 +18,11 @@ let taskStartedAt: number | undefined
  */
 export function markdownTaskBudgetSpent(now: () => number = () => performance.now()): boolean {
   const at = now()
-  if (taskStartedAt === undefined) {
-    taskStartedAt = at
-    void nextTask().then(() => { taskStartedAt = undefined })
+  if (taskStartedAt === undefined || at < taskStartedAt || at - taskStartedAt > STALE_WINDOW_MS) {
+    const started = taskStartedAt = at
+    void nextTask().then(() => {
+      if (taskStartedAt === started) taskStartedAt = undefined
+    })
   }
   return at - taskStartedAt >= MOUNT_MARKDOWN_BUDGET_MS
 }
