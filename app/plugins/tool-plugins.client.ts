@@ -2,6 +2,7 @@ import { getToolRegistry } from '~/utils/chat/tool-registry-singleton'
 import { loadToolPlugins } from '~/utils/chat/load-tool-plugins'
 import { withServerTools } from '~/utils/chat/server-tools'
 import { setToolPluginsLoading } from '~/utils/chat/tool-plugins-ready'
+import { nextTask } from '~/utils/chat/yield-to-page'
 
 /**
  * Registers the tool plugins of the root `plugins/` folder (one tool per file, found at build time), then the
@@ -15,7 +16,9 @@ export default defineNuxtPlugin({
   setup() {
     const modules = import.meta.glob('../../plugins/*.ts')
     const registry = getToolRegistry()
-    const loading = loadToolPlugins(modules, registry).then(result => withServerTools(result, registry))
+    // In a task of its own: asking for every plugin file (and its preloads) made the plugins after the database
+    // opened one long task.
+    const loading = nextTask().then(() => loadToolPlugins(modules, registry)).then(result => withServerTools(result, registry))
     setToolPluginsLoading(loading)
     if (import.meta.hot) {
       // the registry lives on globalThis; drop this run's tools so the next run can register them again
