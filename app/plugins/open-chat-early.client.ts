@@ -12,7 +12,7 @@ export default defineNuxtPlugin({
     void import('~/components/chat/ChatMessageList.vue').catch(() => {})
     // and the markdown code runs once, in a task of its own, before the first turns mount
     void import('~/utils/chat/markdown-warm-up')
-      .then(({ warmUpMarkdown }) => setTimeout(warmUpMarkdown, 0))
+      .then(({ warmUpMarkdown }) => warmUpMarkdown())
       .catch(() => {})
   },
 })

@@ -1,4 +1,5 @@
 import { renderMarkdown } from './markdown'
+import { nextTask } from './yield-to-page'
 
 /**
  * A little markdown with each construct a reply uses (heading, emphasis, inline code, link, list, table, quote,
@@ -6,16 +7,18 @@ import { renderMarkdown } from './markdown'
  * before a chat's first messages mount. The first render of a page cost several times the later ones, inside the
  * task that mounted the first turns.
  */
-const SAMPLE = [
-  '## Warm up',
-  'Some **bold**, *emphasis*, `code` and a [link](https://example.com/).',
+const SAMPLES = [
+  'Warm up.',
+  '## Warm up\n\nSome **bold**, *emphasis*, `code` and a [link](https://example.com/).',
   '- one\n- two\n\n1. first\n2. second',
-  '| a | b |\n|---|---|\n| 1 | 2 |',
-  '> a quote',
+  '| a | b |\n|---|---|\n| 1 | 2 |\n\n> a quote',
   '```ts\nconst x = 1\n```',
-].join('\n\n')
+]
 
-/** Renders the sample once (its HTML is thrown away, not cached). */
-export function warmUpMarkdown(): void {
-  renderMarkdown(SAMPLE)
+/** Renders the samples (their HTML is thrown away, not cached), each in a task of its own: each compiles code too. */
+export async function warmUpMarkdown(): Promise<void> {
+  for (const sample of SAMPLES) {
+    await nextTask()
+    renderMarkdown(sample)
+  }
 }
