@@ -4,6 +4,7 @@ import { spawnToolWorker } from './sandbox/spawn-tool-worker'
 import { createWorkerToolSandbox } from './sandbox/worker-tool-sandbox'
 import type { SandboxWorker } from './sandbox/worker-tool-sandbox'
 import type { ToolRegistry } from './tool-registry-types'
+import { nextTask } from './yield-to-page'
 
 export interface LoadToolPluginsOptions {
   /** Starts a worker for tools that declare `sandbox: 'worker'`; called lazily, on their first call. @default spawnToolWorker */
@@ -39,8 +40,17 @@ export async function loadToolPlugins(
     .filter(({ file }) => !file.startsWith('_'))
     .sort((a, b) => a.file.localeCompare(b.file))
 
-  // import in parallel, register in order
-  const imported = await Promise.allSettled(files.map(({ path }) => modules[path]!()))
+  // import in parallel, register in order; each file is asked for in a task of its own (asking adds its preload
+  // links, and asking for every file at once made start-up one long task)
+  const loading: Array<Promise<unknown>> = []
+  for (const [index, { path }] of files.entries()) {
+    if (index > 0) await nextTask()
+    const promise = modules[path]!()
+    // settled below, with the others: not an unhandled rejection while the next files are asked for
+    promise.catch(() => {})
+    loading.push(promise)
+  }
+  const imported = await Promise.allSettled(loading)
   const disposers: Array<() => void> = []
   const result: LoadToolPluginsResult = { loaded: [], failed: [], dispose: () => disposers.forEach(dispose => dispose()) }
 
