@@ -8,6 +8,7 @@ import type { MessageRecord } from '~/db/types'
 import { getDatabase } from '~/db/database'
 import type { LoopRecorder } from '~/db/loop-recorder'
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
+import { yieldToPageWhenBusy } from './yield-to-page'
 
 /** What POST /api/chats needs to answer a chat on the server. */
 export interface StartServerChatOptions {
@@ -98,7 +99,8 @@ export async function cancelBrowserCall(threadId: string, callId: string): Promi
 /**
  * Reads the job's LoopEvents (SSE, resumed from `afterId`) into the same recorder a tab's own loop uses. Events
  * are recorded in batches: after each, the rows are written through and the last id is stored on the thread, so
- * a reload reads on exactly where the rows end. Resolves after the run's last event, or when `signal` aborts.
+ * a reload reads on exactly where the rows end. Like the tab's own loop, it yields to the page every 8 ms of
+ * recording. Resolves after the run's last event, or when `signal` aborts.
  */
 export function followServerChat(options: FollowServerChatOptions): Promise<'ended' | 'gone' | 'closed'> {
   const { recorder, threadId, jobId } = options
@@ -131,6 +133,8 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
           if (event.type === 'tool-call-status' && event.text === WAITING_FOR_BROWSER) waiting.add(event.callId)
           if (event.type === 'tool-call-done' || event.type === 'tool-call-error') waiting.delete(event.result.callId)
           if (event.type === 'finish' || event.type === 'fail') ended = true
+          // A reply written at loopback speed arrives as thousands of events at once: let the page render between.
+          await yieldToPageWhenBusy()
         }
         await recorder.settled()
         for (const callId of waiting) {
