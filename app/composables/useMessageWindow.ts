@@ -1,5 +1,6 @@
-import { computed, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
+import { computed, onScopeDispose, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
 import { listLatestMessages, type MessageWindow } from '~/db/message-window'
+import { warmMarkdownCache, type MarkdownWarmup } from '~/utils/chat/markdown-warmup'
 import { useLiveQuery } from './useLiveQuery'
 
 export interface UseMessageWindowOptions {
@@ -7,6 +8,8 @@ export interface UseMessageWindowOptions {
   initialSize?: number
   /** Rows added by each `loadOlder()`. @default 100 */
   pageSize?: number
+  /** Render the markdown of rows read into the window in idle time, before they scroll into view. @default true */
+  warmMarkdown?: boolean
 }
 
 /**
@@ -15,7 +18,7 @@ export interface UseMessageWindowOptions {
  * rows. The model's history is not this: `useChat` reads every row when it sends.
  */
 export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>, options: UseMessageWindowOptions = {}) {
-  const { initialSize = 60, pageSize = 100 } = options
+  const { initialSize = 60, pageSize = 100, warmMarkdown = true } = options
   const sizes = new Map<string, number>()
   const size = shallowRef(initialSize)
   watch(() => toValue(threadId), (id) => {
@@ -31,6 +34,24 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
     [() => toValue(threadId), size],
     { rows: [], hasOlder: false, size: initialSize },
   )
+
+  // Each row once per chat: the replies paged in are rendered in idle time, so scrolling up mounts them from cache.
+  const warmed = new Set<string>()
+  const warmups: MarkdownWarmup[] = []
+  const stopWarming = () => {
+    for (const warmup of warmups.splice(0)) warmup.cancel()
+    warmed.clear()
+  }
+  if (warmMarkdown && typeof document !== 'undefined') {
+    watch(() => toValue(threadId), stopWarming)
+    watch(() => window.value!.rows, (rows) => {
+      const fresh = rows.filter(row => !warmed.has(row.id))
+      if (fresh.length === 0) return
+      for (const row of fresh) warmed.add(row.id)
+      warmups.push(warmMarkdownCache(fresh))
+    })
+    onScopeDispose(stopWarming)
+  }
 
   /** A page is being read: the list asks again on every scroll event near the top. */
   const loading = computed(() => window.value!.size !== size.value)

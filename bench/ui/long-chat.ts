@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext } from '@playwright/test'
 import { importChat, longChat } from '../../tests/e2e/support/seed-chat'
+import { startTrace, stopTrace, type LongTaskBreakdown } from './long-task-trace'
 import { installProbe, readProbe, resetLongTasks, waitForVisible } from './page-probes'
 
 export interface OpenChatResult {
@@ -55,13 +56,15 @@ export interface ScrollToTopResult {
   longTasks: number
   longestTaskMs: number
   domNodes: number
+  /** With `trace`: what each long task of the scroll was (Chromium trace). */
+  longTaskBreakdown?: LongTaskBreakdown[]
 }
 
 /**
  * Opens the 2,000-message chat at its newest message, then scrolls up with the mouse wheel until its first message
  * is on screen (older rows are paged in on the way): the long tasks of that scroll.
  */
-export async function measureScrollToTop(browser: Browser, appUrl: string): Promise<ScrollToTopResult> {
+export async function measureScrollToTop(browser: Browser, appUrl: string, options: { trace?: boolean } = {}): Promise<ScrollToTopResult> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
   const page = await context.newPage()
   await installProbe(page, null)
@@ -74,6 +77,10 @@ export async function measureScrollToTop(browser: Browser, appUrl: string): Prom
   await page.waitForTimeout(SETTLE_MS)
   const box = (await page.getByTestId('message-list').boundingBox())!
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  if (options.trace) {
+    await startTrace(browser, page)
+    await page.waitForTimeout(SETTLE_MS)
+  }
   await resetLongTasks(page)
   const first = page.locator(`[data-message-id="${chat.messages[0]!.id}"]`)
   const started = Date.now()
@@ -87,6 +94,7 @@ export async function measureScrollToTop(browser: Browser, appUrl: string): Prom
   const reachedMs = Date.now() - started
   await page.waitForTimeout(SETTLE_MS)
   const probe = await readProbe(page)
+  const longTaskBreakdown = options.trace ? await stopTrace(browser) : undefined
   await context.close()
-  return { reachedMs, wheelTurns, longTasks: probe.longTasks.length, longestTaskMs: Math.max(0, ...probe.longTasks), domNodes: probe.domNodes }
+  return { longTaskBreakdown, reachedMs, wheelTurns, longTasks: probe.longTasks.length, longestTaskMs: Math.max(0, ...probe.longTasks), domNodes: probe.domNodes }
 }

@@ -5,7 +5,7 @@
 //   npm run bench:ui -- --baseline /path/.output   and another build (e.g. main's) side by side, as "before"
 //   npm run bench:ui -- --build /path/.output      measure that build instead of .output
 //   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, scroll, stream, search, startup)
-//   npm run bench:ui -- --only stream --trace       and what each long task of the stream was (Chromium trace)
+//   npm run bench:ui -- --only stream --trace       and what each long task of the stream (or scroll) was (Chromium trace)
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
@@ -69,7 +69,8 @@ try {
     }
 
     if (parts.has('scroll')) {
-      const scroll = result.scrollToTop = await measureScrollToTop(browser, app.url)
+      const scroll = result.scrollToTop = await measureScrollToTop(browser, app.url, { trace: argv.includes('--trace') })
+      for (const task of scroll.longTaskBreakdown ?? []) console.log(`${build.label} (scroll): long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
       scrollRows.push({ build: build.label, 'first message reached ms': scroll.reachedMs, 'wheel turns': scroll.wheelTurns, 'long tasks': scroll.longTasks, 'longest ms': scroll.longestTaskMs, 'DOM nodes': scroll.domNodes })
     }
 
