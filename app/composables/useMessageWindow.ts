@@ -1,6 +1,6 @@
 import { computed, onScopeDispose, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
 import { listLatestMessages, type MessageWindow } from '~/db/message-window'
-import { warmMarkdownCache, type MarkdownWarmup } from '~/utils/chat/markdown-warmup'
+import type { MarkdownWarmup } from '~/utils/chat/markdown-warmup'
 import { useLiveQuery } from './useLiveQuery'
 
 export interface UseMessageWindowOptions {
@@ -38,7 +38,9 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
   // Each row once per chat: the replies paged in are rendered in idle time, so scrolling up mounts them from cache.
   const warmed = new Set<string>()
   const warmups: MarkdownWarmup[] = []
+  let generation = 0
   const stopWarming = () => {
+    generation++
     for (const warmup of warmups.splice(0)) warmup.cancel()
     warmed.clear()
   }
@@ -48,7 +50,11 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
       const fresh = rows.filter(row => !warmed.has(row.id))
       if (fresh.length === 0) return
       for (const row of fresh) warmed.add(row.id)
-      warmups.push(warmMarkdownCache(fresh))
+      const started = generation
+      // Loaded on use: the markdown renderer is not part of the page's first load.
+      void import('~/utils/chat/markdown-warmup').then(({ warmMarkdownCache }) => {
+        if (started === generation) warmups.push(warmMarkdownCache(fresh))
+      })
     })
     onScopeDispose(stopWarming)
   }
