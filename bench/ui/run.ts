@@ -89,7 +89,7 @@ try {
     }
     if (parts.has('startup')) {
       const startup = result.startup = await measureStartup(browser, app.url)
-      for (const row of [startup.empty, startup.full]) startupRows.push({ build: build.label, 'stored messages': row.messages, 'ready ms': row.readyMs, 'long tasks': row.longTasks, 'longest ms': row.longestTaskMs })
+      for (const row of [startup.empty, startup.full]) startupRows.push({ build: build.label, 'stored messages': row.messages, 'ready ms': row.readyMs, 'mark interrupted ms': row.markInterruptedMs ?? '—', 'full scan (before the index) ms': row.fullScanMs, 'long tasks': row.longTasks, 'longest ms': row.longestTaskMs })
     }
   }
 }

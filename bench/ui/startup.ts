@@ -8,6 +8,10 @@ export interface StartupResult {
   readyMs: number
   longTasks: number
   longestTaskMs: number
+  /** How long marking the replies cut off by the last reload took (builds that measure it), ms. */
+  markInterruptedMs: number | null
+  /** What marking them cost before the index: a cursor over every message row, straight on IndexedDB, ms. */
+  fullScanMs: number
 }
 
 const SETTLE_MS = 1000
@@ -18,10 +22,34 @@ async function loadAndMeasure(context: BrowserContext, url: string): Promise<Omi
   await page.goto(url, { waitUntil: 'commit' })
   await page.waitForFunction(() => (window as unknown as { __plugboardReady?: boolean }).__plugboardReady === true, undefined, { timeout: 60_000, polling: 10 })
   const readyMs = await page.evaluate(() => performance.now())
+  const markInterruptedMs = await page.evaluate(() => performance.getEntriesByName('plugboard:mark-interrupted')[0]?.duration ?? null)
   await page.waitForTimeout(SETTLE_MS)
   const probe = await readProbe(page)
+  // A string, not a function: tsx would add name helpers (`__name`) the page does not have.
+  const fullScanMs = await page.evaluate(`(async () => {
+    const db = await new Promise((done, fail) => {
+      const request = indexedDB.open('plugboard')
+      request.onsuccess = () => done(request.result)
+      request.onerror = () => fail(request.error)
+    })
+    const started = performance.now()
+    await new Promise((done, fail) => {
+      const request = db.transaction('messages', 'readwrite').objectStore('messages').openCursor()
+      request.onsuccess = () => {
+        const cursor = request.result
+        if (!cursor) return done()
+        const row = cursor.value
+        if (row.status === 'pending' || row.status === 'streaming' || row.toolStatus === 'running') cursor.update(row)
+        cursor.continue()
+      }
+      request.onerror = () => fail(request.error)
+    })
+    const ms = performance.now() - started
+    db.close()
+    return Math.round(ms)
+  })()`) as number
   await page.close()
-  return { readyMs: Math.round(readyMs), longTasks: probe.longTasks.length, longestTaskMs: Math.max(0, ...probe.longTasks) }
+  return { readyMs: Math.round(readyMs), markInterruptedMs: markInterruptedMs === null ? null : Math.round(markInterruptedMs * 10) / 10, fullScanMs, longTasks: probe.longTasks.length, longestTaskMs: Math.max(0, ...probe.longTasks) }
 }
 
 /**
