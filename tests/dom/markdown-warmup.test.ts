@@ -41,7 +41,6 @@ function chat(replies: number): MessageRecord[] {
 const blocksOf = (row: MessageRecord) => splitMarkdownBlocks(row.content)
 
 afterEach(() => {
-  vi.restoreAllMocks()
   vi.useRealTimers()
   vi.unstubAllGlobals()
 })
@@ -80,31 +79,6 @@ describe('warmMarkdownCache', () => {
     expect(cachedAfter.slice(0, expected.length)).toEqual(expected)
     expect(cachedAfter.length).toBeLessThanOrEqual(expected.length + 1)
     expect(blocks.slice(0, 2).every(isMarkdownCached)).toBe(true)
-  })
-
-  it('still warms a slice at a time when the page is never idle (the wait times out)', () => {
-    const queue: IdleRequestCallback[] = []
-    const asked: Array<IdleRequestOptions | undefined> = []
-    vi.stubGlobal('requestIdleCallback', (callback: IdleRequestCallback, options?: IdleRequestOptions) => {
-      asked.push(options)
-      return queue.push(callback)
-    })
-    vi.stubGlobal('cancelIdleCallback', () => {})
-    // Each look at the clock finds 3 ms more gone: an 8 ms slice renders two or three blocks.
-    let now = 0
-    vi.spyOn(performance, 'now').mockImplementation(() => (now += 3))
-    const rows = chat(4)
-    const blocks = rows.filter(row => row.role === 'assistant').flatMap(blocksOf)
-    warmMarkdownCache(rows)
-    const cachedAfter: number[] = []
-    while (queue.length > 0) {
-      queue.shift()!({ didTimeout: true, timeRemaining: () => 0 })
-      cachedAfter.push(blocks.filter(isMarkdownCached).length)
-    }
-    expect(asked.every(options => options?.timeout === 250)).toBe(true)
-    expect(cachedAfter[0]).toBeGreaterThan(0)
-    expect(cachedAfter[0]).toBeLessThan(blocks.length)
-    expect(cachedAfter.at(-1)).toBe(blocks.length)
   })
 
   it('does nothing more once cancelled (the user left the chat)', () => {

@@ -10,11 +10,6 @@ export interface MarkdownWarmup {
 export interface WarmMarkdownOptions {
   /** Most work done in one idle period (or one timer task where there is no `requestIdleCallback`), ms. @default 8 */
   sliceMs?: number
-  /**
-   * Longest wait for an idle period, ms: a page that is never idle (the user keeps scrolling) still gets a slice
-   * of warm-up this often, as a short task of its own. @default 250
-   */
-  idleTimeoutMs?: number
 }
 
 /** Finished assistant replies, newest first: the list mounts them as the user scrolls up from the bottom. */
@@ -32,7 +27,7 @@ function* blocksToWarm(rows: readonly MessageRecord[]): Generator<string> {
  * (each wheel turn up a long chat mounted a dozen replies in one 50–120 ms task). Newest rows first.
  */
 export function warmMarkdownCache(rows: readonly MessageRecord[], options: WarmMarkdownOptions = {}): MarkdownWarmup {
-  const { sliceMs = 8, idleTimeoutMs = 250 } = options
+  const { sliceMs = 8 } = options
   const blocks = blocksToWarm(rows)
   let cancelled = false
   let handle: { idle: number } | { timer: ReturnType<typeof setTimeout> } | undefined
@@ -40,9 +35,7 @@ export function warmMarkdownCache(rows: readonly MessageRecord[], options: WarmM
   const work = (deadline?: IdleDeadline) => {
     handle = undefined
     const started = performance.now()
-    // A callback run because its wait timed out has no idle time left by definition: it takes one slice.
-    const idle = deadline && !deadline.didTimeout
-    const left = () => Math.min(idle ? deadline.timeRemaining() : sliceMs, sliceMs - (performance.now() - started))
+    const left = () => Math.min(deadline ? deadline.timeRemaining() : sliceMs, sliceMs - (performance.now() - started))
     while (!cancelled && left() > 0) {
       const next = blocks.next()
       if (next.done) return
@@ -52,7 +45,7 @@ export function warmMarkdownCache(rows: readonly MessageRecord[], options: WarmM
   }
   const schedule = () => {
     if (cancelled) return
-    handle = typeof requestIdleCallback === 'function' ? { idle: requestIdleCallback(work, { timeout: idleTimeoutMs }) } : { timer: setTimeout(work, 16) }
+    handle = typeof requestIdleCallback === 'function' ? { idle: requestIdleCallback(work) } : { timer: setTimeout(work, 16) }
   }
 
   schedule()
