@@ -57,8 +57,9 @@ export function openJobEventSource(options: JobEventSourceOptions): { close: () 
       if (ended) return
       if (options.onMessage({ id: lastId, data: message.data }) === true) close()
     },
+    // Bounded: a `retry: 0` must not turn a dropped connection into a tight loop of requests.
     onRetry: (ms) => {
-      retryMs = ms
+      retryMs = Math.min(60_000, Math.max(500, ms))
     },
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') end({ reason: 'too-large' })
