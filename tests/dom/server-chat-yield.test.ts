@@ -158,6 +158,25 @@ describe('followServerChat', () => {
     expect(recorded).toEqual(['step-start', 'word0 ', 'fail: The server sent an event too large to show (over 32 MB); the reply was cut here. Press Retry.'])
   })
 
+  it('does not let a stream that says retry: 0 turn reconnecting into a tight loop of requests', async () => {
+    vi.useFakeTimers({ toFake: ['performance', 'setTimeout', 'clearTimeout'] })
+    const urls = fakeServer(Array.from({ length: 50 }, () => () => eventStream(['retry: 0\n\n'])))
+    const thread = await followedThread()
+    const { recorder } = keepingRecorder()
+    const leave = new AbortController()
+    const following = followServerChat({ threadId: thread.id, jobId: 'job-1', afterId: 0, recorder, signal: leave.signal })
+    await vi.waitFor(() => expect(urls).toHaveLength(1))
+    await vi.advanceTimersByTimeAsync(499)
+    expect(urls).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    await vi.waitFor(() => expect(urls).toHaveLength(2))
+    await vi.advanceTimersByTimeAsync(2_000)
+    // At most one request per half second, however the server asks.
+    expect(urls.length).toBeLessThanOrEqual(6)
+    leave.abort()
+    expect(await following).toBe('closed')
+  })
+
   it('stops reading when the tab leaves the chat, and the job goes on', async () => {
     vi.useFakeTimers({ toFake: ['performance'] })
     fakeServer([() => eventStream([frame(1, reply[0]!)], { open: true })])
