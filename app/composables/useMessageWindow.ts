@@ -1,6 +1,6 @@
 import { computed, onScopeDispose, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
 import { listLatestMessages, type MessageWindow } from '~/db/message-window'
-import type { MarkdownWarmup } from '~/utils/chat/markdown-warmup'
+import type { MarkdownPrerender } from '~/utils/chat/markdown-prerender'
 import { useLiveQuery } from './useLiveQuery'
 
 export interface UseMessageWindowOptions {
@@ -9,7 +9,7 @@ export interface UseMessageWindowOptions {
   /** Rows added by each `loadOlder()`. @default 100 */
   pageSize?: number
   /** Render the markdown of rows read into the window in idle time, before they scroll into view. @default true */
-  warmMarkdown?: boolean
+  prerenderMarkdown?: boolean
 }
 
 /**
@@ -18,7 +18,7 @@ export interface UseMessageWindowOptions {
  * rows. The model's history is not this: `useChat` reads every row when it sends.
  */
 export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>, options: UseMessageWindowOptions = {}) {
-  const { initialSize = 60, pageSize = 100, warmMarkdown = true } = options
+  const { initialSize = 60, pageSize = 100, prerenderMarkdown = true } = options
   const sizes = new Map<string, number>()
   const size = shallowRef(initialSize)
   watch(() => toValue(threadId), (id) => {
@@ -36,27 +36,27 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
   )
 
   // Each row once per chat: the replies paged in are rendered in idle time, so scrolling up mounts them from cache.
-  const warmed = new Set<string>()
-  const warmups: MarkdownWarmup[] = []
+  const prerendered = new Set<string>()
+  const prerenders: MarkdownPrerender[] = []
   let generation = 0
-  const stopWarming = () => {
+  const stopPrerendering = () => {
     generation++
-    for (const warmup of warmups.splice(0)) warmup.cancel()
-    warmed.clear()
+    for (const prerender of prerenders.splice(0)) prerender.cancel()
+    prerendered.clear()
   }
-  if (warmMarkdown && typeof document !== 'undefined') {
-    watch(() => toValue(threadId), stopWarming)
+  if (prerenderMarkdown && typeof document !== 'undefined') {
+    watch(() => toValue(threadId), stopPrerendering)
     watch(() => window.value!.rows, (rows) => {
-      const fresh = rows.filter(row => !warmed.has(row.id))
+      const fresh = rows.filter(row => !prerendered.has(row.id))
       if (fresh.length === 0) return
-      for (const row of fresh) warmed.add(row.id)
+      for (const row of fresh) prerendered.add(row.id)
       const started = generation
       // Loaded on use: the markdown renderer is not part of the page's first load.
-      void import('~/utils/chat/markdown-warmup').then(({ warmMarkdownCache }) => {
-        if (started === generation) warmups.push(warmMarkdownCache(fresh))
+      void import('~/utils/chat/markdown-prerender').then((module) => {
+        if (started === generation) prerenders.push(module.prerenderMarkdown(fresh))
       })
     })
-    onScopeDispose(stopWarming)
+    onScopeDispose(stopPrerendering)
   }
 
   /** A page is being read: the list asks again on every scroll event near the top. */

@@ -14,7 +14,7 @@ import { isMarkdownCached } from '~/utils/chat/markdown-cache'
 let db: PlugboardDatabase
 const mounted: Array<{ unmount: () => void }> = []
 beforeEach(() => {
-  db = new PlugboardDatabase('message-window-warmup', { indexedDB: new IDBFactory(), IDBKeyRange })
+  db = new PlugboardDatabase('message-window-prerender', { indexedDB: new IDBFactory(), IDBKeyRange })
   setDatabase(db)
 })
 afterEach(() => {

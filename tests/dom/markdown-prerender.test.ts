@@ -3,7 +3,7 @@ import type { MessageRecord } from '~/db/types'
 import { splitMarkdownBlocks } from '~/utils/chat/markdown-blocks'
 import { isMarkdownCached, renderMarkdownCached } from '~/utils/chat/markdown-cache'
 import { renderMarkdown } from '~/utils/chat/markdown'
-import { warmMarkdownCache } from '~/utils/chat/markdown-warmup'
+import { prerenderMarkdown } from '~/utils/chat/markdown-prerender'
 
 // Older turns paged into a long chat are rendered in idle time, so scrolling up mounts them from the cache instead
 // of parsing and sanitising a dozen replies in the scroll's task.
@@ -45,12 +45,12 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-describe('warmMarkdownCache', () => {
+describe('prerenderMarkdown', () => {
   it('renders every block of the finished replies in idle time, newest first, as the list would render them', () => {
     const periods = idlePeriods(1000)
     const rows = chat(5)
     const streaming = { ...rows.at(-1)!, id: 'live', content: `A reply still ${unique} arriving`, status: 'streaming' as const }
-    const warmup = warmMarkdownCache([...rows, streaming])
+    const prerender = prerenderMarkdown([...rows, streaming])
     const replies = rows.filter(row => row.role === 'assistant')
     expect(replies.flatMap(blocksOf).some(isMarkdownCached)).toBe(false)
     periods.runOne()
@@ -62,7 +62,7 @@ describe('warmMarkdownCache', () => {
     expect(isMarkdownCached(rows[0]!.content)).toBe(false)
     expect(blocksOf(streaming).some(isMarkdownCached)).toBe(false)
     expect(periods.runOne()).toBe(false)
-    warmup.cancel()
+    prerender.cancel()
   })
 
   it('stops when an idle period has no time left and goes on in the next, newest replies first', () => {
@@ -70,7 +70,7 @@ describe('warmMarkdownCache', () => {
     const rows = chat(4)
     const replies = rows.filter(row => row.role === 'assistant').reverse()
     const blocks = replies.flatMap(blocksOf)
-    warmMarkdownCache(rows)
+    prerenderMarkdown(rows)
     const cachedAfter: number[] = []
     while (periods.runOne()) cachedAfter.push(blocks.filter(isMarkdownCached).length)
     // Two blocks per period, in order from the newest reply.
@@ -84,9 +84,9 @@ describe('warmMarkdownCache', () => {
   it('does nothing more once cancelled (the user left the chat)', () => {
     const periods = idlePeriods(2)
     const rows = chat(3)
-    const warmup = warmMarkdownCache(rows)
+    const prerender = prerenderMarkdown(rows)
     periods.runOne()
-    warmup.cancel()
+    prerender.cancel()
     expect(periods.runOne()).toBe(false)
     const blocks = rows.filter(row => row.role === 'assistant').flatMap(blocksOf)
     expect(blocks.filter(isMarkdownCached)).toHaveLength(2)

@@ -2,12 +2,12 @@ import type { MessageRecord } from '~/db/types'
 import { splitMarkdownBlocks } from './markdown-blocks'
 import { isMarkdownCached, renderMarkdownCached } from './markdown-cache'
 
-/** What one warm-up does until it is cancelled or done. */
-export interface MarkdownWarmup {
+/** A pre-render under way (until it is cancelled or done). */
+export interface MarkdownPrerender {
   cancel: () => void
 }
 
-export interface WarmMarkdownOptions {
+export interface PrerenderMarkdownOptions {
   /** Most work done in one idle period (or one timer task where there is no `requestIdleCallback`), ms. @default 8 */
   sliceMs?: number
 }
@@ -26,7 +26,7 @@ function* blocksToWarm(rows: readonly MessageRecord[]): Generator<string> {
  * turn that scrolls into view mounts with its HTML ready instead of parsing and sanitising it during the scroll
  * (each wheel turn up a long chat mounted a dozen replies in one 50–120 ms task). Newest rows first.
  */
-export function warmMarkdownCache(rows: readonly MessageRecord[], options: WarmMarkdownOptions = {}): MarkdownWarmup {
+export function prerenderMarkdown(rows: readonly MessageRecord[], options: PrerenderMarkdownOptions = {}): MarkdownPrerender {
   const { sliceMs = 8 } = options
   const blocks = blocksToWarm(rows)
   let cancelled = false
