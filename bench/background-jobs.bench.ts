@@ -17,6 +17,9 @@ import { printTable, writeResult } from './lib/index'
 
 const CHATS = Number(process.env.BENCH_JOBS_CHATS ?? 500)
 const STEPS = 3
+// BENCH_JOBS_ONLY=embedded,both,a-runs picks scenarios (default: all three).
+const ONLY = process.env.BENCH_JOBS_ONLY?.split(',').map(name => name.trim()).filter(Boolean)
+const wanted = (scenario: string) => !ONLY?.length || ONLY.includes(scenario)
 // BENCH_CPU_PROF=<dir> writes a CPU profile of every process there (where an instance's time goes).
 const execArgv = ['--expose-gc', '--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])]
 
@@ -133,9 +136,9 @@ export async function runBackgroundJobsBench() {
     const redisBytes = async () => Number(/used_memory:(\d+)/.exec(await probe.info('memory'))?.[1] ?? 0)
     // The first pass only warms the machine up (disk cache of the modules, the model's connection pool).
     await runScenario('warm-up', embedded(), model, async () => 0)
-    rows.push(await runScenario('embedded (1 instance: in-process queue, memory store)', embedded(), model, async () => 0))
-    rows.push(await runScenario('Redis, 2 instances: both run chats and serve streams', onRedis(2, [Math.ceil(CHATS / 2), Math.ceil(CHATS / 2)]), model, redisBytes))
-    rows.push(await runScenario('Redis, 2 instances: A runs every chat, B only serves streams', onRedis(3, [CHATS, 0]), model, redisBytes))
+    if (wanted('embedded')) rows.push(await runScenario('embedded (1 instance: in-process queue, memory store)', embedded(), model, async () => 0))
+    if (wanted('both')) rows.push(await runScenario('Redis, 2 instances: both run chats and serve streams', onRedis(2, [Math.ceil(CHATS / 2), Math.ceil(CHATS / 2)]), model, redisBytes))
+    if (wanted('a-runs')) rows.push(await runScenario('Redis, 2 instances: A runs every chat, B only serves streams', onRedis(3, [CHATS, 0]), model, redisBytes))
   }
   finally {
     probe.disconnect()
