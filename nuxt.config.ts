@@ -66,6 +66,8 @@ export default defineNuxtConfig({
      */
     jobLockDurationMs: 0,
     jobStalledIntervalMs: 0,
+    /** Background chats one instance runs at once; more wait in the queue. 0: the default (10). */
+    jobConcurrency: 0,
     // nuxt-auth-utils' sealed cookie session; the seal secret comes from NUXT_SESSION_PASSWORD or .data/ (see
     // server/plugins/00.session-secret.ts).
     session: {

@@ -14,10 +14,12 @@ import { Redis } from 'ioredis'
 import { startRedisServer } from '../tests/unit/helpers/redis-server'
 import type { FromInstance, InstanceConfig, ToInstance } from './background-jobs/protocol'
 import { printTable, writeResult } from './lib/index'
+import { DEFAULT_JOB_CONCURRENCY } from '../server/utils/background-jobs/job-concurrency'
 
 const CHATS = Number(process.env.BENCH_JOBS_CHATS ?? 500)
 const STEPS = 3
-// BENCH_JOBS_ONLY=embedded,both,a-runs picks scenarios (default: all three).
+// BENCH_JOBS_ONLY=embedded,both,both-bounded,a-runs picks scenarios (default: all four); BENCH_JOBS_CONCURRENCY sets
+// the bounded scenario's chats per instance (default: the server's default, DEFAULT_JOB_CONCURRENCY).
 const ONLY = process.env.BENCH_JOBS_ONLY?.split(',').map(name => name.trim()).filter(Boolean)
 const wanted = (scenario: string) => !ONLY?.length || ONLY.includes(scenario)
 // BENCH_CPU_PROF=<dir> writes a CPU profile of every process there (where an instance's time goes).
@@ -81,7 +83,9 @@ async function runScenario(name: string, configs: InstanceConfig[], model: Start
     }))
     const serverBefore = await serverBytes()
     const held = model.next('held')
-    model.send({ type: 'hold', expected: CHATS })
+    // Chats alive at once: every chat, unless the instances' worker concurrency holds some back in the queue.
+    const alive = Math.min(CHATS, configs.reduce((sum, config) => sum + config.concurrency, 0))
+    model.send({ type: 'hold', expected: alive })
     const done = instances.map(instance => instance.next<Extract<FromInstance, { type: 'done' }>>('done'))
     const loadBefore = loadavg()[0]!
     const started = performance.now()
@@ -113,7 +117,8 @@ async function runScenario(name: string, configs: InstanceConfig[], model: Start
       'same-instance p99 ms': configs.length > 1 ? percentile(same, 99) : Number.NaN,
       'append round trip p50 / p99 ms': `${percentile(roundTrips, 50).toFixed(2)} / ${percentile(roundTrips, 99).toFixed(2)}`,
       'loop delay p99 ms (worst instance)': Math.max(...results.map(result => result.loopDelayP99Ms)),
-      'KB/job (instances)': (measured.reduce((sum, answer) => sum + answer.heapDeltaMb, 0) * 1024) / CHATS,
+      'concurrency': configs.map(config => config.concurrency).join(' + '),
+      'KB/job (instances)': (measured.reduce((sum, answer) => sum + answer.heapDeltaMb, 0) * 1024) / alive,
       'KB/job (Redis)': ((serverHeld - serverBefore) / 1024) / CHATS,
       'load avg (1 min) before/after': `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`,
     }
@@ -138,6 +143,9 @@ export async function runBackgroundJobsBench() {
     await runScenario('warm-up', embedded(), model, async () => 0)
     if (wanted('embedded')) rows.push(await runScenario('embedded (1 instance: in-process queue, memory store)', embedded(), model, async () => 0))
     if (wanted('both')) rows.push(await runScenario('Redis, 2 instances: both run chats and serve streams', onRedis(2, [Math.ceil(CHATS / 2), Math.ceil(CHATS / 2)]), model, redisBytes))
+    // As the server runs them: each instance takes at most NUXT_JOB_CONCURRENCY chats at once, the rest wait in the queue.
+    const bounded = Number(process.env.BENCH_JOBS_CONCURRENCY ?? DEFAULT_JOB_CONCURRENCY)
+    if (wanted('both-bounded')) rows.push(await runScenario(`Redis, 2 instances: both run chats (at most ${bounded} at once each) and serve streams`, onRedis(4, [bounded, bounded]), model, redisBytes))
     if (wanted('a-runs')) rows.push(await runScenario('Redis, 2 instances: A runs every chat, B only serves streams', onRedis(3, [CHATS, 0]), model, redisBytes))
   }
   finally {
