@@ -5,6 +5,8 @@ export interface RunnerTimeSliceOptions {
    * @default 4
    */
   budgetMs?: number
+  /** The clock, in ms. @default performance.now */
+  now?: () => number
 }
 
 /**
@@ -17,11 +19,12 @@ export interface RunnerTimeSliceOptions {
  */
 export function createRunnerTimeSlice(options: RunnerTimeSliceOptions = {}): () => Promise<void> {
   const budgetMs = options.budgetMs ?? 4
+  const clock = options.now ?? (() => performance.now())
   let sliceStartedAt: number | undefined
   const nextTurn = () => new Promise<void>(resolve => setImmediate(resolve))
   return async function yieldToServing(): Promise<void> {
     for (;;) {
-      const now = performance.now()
+      const now = clock()
       if (sliceStartedAt === undefined) {
         // The first runner of this turn opens a slice; it closes on the loop's next check phase.
         sliceStartedAt = now
