@@ -4,6 +4,7 @@
 // the wall clock; its subscriptions measure emit → receive, apart for events another instance emitted.
 import { setMaxListeners } from 'node:events'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { Worker } from 'node:worker_threads'
 import { createOpenAICompatibleModel } from '../../shared/stream/openai-compatible-model'
 import { createBullmqJobQueue } from '../../server/utils/background-jobs/bullmq-job-queue'
 import { createInProcessJobQueue } from '../../server/utils/background-jobs/in-process-job-queue'
@@ -67,7 +68,27 @@ async function init(): Promise<void> {
   // A server that has been up a while: the first chat loads fetch's client, compiles the loop and the scripts.
   const warmUp = await createChatJob(store, { sessionId: 'bench-warm-up', threadId: 'warm-up', messages: [{ role: 'user', content: 'go' }], modelName: 'bench', serverToolNames: ['bench_noop'] })
   await runChatJob(store, warmUp.id, { model, ownerId: config.name })
-  if (config.concurrency > 0) queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(stamped, jobId, { model, attempt, signal, ownerId: config.name }))
+  if (config.concurrency > 0 && config.mode === 'redis' && process.env.BENCH_JOBS_THREAD) {
+    runnerThread = new Worker(new URL('./runner-thread-boot.mjs', import.meta.url), { workerData: config })
+    await new Promise(resolve => runnerThread!.once('message', resolve))
+  }
+  else if (config.concurrency > 0) {
+    queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(stamped, jobId, { model, attempt, signal, ownerId: config.name }))
+  }
+}
+
+let runnerThread: Worker | undefined
+
+function askThread<T>(type: string, answer: string): Promise<T> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { type: string }) => {
+      if (message.type !== answer) return
+      runnerThread!.off('message', onMessage)
+      resolve(message as T)
+    }
+    runnerThread!.on('message', onMessage)
+    runnerThread!.postMessage({ type })
+  })
 }
 
 async function create(count: number): Promise<void> {
@@ -103,6 +124,7 @@ async function measure(): Promise<number> {
 async function whenAllDone(): Promise<void> {
   for (const monitor of loopDelays) monitor.disable()
   subscriptions.abort()
+  if (runnerThread) appendRoundTrips.push(...(await askThread<{ appendRoundTrips: number[] }>('collect', 'collected')).appendRoundTrips)
   // The last event lands just before the runner marks its job: let every runner of this instance return.
   send({ type: 'done', crossInstance, sameInstance, appendRoundTrips, failed, loopDelayP99Ms: Math.max(...loopDelays.map(monitor => monitor.percentile(99))) / 1e6 })
 }
@@ -124,6 +146,7 @@ process.on('message', (message: ToInstance) => {
       case 'measure':
         return { type: 'measured', heapDeltaMb: await measure() }
       case 'close':
+        if (runnerThread) await askThread('close', 'closed')
         await queue.close()
         await store.close()
         await closeRedisClients()
