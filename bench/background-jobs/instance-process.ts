@@ -14,7 +14,7 @@ import { createMemoryJobStore } from '../../server/utils/background-jobs/memory-
 import { createRedisJobStore } from '../../server/utils/background-jobs/redis-job-store'
 import { createChatJob, runChatJob } from '../../server/utils/background-jobs/stream-handler'
 import type { ChatQueueData } from '../../server/utils/background-jobs/stream-handler'
-import { registerServerTool } from '../../server/utils/chat/tool-registry'
+import { getServerTool, registerServerTool } from '../../server/utils/chat/tool-registry'
 import { closeRedisClients, getRedisClient } from '../../server/utils/redis/redis-client'
 import { wallClockMs } from './protocol'
 import type { FromInstance, InstanceConfig, StampedEvent, ToInstance } from './protocol'
@@ -70,6 +70,12 @@ async function init(): Promise<void> {
   await runChatJob(store, warmUp.id, { model, ownerId: config.name })
   if (config.concurrency > 0 && config.mode === 'redis' && process.env.BENCH_JOBS_THREAD) {
     runnerThread = new Worker(new URL('./runner-thread-boot.mjs', import.meta.url), { workerData: config })
+    // The thread's tool calls run here, in this thread's registry.
+    runnerThread.on('message', (message: { type: string, id: number, name: string, args: unknown }) => {
+      if (message.type !== 'tool-run') return
+      void Promise.resolve(getServerTool(message.name)!.handler(message.args, { signal: subscriptions.signal, threadId: '', callId: String(message.id), status: () => {}, settings: {} }))
+        .then(value => runnerThread!.postMessage({ type: 'tool-result', id: message.id, text: String(value) }))
+    })
     await new Promise(resolve => runnerThread!.once('message', resolve))
   }
   else if (config.concurrency > 0) {

@@ -15,7 +15,15 @@ import type { InstanceConfig } from './protocol'
 
 const config = workerData as InstanceConfig
 const appendRoundTrips: number[] = []
-registerServerTool({ type: 'function', function: { name: 'bench_noop', parameters: { type: 'object', properties: {} } } }, () => 'ok', { runtime: 'server' })
+// The tool's handler lives on the main thread (where a Nitro plugin would have registered it): every call crosses
+// to it and back, as server tools would with runners on a thread.
+const toolCalls = new Map<number, (text: string) => void>()
+let nextCall = 0
+registerServerTool({ type: 'function', function: { name: 'bench_noop', parameters: { type: 'object', properties: {} } } }, args => new Promise<string>((resolve) => {
+  const id = nextCall++
+  toolCalls.set(id, resolve)
+  parentPort!.postMessage({ type: 'tool-run', id, name: 'bench_noop', args })
+}), { runtime: 'server' })
 const store = createRedisJobStore({ redis: getRedisClient(config.redisUrl!), keyPrefix: config.keyPrefix })
 const stamped: JobStore = {
   ...store,
@@ -29,7 +37,11 @@ const stamped: JobStore = {
 const queue = createBullmqJobQueue<ChatQueueData>({ url: config.redisUrl!, name: config.queueName, prefix: `${config.keyPrefix}bull`, concurrency: Math.max(1, config.concurrency), attempts: 1 })
 const model = createOpenAICompatibleModel({ baseURL: config.modelUrl, model: 'bench' })
 queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(stamped, jobId, { model, attempt, signal, ownerId: config.name }))
-parentPort!.on('message', (message: { type: string }) => {
+parentPort!.on('message', (message: { type: string, id?: number, text?: string }) => {
+  if (message.type === 'tool-result') {
+    toolCalls.get(message.id!)?.(message.text!)
+    toolCalls.delete(message.id!)
+  }
   if (message.type === 'collect') parentPort!.postMessage({ type: 'collected', appendRoundTrips })
   if (message.type === 'close') void queue.close().then(() => store.close()).then(() => closeRedisClients()).then(() => parentPort!.postMessage({ type: 'closed' }))
 })
