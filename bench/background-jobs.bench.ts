@@ -20,9 +20,9 @@ const CHATS = Number(process.env.BENCH_JOBS_CHATS ?? 500)
 const STEPS = 3
 // BENCH_JOBS_ONLY=embedded,both,both-bounded,a-runs picks scenarios (default: all four); BENCH_JOBS_CONCURRENCY sets
 // the bounded scenario's chats per instance (default: the server's default, DEFAULT_JOB_CONCURRENCY).
-// BENCH_JOBS_THREAD=1 (an experiment, Redis only): each instance runs its queue worker and chat runners on a worker
-// thread of their own (background-jobs/runner-thread.ts) and only serves streams on its main thread; the thread's
-// heap is not in the memory column then.
+// On Redis each instance runs its queue worker and chat runners on a runner thread, as the built server does
+// (background-jobs/runner-thread.ts; its heap is not in the memory column), and serves streams on its main thread;
+// BENCH_JOBS_THREAD=0 runs them on the main thread instead (as `npm run dev` or NUXT_JOB_RUNNER_THREADS=0 do).
 const ONLY = process.env.BENCH_JOBS_ONLY?.split(',').map(name => name.trim()).filter(Boolean)
 const wanted = (scenario: string) => !ONLY?.length || ONLY.includes(scenario)
 // BENCH_CPU_PROF=<dir> writes a CPU profile of every process there (where an instance's time goes).

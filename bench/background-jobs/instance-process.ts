@@ -14,7 +14,8 @@ import { createMemoryJobStore } from '../../server/utils/background-jobs/memory-
 import { createRedisJobStore } from '../../server/utils/background-jobs/redis-job-store'
 import { createChatJob, runChatJob } from '../../server/utils/background-jobs/stream-handler'
 import type { ChatQueueData } from '../../server/utils/background-jobs/stream-handler'
-import { getServerTool, registerServerTool } from '../../server/utils/chat/tool-registry'
+import { registerServerTool } from '../../server/utils/chat/tool-registry'
+import { serveToolBridge } from '../../server/utils/background-jobs/runner-thread/tool-bridge'
 import { closeRedisClients, getRedisClient } from '../../server/utils/redis/redis-client'
 import { wallClockMs } from './protocol'
 import type { FromInstance, InstanceConfig, StampedEvent, ToInstance } from './protocol'
@@ -68,15 +69,10 @@ async function init(): Promise<void> {
   // A server that has been up a while: the first chat loads fetch's client, compiles the loop and the scripts.
   const warmUp = await createChatJob(store, { sessionId: 'bench-warm-up', threadId: 'warm-up', messages: [{ role: 'user', content: 'go' }], modelName: 'bench', serverToolNames: ['bench_noop'] })
   await runChatJob(store, warmUp.id, { model, ownerId: config.name })
-  if (config.concurrency > 0 && config.mode === 'redis' && process.env.BENCH_JOBS_THREAD) {
+  if (config.concurrency > 0 && config.mode === 'redis' && process.env.BENCH_JOBS_THREAD !== '0') {
     runnerThread = new Worker(new URL('./runner-thread-boot.mjs', import.meta.url), { workerData: config })
-    // The thread's tool calls run here, in this thread's registry.
-    runnerThread.on('message', (message: { type: string, id: number, name: string, args: unknown }) => {
-      if (message.type !== 'tool-run') return
-      void Promise.resolve(getServerTool(message.name)!.handler(message.args, { signal: subscriptions.signal, threadId: '', callId: String(message.id), status: () => {}, settings: {} }))
-        .then(value => runnerThread!.postMessage({ type: 'tool-result', id: message.id, text: String(value) }))
-    })
-    await new Promise(resolve => runnerThread!.once('message', resolve))
+    serveToolBridge(runnerThread)
+    await new Promise<void>(resolve => runnerThread!.on('message', (message: { type: string }) => message.type === 'ready' && resolve()))
   }
   else if (config.concurrency > 0) {
     queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(stamped, jobId, { model, attempt, signal, ownerId: config.name }))

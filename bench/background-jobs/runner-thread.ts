@@ -1,6 +1,7 @@
-// The bench's "runners in a worker thread" variant (BENCH_JOBS_THREAD=1, Redis only): this instance's queue worker
-// and chat runners, with their own Redis client, store and model, on a thread of their own, so the instance's main
-// thread only serves its subscriptions. Posts { type: 'ready' } and, asked { type: 'collect' }, its append round trips.
+// The bench's runner thread (BENCH_JOBS_THREAD=1, Redis only), as the server's (server/utils/background-jobs/
+// runner-thread/runner-thread.ts) but with the bench's model and its events stamped: this instance's queue worker
+// and chat runners on a thread of their own, its server tools through the tool bridge, so the instance's main
+// thread only serves its subscriptions and runs tool handlers. Posts { type: 'ready' } and, asked { type: 'collect' }, its append round trips.
 import { parentPort, workerData } from 'node:worker_threads'
 import { createOpenAICompatibleModel } from '../../shared/stream/openai-compatible-model'
 import { createBullmqJobQueue } from '../../server/utils/background-jobs/bullmq-job-queue'
@@ -8,22 +9,17 @@ import type { JobStore } from '../../server/utils/background-jobs/job-store-type
 import { createRedisJobStore } from '../../server/utils/background-jobs/redis-job-store'
 import { runChatJob } from '../../server/utils/background-jobs/stream-handler'
 import type { ChatQueueData } from '../../server/utils/background-jobs/stream-handler'
-import { registerServerTool } from '../../server/utils/chat/tool-registry'
+import { createToolBridgeClient } from '../../server/utils/background-jobs/runner-thread/tool-bridge'
 import { closeRedisClients, getRedisClient } from '../../server/utils/redis/redis-client'
 import { wallClockMs } from './protocol'
 import type { InstanceConfig } from './protocol'
 
 const config = workerData as InstanceConfig
 const appendRoundTrips: number[] = []
-// The tool's handler lives on the main thread (where a Nitro plugin would have registered it): every call crosses
-// to it and back, as server tools would with runners on a thread.
-const toolCalls = new Map<number, (text: string) => void>()
-let nextCall = 0
-registerServerTool({ type: 'function', function: { name: 'bench_noop', parameters: { type: 'object', properties: {} } } }, args => new Promise<string>((resolve) => {
-  const id = nextCall++
-  toolCalls.set(id, resolve)
-  parentPort!.postMessage({ type: 'tool-run', id, name: 'bench_noop', args })
-}), { runtime: 'server' })
+// The tools live on the main thread (where a Nitro plugin would have registered them): every call crosses the
+// server's tool bridge to it and back, as with the server's runner threads.
+const bridge = createToolBridgeClient(parentPort!)
+await bridge.syncTools()
 const store = createRedisJobStore({ redis: getRedisClient(config.redisUrl!), keyPrefix: config.keyPrefix })
 const stamped: JobStore = {
   ...store,
@@ -37,11 +33,7 @@ const stamped: JobStore = {
 const queue = createBullmqJobQueue<ChatQueueData>({ url: config.redisUrl!, name: config.queueName, prefix: `${config.keyPrefix}bull`, concurrency: Math.max(1, config.concurrency), attempts: 1 })
 const model = createOpenAICompatibleModel({ baseURL: config.modelUrl, model: 'bench' })
 queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(stamped, jobId, { model, attempt, signal, ownerId: config.name }))
-parentPort!.on('message', (message: { type: string, id?: number, text?: string }) => {
-  if (message.type === 'tool-result') {
-    toolCalls.get(message.id!)?.(message.text!)
-    toolCalls.delete(message.id!)
-  }
+parentPort!.on('message', (message: { type: string }) => {
   if (message.type === 'collect') parentPort!.postMessage({ type: 'collected', appendRoundTrips })
   if (message.type === 'close') void queue.close().then(() => store.close()).then(() => closeRedisClients()).then(() => parentPort!.postMessage({ type: 'closed' }))
 })

@@ -75,6 +75,8 @@ test('a tool that acts outside the app, cut by its instance dying, is not run ag
   await card.getByRole('button', { name: 'Allow once' }).click()
   await expect(card).toHaveAttribute('data-status', 'running', { timeout: 15_000 })
   await expect.poll(() => fetched.length, { timeout: 15_000 }).toBe(1)
+  // The chat runs on a runner thread; the tool itself ran on the main thread, where its plugin registered it.
+  expect(a.output()).toMatch(/background chats run on \d+ runner threads?/)
 
   // The instance running the tool dies; another starts where the page points and takes the chat over.
   process.kill(a.pid, 'SIGKILL')
