@@ -38,11 +38,12 @@ setMaxListeners(0, subscriptions.signal)
 // counts the whole pause as one late tick.
 const loopDelays = [monitorEventLoopDelay({ resolution: 10 }), monitorEventLoopDelay({ resolution: 10 })]
 
-/** JS heap plus memory held outside it (buffers, sockets' native memory), after a full GC when exposed. */
-function heapMb(): number {
+/** JS heap (the runner thread's too) plus memory held outside it (buffers, sockets' native memory), after a full GC when exposed. */
+async function heapMb(): Promise<number> {
   ;(globalThis as { gc?: () => void }).gc?.()
   const usage = process.memoryUsage()
-  return (usage.heapUsed + usage.external) / 1024 / 1024
+  const thread = runnerThread ? (await askThread<{ mb: number }>('heap', 'heap')).mb : 0
+  return (usage.heapUsed + usage.external) / 1024 / 1024 + thread
 }
 
 async function init(): Promise<void> {
@@ -108,7 +109,7 @@ async function create(count: number): Promise<void> {
       if (++finished === jobIds.length) void whenAllDone()
     }, subscriptions.signal)
   }
-  heapBefore = heapMb()
+  heapBefore = await heapMb()
 }
 
 async function measure(): Promise<number> {
@@ -118,7 +119,7 @@ async function measure(): Promise<number> {
     count = crossInstance.length + sameInstance.length
     await new Promise(resolve => setTimeout(resolve, 200))
   }
-  const delta = heapMb() - heapBefore
+  const delta = await heapMb() - heapBefore
   loopDelays[1]!.enable()
   return delta
 }

@@ -1,7 +1,8 @@
-// The bench's runner thread (BENCH_JOBS_THREAD=1, Redis only), as the server's (server/utils/background-jobs/
+// The bench's runner thread (Redis; BENCH_JOBS_THREAD=0 leaves it out), as the server's (server/utils/background-jobs/
 // runner-thread/runner-thread.ts) but with the bench's model and its events stamped: this instance's queue worker
 // and chat runners on a thread of their own, its server tools through the tool bridge, so the instance's main
 // thread only serves its subscriptions and runs tool handlers. Posts { type: 'ready' } and, asked { type: 'collect' }, its append round trips.
+import { getHeapStatistics } from 'node:v8'
 import { parentPort, workerData } from 'node:worker_threads'
 import { createOpenAICompatibleModel } from '../../shared/stream/openai-compatible-model'
 import { createBullmqJobQueue } from '../../server/utils/background-jobs/bullmq-job-queue'
@@ -35,6 +36,10 @@ const model = createOpenAICompatibleModel({ baseURL: config.modelUrl, model: 'be
 queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(stamped, jobId, { model, attempt, signal, ownerId: config.name }))
 parentPort!.on('message', (message: { type: string }) => {
   if (message.type === 'collect') parentPort!.postMessage({ type: 'collected', appendRoundTrips })
+  if (message.type === 'heap') {
+    ;(globalThis as { gc?: () => void }).gc?.()
+    parentPort!.postMessage({ type: 'heap', mb: getHeapStatistics().used_heap_size / 1024 / 1024 })
+  }
   if (message.type === 'close') void queue.close().then(() => store.close()).then(() => closeRedisClients()).then(() => parentPort!.postMessage({ type: 'closed' }))
 })
 parentPort!.postMessage({ type: 'ready' })
