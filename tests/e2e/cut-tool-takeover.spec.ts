@@ -8,7 +8,7 @@ import type { AppInstance } from './support/app-instance'
 import { startRedisServer } from '../unit/helpers/redis-server'
 import type { RedisServer } from '../unit/helpers/redis-server'
 
-// A background chat on Redis whose instance is killed (SIGKILL) while fetch_web_page (a tool that acts outside the
+// Background chats on Redis run on the instance's runner thread. A chat whose instance is killed (SIGKILL) while fetch_web_page (a tool that acts outside the
 // app) waits for its page. The instance started again in its place takes the chat over: it does not fetch the page a
 // second time, the card says the tool may or may not have completed, and the reply goes on and ends.
 let redis: RedisServer
@@ -36,7 +36,9 @@ test.beforeAll(async () => {
   // The page never answers: the tool is still running when its instance dies.
   pages = createServer((request: IncomingMessage, response: ServerResponse) => {
     fetched.push(request.url ?? '')
-    held.push(response)
+    if (request.url === '/slow') return held.push(response)
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    response.end('<html><body><main><p>Otters hold hands.</p></main></body></html>')
   })
   await new Promise<void>(done => pages.listen(0, '127.0.0.1', done))
   host = `127.0.0.1:${(pages.address() as AddressInfo).port}`
@@ -99,4 +101,45 @@ test('a tool that acts outside the app, cut by its instance dying, is not run ag
   await page.reload()
   await openApp(page, page.url())
   await expect(page.locator('[data-testid="tool-card"][data-tool="fetch_web_page"]').last()).toHaveAttribute('data-status', 'error')
+})
+
+test('an approval answered on the instance whose runner thread holds the call: bad edited arguments get 400, then a good answer runs it', async () => {
+  test.setTimeout(60_000)
+  fetched.length = 0
+  // This instance alone on the Redis: its runner thread holds the call.
+  for (const other of apps.splice(0)) await other.stop()
+  const app = await startApp(env(redis.url))
+  apps.push(app)
+  const started = await app.fetchWithSession('/api/chats', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ threadId: 'approval-thread', model: 'fake/fetch-page', messages: [{ role: 'user', content: `Read http://${host}/otters` }], serverTools: ['fetch_web_page'] }),
+  })
+  expect(started.status).toBe(201)
+  const { id } = await started.json() as { id: string }
+  const eventsOf = async () => {
+    const response = await app.fetchWithSession(`/api/chats/${id}/events?after=0`, { headers: { accept: 'text/event-stream' } })
+    const reader = response.body!.getReader()
+    let text = ''
+    const deadline = Date.now() + 1000
+    while (Date.now() < deadline) {
+      const { done, value } = await Promise.race([reader.read(), new Promise<{ done: true, value: undefined }>(resolve => setTimeout(() => resolve({ done: true, value: undefined }), 300))])
+      if (done) break
+      text += new TextDecoder().decode(value)
+    }
+    await reader.cancel()
+    return text
+  }
+  await expect.poll(eventsOf, { timeout: 20_000 }).toContain('tool-call-awaiting-approval')
+  const callId = /"callId":"([^"]+)"|"call":\{"id":"([^"]+)"/.exec(await eventsOf())!.slice(1).find(Boolean)!
+
+  const answer = (body: object) => app.fetchWithSession(`/api/chats/${id}/approvals`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ callId, ...body }) })
+  const refused = await answer({ decision: 'allowed-once', arguments: '{"url": 5}' })
+  expect(refused.status).toBe(400)
+  expect((await refused.json() as { message: string }).message).toMatch(/edited arguments cannot be used/i)
+  expect(fetched).toEqual([])
+
+  expect((await answer({ decision: 'allowed-once' })).status).toBe(200)
+  await expect.poll(async () => (await (await app.fetchWithSession(`/api/chats/${id}`)).json() as { status: string }).status, { timeout: 20_000 }).toBe('done')
+  expect(fetched).toEqual(['/otters'])
 })

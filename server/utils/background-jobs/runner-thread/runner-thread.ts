@@ -11,7 +11,9 @@ import { createRedisJobStore } from '../redis-job-store'
 import { createServerChatModel } from '../server-chat-model'
 import { runChatJob } from '../stream-handler'
 import type { ChatJobState, ChatQueueData } from '../stream-handler'
+import { answerJobApproval } from '../pending-approvals'
 import type { RunnerThreadConfig } from './runner-thread-config'
+import type { ApprovalForThread } from './runner-threads'
 import { createToolBridgeClient } from './tool-bridge'
 
 const config = workerData as RunnerThreadConfig
@@ -46,7 +48,12 @@ queue.startWorker(async (jobId, _data, { attempt, signal }) => {
   })
 })
 
-main.on('message', (message: { type: string }) => {
+main.on('message', (message: { type: string, id?: number, request?: ApprovalForThread }) => {
+  if (message.type === 'approval-answer') {
+    const { jobId, callId, answer } = message.request!
+    main.postMessage({ type: 'approval-answered', id: message.id, result: answerJobApproval(jobId, callId, answer) })
+    return
+  }
   if (message.type !== 'close') return
   // The queue first (running chats see their signal abort and are left for a takeover), then the connections.
   void queue.close()

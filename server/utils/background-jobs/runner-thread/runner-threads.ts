@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { Worker } from 'node:worker_threads'
+import type { JobControlMessage } from '../job-control'
+import type { AnswerJobApprovalResult } from '../pending-approvals'
 import type { RunnerThreadConfig } from './runner-thread-config'
 import { serveToolBridge } from './tool-bridge'
 
@@ -28,7 +30,16 @@ export function runnerThreadCount(configured: unknown): number {
   return Math.max(1, availableParallelism() - 1)
 }
 
-let running: Array<{ stop: () => Promise<void> }> = []
+interface RunningThread {
+  stop: () => Promise<void>
+  /** Hands an approval answer to this thread; what its waiting call said (not-waiting when none waits there). */
+  answerApproval: (request: ApprovalForThread) => Promise<AnswerJobApprovalResult>
+}
+
+/** An approval answer handed to the runner threads of this instance. */
+export type ApprovalForThread = Omit<Extract<JobControlMessage, { type: 'approval-answer' }>, 'type'>
+
+let running: RunningThread[] = []
 
 /**
  * Starts `count` runner threads from `file`: each runs its own BullMQ worker (`config.concurrency` chats at once)
@@ -39,8 +50,9 @@ export function startRunnerThreads(file: string, count: number, config: RunnerTh
   console.info(`[jobs] background chats run on ${count} runner thread${count === 1 ? '' : 's'}, ${config.concurrency} at once each`)
 }
 
-function keepRunning(file: string, config: RunnerThreadConfig, index: number): { stop: () => Promise<void> } {
+function keepRunning(file: string, config: RunnerThreadConfig, index: number): RunningThread {
   let thread: Worker | undefined
+  let nextRequest = 0
   let stopping = false
   let restartTimer: ReturnType<typeof setTimeout> | undefined
   const start = () => {
@@ -57,6 +69,23 @@ function keepRunning(file: string, config: RunnerThreadConfig, index: number): {
   }
   start()
   return {
+    answerApproval(request) {
+      const current = thread
+      if (!current) return Promise.resolve({ ok: false, reason: 'not-waiting' })
+      const id = nextRequest++
+      return new Promise((resolve) => {
+        const onMessage = (message: { type: string, id: number, result: AnswerJobApprovalResult }) => {
+          if (message.type !== 'approval-answered' || message.id !== id) return
+          current.off('message', onMessage)
+          current.off('exit', onExit)
+          resolve(message.result)
+        }
+        const onExit = () => resolve({ ok: false, reason: 'not-waiting' })
+        current.on('message', onMessage)
+        current.once('exit', onExit)
+        current.postMessage({ type: 'approval-answer', id, request })
+      })
+    },
     async stop() {
       stopping = true
       clearTimeout(restartTimer)
@@ -73,6 +102,16 @@ function keepRunning(file: string, config: RunnerThreadConfig, index: number): {
       await current.terminate()
     },
   }
+}
+
+/**
+ * Hands a tab's approval answer to the call waiting on one of this instance's runner threads, so edited arguments
+ * that break the tool's schema are refused with the runner's reason, as when the chat runs on the main thread.
+ * 'not-waiting' when no thread here has the call (it may wait on another instance).
+ */
+export async function answerApprovalInRunnerThreads(request: ApprovalForThread): Promise<AnswerJobApprovalResult> {
+  const answers = await Promise.all(running.map(thread => thread.answerApproval(request)))
+  return answers.find(answer => answer.ok || answer.reason !== 'not-waiting') ?? { ok: false, reason: 'not-waiting' }
 }
 
 /** Stops every runner thread (Nitro's 'close' hook): their running chats are left for a takeover. */
