@@ -71,7 +71,10 @@ describe('a takeover of a step cut after its reply', () => {
     const events = await eventsOf(store, job.id)
     expect(events.slice(6).map(event => event.type)).toEqual(['step-start', 'text-delta', 'step-finish', 'finish'])
     expect(events.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', steps: 2 })
-    expect(((await store.getJob(job.id))!.state as ChatJobState).stepsDone).toBe(1)
+    const state = (await store.getJob(job.id))!.state as ChatJobState
+    expect(state.stepsDone).toBe(1)
+    // The saved step ends at the cut run's last event: a later takeover reads on from there.
+    expect(state.eventsThrough).toBe(6)
   })
 
   it('runs a call the user had approved (with the arguments they edited) that had not started, without asking again', async () => {

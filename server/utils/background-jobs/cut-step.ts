@@ -24,6 +24,8 @@ export interface CutStep {
   started: Map<string, ToolCall>
   /** Calls cleared to run (approved, or 'auto') that had not started, with the arguments to run. */
   cleared: Map<string, ToolCall>
+  /** The id of the last event the stream holds (the cut run's last write). */
+  lastEventId: number
 }
 
 const PAGE = 1000
@@ -35,7 +37,8 @@ const PAGE = 1000
  */
 export async function readCutStep(store: JobStore, jobId: string, afterEventId: number, step: number): Promise<CutStep | undefined> {
   const events: LoopEvent[] = []
-  for (let after = afterEventId; ;) {
+  let after = afterEventId
+  for (;;) {
     const page = await store.readEvents<LoopEvent>(jobId, after, PAGE)
     if (page.length === 0) break
     // A gap: the stream dropped events of this step to stay bounded, so what ran is not known for sure.
@@ -53,7 +56,7 @@ export async function readCutStep(store: JobStore, jobId: string, afterEventId: 
     if (event.type === 'step-finish') {
       const ended = event.finishReason === 'aborted' || event.finishReason === 'error'
       if (ended || !event.message.tool_calls?.length) return undefined
-      cut = { step, message: event.message, results: new Map(), started: new Map(), cleared: new Map() }
+      cut = { step, message: event.message, results: new Map(), started: new Map(), cleared: new Map(), lastEventId: after }
     }
     else if (!cut) {
       continue

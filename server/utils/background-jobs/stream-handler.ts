@@ -199,6 +199,7 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     const cut = attempt > 1 && offset < maxSteps ? await readCutStep(store, jobId, lastEventId, offset + 1) : undefined
     if (cut) {
       const events = createEventChannel(record)
+      lastEventId = cut.lastEventId
       pending = { message: cut.message, results: new Map() }
       for (const result of cut.results.values()) pending.results.set(result.callId, { role: 'tool', tool_call_id: result.callId, name: result.name, content: result.content })
       await resumeCutStep(cut, { tools: tools.set, events, signal: controller.signal, threadId, isSafeToRepeat: tools.isSafeToRepeat, ...approval })
