@@ -121,7 +121,8 @@ async function runScenario(name: string, configs: InstanceConfig[], model: Start
       'append round trip p50 / p99 ms': `${percentile(roundTrips, 50).toFixed(2)} / ${percentile(roundTrips, 99).toFixed(2)}`,
       'loop delay p99 ms (worst instance)': Math.max(...results.map(result => result.loopDelayP99Ms)),
       'concurrency': configs.map(config => config.concurrency).join(' + '),
-      'KB/job (instances)': (measured.reduce((sum, answer) => sum + answer.heapDeltaMb, 0) * 1024) / alive,
+      // Only with every chat alive at once: with a few alive, the runners' fixed memory would be counted per job.
+      'KB/job (instances)': alive === CHATS ? (measured.reduce((sum, answer) => sum + answer.heapDeltaMb, 0) * 1024) / alive : Number.NaN,
       'KB/job (Redis)': ((serverHeld - serverBefore) / 1024) / CHATS,
       'load avg (1 min) before/after': `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`,
     }
