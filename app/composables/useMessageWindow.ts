@@ -1,5 +1,6 @@
-import { computed, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
+import { computed, onScopeDispose, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
 import { listLatestMessages, type MessageWindow } from '~/db/message-window'
+import type { MarkdownPrerender } from '~/utils/chat/markdown-prerender'
 import { useLiveQuery } from './useLiveQuery'
 
 export interface UseMessageWindowOptions {
@@ -7,6 +8,8 @@ export interface UseMessageWindowOptions {
   initialSize?: number
   /** Rows added by each `loadOlder()`. @default 100 */
   pageSize?: number
+  /** Render the markdown of rows read into the window in idle time, before they scroll into view. @default true */
+  prerenderMarkdown?: boolean
 }
 
 /**
@@ -15,7 +18,7 @@ export interface UseMessageWindowOptions {
  * rows. The model's history is not this: `useChat` reads every row when it sends.
  */
 export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>, options: UseMessageWindowOptions = {}) {
-  const { initialSize = 60, pageSize = 100 } = options
+  const { initialSize = 60, pageSize = 100, prerenderMarkdown = true } = options
   const sizes = new Map<string, number>()
   const size = shallowRef(initialSize)
   watch(() => toValue(threadId), (id) => {
@@ -31,6 +34,30 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
     [() => toValue(threadId), size],
     { rows: [], hasOlder: false, size: initialSize },
   )
+
+  // Each row once per chat: the replies paged in are rendered in idle time, so scrolling up mounts them from cache.
+  const prerendered = new Set<string>()
+  const prerenders: MarkdownPrerender[] = []
+  let generation = 0
+  const stopPrerendering = () => {
+    generation++
+    for (const prerender of prerenders.splice(0)) prerender.cancel()
+    prerendered.clear()
+  }
+  if (prerenderMarkdown && typeof document !== 'undefined') {
+    watch(() => toValue(threadId), stopPrerendering)
+    watch(() => window.value!.rows, (rows) => {
+      const fresh = rows.filter(row => !prerendered.has(row.id))
+      if (fresh.length === 0) return
+      for (const row of fresh) prerendered.add(row.id)
+      const started = generation
+      // Loaded on use: the markdown renderer is not part of the page's first load.
+      void import('~/utils/chat/markdown-prerender').then((module) => {
+        if (started === generation) prerenders.push(module.prerenderMarkdown(fresh))
+      })
+    })
+    onScopeDispose(stopPrerendering)
+  }
 
   /** A page is being read: the list asks again on every scroll event near the top. */
   const loading = computed(() => window.value!.size !== size.value)

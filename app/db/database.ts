@@ -45,6 +45,8 @@ export class PlugboardDatabase extends Dexie {
     })
     // Version 3: the search index. Existing messages are indexed by the first search, not during the upgrade.
     this.version(3).stores({ searchIndex: 'id, *words', searchWords: 'word' })
+    // Version 4: tool rows by `toolStatus`, so start-up finds the runs a reload cut off without reading every row.
+    this.version(4).stores({ messages: 'id, threadId, [threadId+seq], createdAt, status, toolStatus' })
     installSearchIndexHooks(this)
   }
 }

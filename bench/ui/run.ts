@@ -4,18 +4,19 @@
 //   npm run bench:ui                               this build (.output)
 //   npm run bench:ui -- --baseline /path/.output   and another build (e.g. main's) side by side, as "before"
 //   npm run bench:ui -- --build /path/.output      measure that build instead of .output
-//   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, stream, search)
-//   npm run bench:ui -- --only stream --trace       and what each long task of the stream was (Chromium trace)
+//   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, scroll, stream, search, startup)
+//   npm run bench:ui -- --only stream --trace       and what each long task of the stream (or scroll) was (Chromium trace)
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
 import { printTable, writeResult } from '../lib'
 import { startBenchApp, type BenchApp } from './app-server'
 import { measureFirstLoad } from './first-load'
-import { measureLongChat } from './long-chat'
+import { measureLongChat, measureScrollToTop } from './long-chat'
 import { longMarkdownReply, startLongReplyModel } from './long-reply'
 import { measureStreaming } from './stream-reply'
 import { measureSearchHistory } from './search-history'
+import { measureStartup } from './startup'
 
 const argv = process.argv.slice(2)
 const baselineIndex = argv.indexOf('--baseline')
@@ -24,7 +25,7 @@ const builds: Array<{ label: string, output: string }> = [{ label: 'this build',
 if (baselineIndex >= 0 && argv[baselineIndex + 1]) builds.unshift({ label: 'baseline', output: resolve(argv[baselineIndex + 1]!) })
 
 const onlyIndex = argv.indexOf('--only')
-const parts = new Set(onlyIndex >= 0 ? argv[onlyIndex + 1]!.split(',') : ['first-load', 'open', 'stream', 'search'])
+const parts = new Set(onlyIndex >= 0 ? argv[onlyIndex + 1]!.split(',') : ['first-load', 'open', 'scroll', 'stream', 'search', 'startup'])
 
 const reply = longMarkdownReply(20_000)
 const model = await startLongReplyModel(reply)
@@ -40,6 +41,8 @@ const openRows: Record<string, string | number>[] = []
 const streamRows: Record<string, string | number>[] = []
 const loadRows: Record<string, string | number>[] = []
 const searchRows: Record<string, string | number>[] = []
+const scrollRows: Record<string, string | number>[] = []
+const startupRows: Record<string, string | number>[] = []
 const apps: BenchApp[] = []
 try {
   for (const build of builds) {
@@ -65,16 +68,28 @@ try {
       }
     }
 
+    if (parts.has('scroll')) {
+      const scroll = result.scrollToTop = await measureScrollToTop(browser, app.url, { trace: argv.includes('--trace') })
+      for (const task of scroll.longTaskBreakdown ?? []) console.log(`${build.label} (scroll): long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
+      scrollRows.push({ build: build.label, 'first message reached ms': scroll.reachedMs, 'wheel turns': scroll.wheelTurns, 'long tasks': scroll.longTasks, 'longest ms': scroll.longestTaskMs, 'DOM nodes': scroll.domNodes })
+    }
+
     if (parts.has('stream')) {
       const stream = result.stream = await measureStreaming(browser, app.url, reply, { trace: argv.includes('--trace') })
       for (const task of stream.app.longTaskBreakdown ?? []) console.log(`${build.label}: long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
-      for (const [what, result] of [['app (streamed)', stream.app], ['naive full re-render per frame', stream.naive]] as const) {
+      const serverRun = result.streamServerRun = (await measureStreaming(browser, app.url, reply, { trace: argv.includes('--trace'), runOnServer: true })).app
+      for (const task of serverRun.longTaskBreakdown ?? []) console.log(`${build.label} (server-run): long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
+      for (const [what, result] of [['app (streamed, loop in the tab)', stream.app], ['app (run on the server, SSE to the tab)', serverRun], ['naive full re-render per frame', stream.naive!]] as const) {
         streamRows.push({ build: build.label, render: what, 'duration ms': result.durationMs, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'identical to whole': String(result.identical) })
       }
     }
     if (parts.has('search')) {
       const search = result.search = await measureSearchHistory(browser, app.url)
       searchRows.push({ build: build.label, messages: search.messages, 'no match ms': search.missMs, 'oldest message ms': search.oldestHitMs, 'oldest found': String(search.oldestFound), 'first call ms': search.firstCallMs, 'full scan: no match ms': search.fullScanMissMs, 'full scan: oldest ms': search.fullScanOldestHitMs })
+    }
+    if (parts.has('startup')) {
+      const startup = result.startup = await measureStartup(browser, app.url)
+      for (const row of [startup.empty, startup.full]) startupRows.push({ build: build.label, 'stored messages': row.messages, 'ready ms': row.readyMs, 'mark interrupted ms': row.markInterruptedMs ?? '—', 'full scan (before the index) ms': row.fullScanMs, 'long tasks': row.longTasks, 'longest ms': row.longestTaskMs })
     }
   }
 }
@@ -85,9 +100,11 @@ finally {
 }
 
 if (openRows.length) printTable('Open a chat (median of 3): from page load until its newest message is visible', openRows)
+if (scrollRows.length) printTable('Scroll to the top of the 2k chat with the mouse wheel (older turns paged in on the way): long tasks', scrollRows)
 if (streamRows.length) printTable(`Stream a ${Math.round(reply.length / 4)}-token markdown reply with code blocks at loopback speed`, streamRows)
 if (loadRows.length) printTable('JavaScript loaded before first interaction', loadRows)
 if (searchRows.length) printTable('search_chat_history over 12,000 stored messages (median of 5; the first call indexes the rows written around the app)', searchRows)
+if (startupRows.length) printTable('Start-up (the new-chat screen) with an empty database and with 12,000 stored messages (median of 3)', startupRows)
 results.loadAverageAfter = loadAverage()
 console.log(`\nLoad average (1, 5, 15 min): ${(results.loadAverageBefore as number[]).join(', ')} before, ${(results.loadAverageAfter as number[]).join(', ')} after`)
 console.log(`\nResults written to ${await writeResult('ui', results)}`)

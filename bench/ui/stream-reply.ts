@@ -46,9 +46,20 @@ async function wholeText(page: Page, reply: string): Promise<string> {
  * same app, the naive way: the whole reply re-rendered (markdown-it + DOMPurify + innerHTML) once per frame over
  * as many frames as the app took.
  */
-export async function measureStreaming(browser: Browser, appUrl: string, reply: string, options: { trace?: boolean } = {}): Promise<{ app: StreamResult, naive: StreamResult }> {
+export interface MeasureStreamingOptions {
+  /** Record a Chromium trace and say what each long task was. */
+  trace?: boolean
+  /**
+   * The chat runs on the server (the server's key): the tab records the job's LoopEvents from its SSE stream
+   * instead of running the loop itself. No naive baseline is measured then (it would be the same as the tab's).
+   */
+  runOnServer?: boolean
+}
+
+export async function measureStreaming(browser: Browser, appUrl: string, reply: string, options: MeasureStreamingOptions = {}): Promise<{ app: StreamResult, naive?: StreamResult }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true })
-  await context.addInitScript(() => localStorage.setItem('plugboard:run-on-server:v1', 'false'))
+  const runOnServer = String(Boolean(options.runOnServer))
+  await context.addInitScript(`localStorage.setItem('plugboard:run-on-server:v1', ${JSON.stringify(runOnServer)})`)
   const page = await context.newPage()
   await installProbe(page, null)
   await openReady(page, appUrl)
@@ -77,6 +88,17 @@ export async function measureStreaming(browser: Browser, appUrl: string, reply: 
   const appText = await assistant.locator('[data-slot="content"]').textContent()
   await page.addScriptTag({ content: await bundleRenderMarkdown() })
   const expected = await wholeText(page, reply)
+  const summary = (probe: typeof appProbe, duration: number, text: string | null): StreamResult => ({
+    durationMs: duration,
+    longTasks: probe.longTasks.length,
+    longestTaskMs: Math.max(0, ...probe.longTasks),
+    identical: text === null ? null : fold(text) === fold(expected),
+  })
+  const app = { ...summary(appProbe, durationMs, appText), longTaskBreakdown }
+  if (options.runOnServer) {
+    await context.close()
+    return { app }
+  }
 
   // The naive baseline, in a fresh page of the same app.
   const naivePage = await context.newPage()
@@ -105,11 +127,5 @@ export async function measureStreaming(browser: Browser, appUrl: string, reply: 
   await naivePage.waitForTimeout(200)
   const naiveProbe = await readProbe(naivePage)
   await context.close()
-  const summary = (probe: typeof appProbe, duration: number, text: string | null): StreamResult => ({
-    durationMs: duration,
-    longTasks: probe.longTasks.length,
-    longestTaskMs: Math.max(0, ...probe.longTasks),
-    identical: text === null ? null : fold(text) === fold(expected),
-  })
-  return { app: { ...summary(appProbe, durationMs, appText), longTaskBreakdown }, naive: summary(naiveProbe, naiveDuration, naiveText) }
+  return { app, naive: summary(naiveProbe, naiveDuration, naiveText) }
 }

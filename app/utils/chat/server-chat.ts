@@ -8,6 +8,8 @@ import type { MessageRecord } from '~/db/types'
 import { getDatabase } from '~/db/database'
 import type { LoopRecorder } from '~/db/loop-recorder'
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
+import { openJobEventSource } from './job-event-source'
+import { yieldToPageWhenBusy } from './yield-to-page'
 
 /** What POST /api/chats needs to answer a chat on the server. */
 export interface StartServerChatOptions {
@@ -98,24 +100,25 @@ export async function cancelBrowserCall(threadId: string, callId: string): Promi
 /**
  * Reads the job's LoopEvents (SSE, resumed from `afterId`) into the same recorder a tab's own loop uses. Events
  * are recorded in batches: after each, the rows are written through and the last id is stored on the thread, so
- * a reload reads on exactly where the rows end. Resolves after the run's last event, or when `signal` aborts.
+ * a reload reads on exactly where the rows end. Like the tab's own loop, it yields to the page every 8 ms of
+ * reading and recording (`job-event-source.ts`). Resolves after the run's last event, or when `signal` aborts.
  */
 export function followServerChat(options: FollowServerChatOptions): Promise<'ended' | 'gone' | 'closed'> {
   const { recorder, threadId, jobId } = options
   return new Promise((resolve) => {
-    const source = new EventSource(`/api/chats/${encodeURIComponent(jobId)}/events?after=${options.afterId}`)
     const backlog: { id: number, event: LoopEvent }[] = []
     /** Calls by id, and the browser-only ones the job waits for (answered once a batch is recorded). */
     const calls = new Map<string, Extract<LoopEvent, { type: 'tool-call-running' }>>()
     const waiting = new Set<string>()
     let draining = false
     let ended = false
+    let gone = false
+    let lastReceivedId = options.afterId
     let lastStep: number | undefined
     const close = (how: 'ended' | 'gone' | 'closed') => {
       source.close()
       resolve(how)
     }
-    options.signal.addEventListener('abort', () => close('closed'), { once: true })
     for (const call of options.waitingCalls ?? []) void answerBrowserCall(jobId, { type: 'tool-call-running', step: 0, call }, options.tools, options.threadId)
 
     const drain = async () => {
@@ -131,6 +134,8 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
           if (event.type === 'tool-call-status' && event.text === WAITING_FOR_BROWSER) waiting.add(event.callId)
           if (event.type === 'tool-call-done' || event.type === 'tool-call-error') waiting.delete(event.result.callId)
           if (event.type === 'finish' || event.type === 'fail') ended = true
+          // A reply written at loopback speed arrives as thousands of events at once: let the page render between.
+          await yieldToPageWhenBusy()
         }
         await recorder.settled()
         for (const callId of waiting) {
@@ -141,23 +146,47 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
         await setServerJob(threadId, ended ? undefined : { id: jobId, lastEventId: batch.at(-1)!.id, ...(lastStep ? { step: lastStep } : {}) })
       }
       draining = false
-      if (ended) close('ended')
+      if (ended) close(gone ? 'gone' : 'ended')
     }
 
-    source.onmessage = (message) => {
-      backlog.push({ id: Number(message.lastEventId), event: JSON.parse(message.data) as LoopEvent })
+    /** The stream cannot go on: the reply ends here as failed (after what was received), rather than waiting for ever. */
+    const failHere = (message: string) => {
+      gone = true
+      backlog.push({ id: lastReceivedId, event: { type: 'fail', steps: 0, error: { kind: 'server', message, retryable: true } } })
       void drain()
     }
-    source.onerror = () => {
-      // EventSource reconnects by itself with Last-Event-ID; a closed one means the job is gone (404: restart).
-      if (source.readyState === EventSource.CLOSED && !ended) {
-        // The server lost the job (it restarted): end the reply here as failed rather than streaming forever.
-        void recorder.record({ type: 'fail', steps: 0, error: { kind: 'server', message: 'The server lost this reply before it finished. Press Retry.', retryable: true } })
-          .then(() => setServerJob(threadId, undefined))
-          .finally(() => close('gone'))
-      }
-    }
+
+    const source = openJobEventSource({
+      url: afterId => `/api/chats/${encodeURIComponent(jobId)}/events?after=${afterId}`,
+      afterId: options.afterId,
+      onMessage: ({ id, data }) => {
+        const event = parseLoopEvent(data)
+        // A frame that is not a LoopEvent (a proxy's page, a cut line) is skipped; the ids stay in order.
+        if (!event) return
+        lastReceivedId = id
+        backlog.push({ id, event })
+        void drain()
+        return event.type === 'finish' || event.type === 'fail'
+      },
+      // The server lost the job (it restarted) or refuses it (404), or sent an event too large to hold.
+      onEnd: end => failHere(end.reason === 'too-large'
+        ? 'The server sent an event too large to show (over 32 MB); the reply was cut here. Press Retry.'
+        : 'The server lost this reply before it finished. Press Retry.'),
+    })
+    if (options.signal.aborted) close('closed')
+    else options.signal.addEventListener('abort', () => close('closed'), { once: true })
   })
+}
+
+/** One SSE frame's data as a LoopEvent, or undefined when it is not JSON with a `type`. */
+function parseLoopEvent(data: string): LoopEvent | undefined {
+  try {
+    const value = JSON.parse(data) as unknown
+    return value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string' ? value as LoopEvent : undefined
+  }
+  catch {
+    return undefined
+  }
 }
 
 /** Runs a browser-only tool the job called (the server has no handler for it) and sends the result back. */

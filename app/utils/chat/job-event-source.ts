@@ -1,0 +1,113 @@
+import { createParser } from 'eventsource-parser'
+import { yieldToPageWhenBusy } from './yield-to-page'
+
+/** One server-sent event of a job's stream: its id and its data, unparsed. */
+export interface JobEventMessage {
+  id: number
+  data: string
+}
+
+/** Why the stream ended for good (no reconnect). */
+export type JobEventSourceEnd =
+  /** The server answered with an error status or no event stream (the job is gone, or not this session's). */
+  | { reason: 'gone', status: number }
+  /** One event was larger than `maxEventChars`: reading on would hold an unbounded buffer. */
+  | { reason: 'too-large' }
+
+export interface JobEventSourceOptions {
+  /** The stream's address, asked from after this event id (the server reads `?after=` and `Last-Event-ID`). */
+  url: (afterId: number) => string
+  afterId: number
+  /** Each event in order, as soon as its chunk is read. Returning true says it was the last: the stream closes. */
+  onMessage: (message: JobEventMessage) => boolean | void
+  onEnd: (end: JobEventSourceEnd) => void
+  /** How long to wait before reconnecting after a dropped connection (the server's `retry:` overrides it). @default 3000 */
+  reconnectDelayMs?: number
+  /** Largest event accepted, in characters. @default 32 MiB */
+  maxEventChars?: number
+}
+
+/** Characters handed to the parser at a time, so one large network chunk is parsed over several tasks. */
+const FEED_SLICE_CHARS = 16_384
+
+/**
+ * The job's LoopEvents over `fetch`, read as EventSource would (ids, reconnect with the last id after a dropped
+ * connection, an error status ends it), but parsed in the page's own code: EventSource dispatches every event of
+ * a network chunk in one task, and a reply streamed at loopback speed is thousands of events in a chunk, a long
+ * task of the browser's own (hundreds of ms) that no handler can break up. Here the parser yields to the page every
+ * 8 ms. Returns `close()`, which ends the stream without `onEnd`.
+ */
+export function openJobEventSource(options: JobEventSourceOptions): { close: () => void } {
+  const { reconnectDelayMs = 3000, maxEventChars = 32 * 1024 * 1024 } = options
+  const controller = new AbortController()
+  let lastId = options.afterId
+  let retryMs = reconnectDelayMs
+  let ended = false
+  const end = (how: JobEventSourceEnd) => {
+    if (ended) return
+    ended = true
+    controller.abort()
+    options.onEnd(how)
+  }
+
+  const parser = createParser({
+    onEvent: (message) => {
+      const id = Number(message.id)
+      if (Number.isSafeInteger(id) && id > 0) lastId = Math.max(lastId, id)
+      if (ended) return
+      if (options.onMessage({ id: lastId, data: message.data }) === true) close()
+    },
+    // Bounded: a `retry: 0` must not turn a dropped connection into a tight loop of requests.
+    onRetry: (ms) => {
+      retryMs = Math.min(60_000, Math.max(500, ms))
+    },
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') end({ reason: 'too-large' })
+    },
+    maxBufferSize: maxEventChars,
+  })
+
+  async function readOnce(): Promise<void> {
+    const response = await fetch(options.url(lastId), {
+      headers: { 'accept': 'text/event-stream', ...(lastId > 0 ? { 'last-event-id': String(lastId) } : {}) },
+      cache: 'no-store',
+      signal: controller.signal,
+    })
+    if (!response.ok || !response.body || !/^text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
+      await response.body?.cancel().catch(() => {})
+      return end({ reason: 'gone', status: response.status })
+    }
+    parser.reset()
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done || ended) return
+      for (let start = 0; start < value.length && !ended; start += FEED_SLICE_CHARS) {
+        parser.feed(value.slice(start, start + FEED_SLICE_CHARS))
+        await yieldToPageWhenBusy()
+      }
+    }
+  }
+
+  function close() {
+    ended = true
+    controller.abort()
+  }
+
+  void (async () => {
+    while (!ended) {
+      // A dropped connection (or a stream that ended without its run's last event) reads on from the last id.
+      await readOnce().catch(() => {})
+      if (ended) return
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, retryMs)
+        controller.signal.addEventListener('abort', () => {
+          clearTimeout(timer)
+          resolve()
+        }, { once: true })
+      })
+    }
+  })()
+
+  return { close }
+}
