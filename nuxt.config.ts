@@ -66,6 +66,13 @@ export default defineNuxtConfig({
      */
     jobLockDurationMs: 0,
     jobStalledIntervalMs: 0,
+    /** Background chats one instance runs at once; more wait in the queue. 0: the default (10). */
+    jobConcurrency: 0,
+    /**
+     * With Redis, in the built server: threads that run background chats, off the thread serving requests and
+     * streams. '' : one per core beyond the first (at least one); 0: chats run on the main thread.
+     */
+    jobRunnerThreads: '',
     // nuxt-auth-utils' sealed cookie session; the seal secret comes from NUXT_SESSION_PASSWORD or .data/ (see
     // server/plugins/00.session-secret.ts).
     session: {

@@ -14,9 +14,17 @@ import { Redis } from 'ioredis'
 import { startRedisServer } from '../tests/unit/helpers/redis-server'
 import type { FromInstance, InstanceConfig, ToInstance } from './background-jobs/protocol'
 import { printTable, writeResult } from './lib/index'
+import { DEFAULT_JOB_CONCURRENCY } from '../server/utils/background-jobs/job-concurrency'
 
 const CHATS = Number(process.env.BENCH_JOBS_CHATS ?? 500)
 const STEPS = 3
+// BENCH_JOBS_ONLY=embedded,both,both-bounded,a-runs picks scenarios (default: all four); BENCH_JOBS_CONCURRENCY sets
+// the bounded scenario's chats per instance (default: the server's default, DEFAULT_JOB_CONCURRENCY).
+// On Redis each instance runs its queue worker and chat runners on a runner thread, as the built server does
+// (background-jobs/runner-thread.ts; its heap is not in the memory column), and serves streams on its main thread;
+// BENCH_JOBS_THREAD=0 runs them on the main thread instead (as `npm run dev` or NUXT_JOB_RUNNER_THREADS=0 do).
+const ONLY = process.env.BENCH_JOBS_ONLY?.split(',').map(name => name.trim()).filter(Boolean)
+const wanted = (scenario: string) => !ONLY?.length || ONLY.includes(scenario)
 // BENCH_CPU_PROF=<dir> writes a CPU profile of every process there (where an instance's time goes).
 const execArgv = ['--expose-gc', '--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])]
 
@@ -78,7 +86,9 @@ async function runScenario(name: string, configs: InstanceConfig[], model: Start
     }))
     const serverBefore = await serverBytes()
     const held = model.next('held')
-    model.send({ type: 'hold', expected: CHATS })
+    // Chats alive at once: every chat, unless the instances' worker concurrency holds some back in the queue.
+    const alive = Math.min(CHATS, configs.reduce((sum, config) => sum + config.concurrency, 0))
+    model.send({ type: 'hold', expected: alive })
     const done = instances.map(instance => instance.next<Extract<FromInstance, { type: 'done' }>>('done'))
     const loadBefore = loadavg()[0]!
     const started = performance.now()
@@ -110,7 +120,9 @@ async function runScenario(name: string, configs: InstanceConfig[], model: Start
       'same-instance p99 ms': configs.length > 1 ? percentile(same, 99) : Number.NaN,
       'append round trip p50 / p99 ms': `${percentile(roundTrips, 50).toFixed(2)} / ${percentile(roundTrips, 99).toFixed(2)}`,
       'loop delay p99 ms (worst instance)': Math.max(...results.map(result => result.loopDelayP99Ms)),
-      'KB/job (instances)': (measured.reduce((sum, answer) => sum + answer.heapDeltaMb, 0) * 1024) / CHATS,
+      'concurrency': configs.map(config => config.concurrency).join(' + '),
+      // Only with every chat alive at once: with a few alive, the runners' fixed memory would be counted per job.
+      'KB/job (instances)': alive === CHATS ? (measured.reduce((sum, answer) => sum + answer.heapDeltaMb, 0) * 1024) / alive : Number.NaN,
       'KB/job (Redis)': ((serverHeld - serverBefore) / 1024) / CHATS,
       'load avg (1 min) before/after': `${loadBefore.toFixed(1)} / ${loadAfter.toFixed(1)}`,
     }
@@ -133,9 +145,12 @@ export async function runBackgroundJobsBench() {
     const redisBytes = async () => Number(/used_memory:(\d+)/.exec(await probe.info('memory'))?.[1] ?? 0)
     // The first pass only warms the machine up (disk cache of the modules, the model's connection pool).
     await runScenario('warm-up', embedded(), model, async () => 0)
-    rows.push(await runScenario('embedded (1 instance: in-process queue, memory store)', embedded(), model, async () => 0))
-    rows.push(await runScenario('Redis, 2 instances: both run chats and serve streams', onRedis(2, [Math.ceil(CHATS / 2), Math.ceil(CHATS / 2)]), model, redisBytes))
-    rows.push(await runScenario('Redis, 2 instances: A runs every chat, B only serves streams', onRedis(3, [CHATS, 0]), model, redisBytes))
+    if (wanted('embedded')) rows.push(await runScenario('embedded (1 instance: in-process queue, memory store)', embedded(), model, async () => 0))
+    if (wanted('both')) rows.push(await runScenario('Redis, 2 instances: both run chats and serve streams', onRedis(2, [Math.ceil(CHATS / 2), Math.ceil(CHATS / 2)]), model, redisBytes))
+    // As the server runs them: each instance takes at most NUXT_JOB_CONCURRENCY chats at once, the rest wait in the queue.
+    const bounded = Number(process.env.BENCH_JOBS_CONCURRENCY ?? DEFAULT_JOB_CONCURRENCY)
+    if (wanted('both-bounded')) rows.push(await runScenario(`Redis, 2 instances: both run chats (at most ${bounded} at once each) and serve streams`, onRedis(4, [bounded, bounded]), model, redisBytes))
+    if (wanted('a-runs')) rows.push(await runScenario('Redis, 2 instances: A runs every chat, B only serves streams', onRedis(3, [CHATS, 0]), model, redisBytes))
   }
   finally {
     probe.disconnect()

@@ -4,6 +4,7 @@
 // the wall clock; its subscriptions measure emit → receive, apart for events another instance emitted.
 import { setMaxListeners } from 'node:events'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { Worker } from 'node:worker_threads'
 import { createOpenAICompatibleModel } from '../../shared/stream/openai-compatible-model'
 import { createBullmqJobQueue } from '../../server/utils/background-jobs/bullmq-job-queue'
 import { createInProcessJobQueue } from '../../server/utils/background-jobs/in-process-job-queue'
@@ -14,6 +15,7 @@ import { createRedisJobStore } from '../../server/utils/background-jobs/redis-jo
 import { createChatJob, runChatJob } from '../../server/utils/background-jobs/stream-handler'
 import type { ChatQueueData } from '../../server/utils/background-jobs/stream-handler'
 import { registerServerTool } from '../../server/utils/chat/tool-registry'
+import { serveToolBridge } from '../../server/utils/background-jobs/runner-thread/tool-bridge'
 import { closeRedisClients, getRedisClient } from '../../server/utils/redis/redis-client'
 import { wallClockMs } from './protocol'
 import type { FromInstance, InstanceConfig, StampedEvent, ToInstance } from './protocol'
@@ -36,11 +38,12 @@ setMaxListeners(0, subscriptions.signal)
 // counts the whole pause as one late tick.
 const loopDelays = [monitorEventLoopDelay({ resolution: 10 }), monitorEventLoopDelay({ resolution: 10 })]
 
-/** JS heap plus memory held outside it (buffers, sockets' native memory), after a full GC when exposed. */
-function heapMb(): number {
+/** JS heap (the runner thread's too) plus memory held outside it (buffers, sockets' native memory), after a full GC when exposed. */
+async function heapMb(): Promise<number> {
   ;(globalThis as { gc?: () => void }).gc?.()
   const usage = process.memoryUsage()
-  return (usage.heapUsed + usage.external) / 1024 / 1024
+  const thread = runnerThread ? (await askThread<{ mb: number }>('heap', 'heap')).mb : 0
+  return (usage.heapUsed + usage.external) / 1024 / 1024 + thread
 }
 
 async function init(): Promise<void> {
@@ -67,7 +70,28 @@ async function init(): Promise<void> {
   // A server that has been up a while: the first chat loads fetch's client, compiles the loop and the scripts.
   const warmUp = await createChatJob(store, { sessionId: 'bench-warm-up', threadId: 'warm-up', messages: [{ role: 'user', content: 'go' }], modelName: 'bench', serverToolNames: ['bench_noop'] })
   await runChatJob(store, warmUp.id, { model, ownerId: config.name })
-  if (config.concurrency > 0) queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(stamped, jobId, { model, attempt, signal, ownerId: config.name }))
+  if (config.concurrency > 0 && config.mode === 'redis' && process.env.BENCH_JOBS_THREAD !== '0') {
+    runnerThread = new Worker(new URL('./runner-thread-boot.mjs', import.meta.url), { workerData: config })
+    serveToolBridge(runnerThread)
+    await new Promise<void>(resolve => runnerThread!.on('message', (message: { type: string }) => message.type === 'ready' && resolve()))
+  }
+  else if (config.concurrency > 0) {
+    queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(stamped, jobId, { model, attempt, signal, ownerId: config.name }))
+  }
+}
+
+let runnerThread: Worker | undefined
+
+function askThread<T>(type: string, answer: string): Promise<T> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { type: string }) => {
+      if (message.type !== answer) return
+      runnerThread!.off('message', onMessage)
+      resolve(message as T)
+    }
+    runnerThread!.on('message', onMessage)
+    runnerThread!.postMessage({ type })
+  })
 }
 
 async function create(count: number): Promise<void> {
@@ -85,7 +109,7 @@ async function create(count: number): Promise<void> {
       if (++finished === jobIds.length) void whenAllDone()
     }, subscriptions.signal)
   }
-  heapBefore = heapMb()
+  heapBefore = await heapMb()
 }
 
 async function measure(): Promise<number> {
@@ -95,7 +119,7 @@ async function measure(): Promise<number> {
     count = crossInstance.length + sameInstance.length
     await new Promise(resolve => setTimeout(resolve, 200))
   }
-  const delta = heapMb() - heapBefore
+  const delta = await heapMb() - heapBefore
   loopDelays[1]!.enable()
   return delta
 }
@@ -103,6 +127,7 @@ async function measure(): Promise<number> {
 async function whenAllDone(): Promise<void> {
   for (const monitor of loopDelays) monitor.disable()
   subscriptions.abort()
+  if (runnerThread) appendRoundTrips.push(...(await askThread<{ appendRoundTrips: number[] }>('collect', 'collected')).appendRoundTrips)
   // The last event lands just before the runner marks its job: let every runner of this instance return.
   send({ type: 'done', crossInstance, sameInstance, appendRoundTrips, failed, loopDelayP99Ms: Math.max(...loopDelays.map(monitor => monitor.percentile(99))) / 1e6 })
 }
@@ -124,6 +149,7 @@ process.on('message', (message: ToInstance) => {
       case 'measure':
         return { type: 'measured', heapDeltaMb: await measure() }
       case 'close':
+        if (runnerThread) await askThread('close', 'closed')
         await queue.close()
         await store.close()
         await closeRedisClients()

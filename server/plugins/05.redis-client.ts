@@ -1,4 +1,5 @@
 import { closeJobQueue } from '../utils/background-jobs/job-queue'
+import { closeRunnerThreads } from '../utils/background-jobs/runner-thread/runner-threads'
 import { closeMemoryKeyJobs } from '../utils/background-jobs/memory-key-jobs'
 import { closeJobControl } from '../utils/background-jobs/job-control'
 import { closeJobStore } from '../utils/background-jobs/create-job-store'
@@ -14,6 +15,7 @@ export default defineNitroPlugin((nitroApp) => {
   const redisUrl = String(useRuntimeConfig().redisUrl ?? '').trim()
   if (redisUrl) getRedisClient(redisUrl)
   nitroApp.hooks.hook('close', async () => {
+    await closeRunnerThreads()
     await closeJobQueue()
     await closeMemoryKeyJobs()
     await closeJobStore()

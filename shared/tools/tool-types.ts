@@ -52,6 +52,8 @@ export type ToolErrorKind =
   | 'denied-by-user'
   /** The tool's approval policy is 'never'. */
   | 'refused-by-policy'
+  /** Its server run was cut while it ran (the instance died) and the tool is not safe to run twice. */
+  | 'interrupted'
 
 /** The outcome of one call. `content` is what the model gets, `fullContent` what we keep. */
 export interface ToolResult {

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events'
 import { Queue, Worker } from 'bullmq'
 import { Redis } from 'ioredis'
 import { redactUrl } from '../redis/redis-client'
+import { DEFAULT_JOB_CONCURRENCY } from './job-concurrency'
 import type { JobQueue, JobQueueOptions, QueuedJobHandler } from './job-queue'
 import { assertQueueJobId } from './queue-job-id'
 
@@ -65,7 +66,7 @@ export function createBullmqJobQueue<T>(options: BullmqJobQueueOptions): JobQueu
     }, {
       connection,
       prefix,
-      concurrency: options.concurrency ?? 10,
+      concurrency: options.concurrency ?? DEFAULT_JOB_CONCURRENCY,
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: options.maxStalledCount ?? 2,

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events'
+import { DEFAULT_JOB_CONCURRENCY } from './job-concurrency'
 import type { JobQueue, JobQueueOptions, QueuedJobHandler } from './job-queue'
 import { assertQueueJobId } from './queue-job-id'
 
@@ -13,7 +14,7 @@ interface QueuedJob<T> {
  * Nothing survives the process; the embedded JobStore marks the jobs a restart cut 'interrupted'.
  */
 export function createInProcessJobQueue<T>(options: JobQueueOptions = {}): JobQueue<T> {
-  const concurrency = options.concurrency ?? 10
+  const concurrency = options.concurrency ?? DEFAULT_JOB_CONCURRENCY
   const attempts = options.attempts ?? 3
   const backoffMs = options.backoffMs ?? 1000
   const waiting: QueuedJob<T>[] = []

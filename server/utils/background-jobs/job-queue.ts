@@ -1,6 +1,7 @@
 import { createBullmqJobQueue } from './bullmq-job-queue'
 import type { BullmqJobQueueOptions } from './bullmq-job-queue'
 import { createInProcessJobQueue } from './in-process-job-queue'
+import { DEFAULT_JOB_CONCURRENCY } from './job-concurrency'
 
 /** What a handler learns about the run it is given. */
 export interface QueuedJobContext {
@@ -36,7 +37,7 @@ export interface JobQueue<T> {
 export interface JobQueueOptions {
   /**
    * Jobs this instance runs at once.
-   * @default 10
+   * @default DEFAULT_JOB_CONCURRENCY
    */
   concurrency?: number
   /**
@@ -65,8 +66,10 @@ export function useJobQueue<T>(): JobQueue<T> {
   // 0 (the default) leaves BullMQ's claim and stalled-check timings at the queue's defaults (30 s); tests shorten them.
   const lockDurationMs = Number(config.jobLockDurationMs) || undefined
   const stalledIntervalMs = Number(config.jobStalledIntervalMs) || undefined
+  const concurrency = Math.floor(Number(config.jobConcurrency)) || DEFAULT_JOB_CONCURRENCY
   shared ??= createJobQueue({
     redisUrl: String(config.redisUrl ?? ''),
+    concurrency: Math.max(1, concurrency),
     ...(lockDurationMs ? { lockDurationMs } : {}),
     ...(stalledIntervalMs ? { stalledIntervalMs } : {}),
   })

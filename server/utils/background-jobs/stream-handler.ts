@@ -4,18 +4,22 @@ import type { LoopEvent } from '#shared/loop/loop-event'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ToolCallMode } from '#shared/loop/loop-types'
 import { runChatLoop } from '#shared/loop/run-chat-loop'
+import { createEventChannel } from '#shared/loop/event-channel'
 import { toolSetFromArray } from '#shared/tools/tool-set'
-import type { ExecutableTool } from '#shared/tools/tool-types'
+import type { ExecutableTool, ToolSet } from '#shared/tools/tool-types'
 import type { AssistantMessage, ModelMessage, ToolDefinition, ToolMessage } from '#shared/types/chat'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { listServerTools } from '../chat/tool-registry'
 import { browserTool } from './browser-tool'
+import { readCutStep } from './cut-step'
 import { jobApproval, withEditedCall } from './job-approval'
 import { claimJobLease } from './job-lease'
 import type { JobLease } from './job-lease'
 import type { JobRecord, JobStatus, JobStore } from './job-store-types'
 import { LeaseLostError } from './lease-lost-error'
+import { resumeCutStep } from './resume-cut-step'
 import { forgetRunningJob, trackRunningJob } from './running-jobs'
+import { yieldToServing } from './runner-time-slice'
 
 /** A chat to answer on the server, as the browser sent it. */
 export interface ChatJobInput {
@@ -59,6 +63,11 @@ export interface ChatJobState {
   toolPolicies?: Record<string, ToolApprovalPolicy>
   /** Steps whose messages are in `messages` already: a takeover goes on with the next one. */
   stepsDone: number
+  /**
+   * The id of the last event of the last saved step: a takeover reads the cut step's events after it (which of its
+   * calls started and which ended), so a call cut while it ran is not run again unless it is safe to repeat.
+   */
+  eventsThrough?: number
 }
 
 /** What the queue carries for a chat: only the job id (the rest is in the JobStore, never a key). */
@@ -133,13 +142,14 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
   const controller = trackRunningJob(jobId)
   const onQueueAbort = () => controller.abort(new Error('This instance is shutting down.'))
   queueSignal?.addEventListener('abort', onQueueAbort, { once: true })
-  const offset = state.stepsDone ?? 0
+  let offset = state.stepsDone ?? 0
   const maxSteps = state.maxSteps ?? 10
   let messages = [...state.messages]
   let stepsDone = offset
   // The step being recorded: its assistant message and the results its calls still owe.
   let pending: { message: AssistantMessage, results: Map<string, ToolMessage> } | undefined
   let last: LoopEvent | undefined
+  let lastEventId = state.eventsThrough ?? 0
   let lease: JobLease | undefined
   const saveStep = async () => {
     if (!pending) return
@@ -147,7 +157,29 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     messages = [...messages, pending.message, ...calls.map(call => pending!.results.get(call.id)!)]
     stepsDone++
     pending = undefined
-    await lease!.updateJob({ state: { ...state, messages, stepsDone } satisfies ChatJobState })
+    await lease!.updateJob({ state: { ...state, messages, stepsDone, eventsThrough: lastEventId } satisfies ChatJobState })
+  }
+  /** Appends one event (numbered as a step of the whole chat) and keeps the step being recorded up to date. */
+  const record = async (event: LoopEvent) => {
+    // Past this turn's share of runner work, wait for the next one: the instance's readers go first.
+    await yieldToServing()
+    if (queueSignal?.aborted) throw new ShutdownError()
+    last = event
+    lastEventId = await lease!.appendEvent(event)
+    if (event.type === 'step-finish') {
+      const ended = event.finishReason === 'aborted' || event.finishReason === 'error'
+      pending = ended ? undefined : { message: event.message, results: new Map() }
+      if (pending && !pending.message.tool_calls?.length && pending.message.content === null) pending = undefined
+    }
+    else if (pending && event.type === 'tool-call-approval') {
+      pending.message = withEditedCall(pending.message, event)
+    }
+    else if (pending && (event.type === 'tool-call-done' || event.type === 'tool-call-error')) {
+      const { result } = event
+      pending.results.set(result.callId, { role: 'tool', tool_call_id: result.callId, name: result.name, content: result.content })
+      const calls = pending.message.tool_calls ?? []
+      if (calls.length > 0 && calls.every(call => pending!.results.has(call.id))) await saveStep()
+    }
   }
   try {
     const claimed = await claimJobLease(store, jobId, { status: 'running', ...(options.ownerId ? { ownerId: options.ownerId } : {}), heartbeatAt: Date.now() }, { renewEveryMs: options.leaseRenewMs })
@@ -160,6 +192,21 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     // Stop asked for before this run could hear it (queued, or its instance died): end at once, 'aborted'.
     if (claimed.record.stopRequested) controller.abort(new Error('Stopped by the user.'))
     if (attempt > 1) console.warn(`[jobs] chat ${jobId}: run ${attempt}, going on after step ${offset}`)
+    const tools = jobTools(jobId, state, onWaiting)
+    const approval = jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting })
+    const threadId = job.threadId ?? jobId
+    // A takeover whose cut step had its reply: end that step's calls (none of them silently twice), then go on.
+    const cut = attempt > 1 && offset < maxSteps ? await readCutStep(store, jobId, lastEventId, offset + 1) : undefined
+    if (cut) {
+      const events = createEventChannel(record)
+      lastEventId = cut.lastEventId
+      pending = { message: cut.message, results: new Map() }
+      for (const result of cut.results.values()) pending.results.set(result.callId, { role: 'tool', tool_call_id: result.callId, name: result.name, content: result.content })
+      await resumeCutStep(cut, { tools: tools.set, events, signal: controller.signal, threadId, isSafeToRepeat: tools.isSafeToRepeat, ...approval })
+      // Every call had ended before the cut (only the save was missing): save the step now.
+      await saveStep()
+      offset = stepsDone
+    }
     if (offset >= maxSteps) {
       last = { type: 'finish', finishReason: 'step-cap', steps: offset }
       await lease.appendEvent(last)
@@ -168,32 +215,13 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
       await runChatLoop({
         model: typeof options.model === 'function' ? options.model(state) : options.model,
         messages,
-        tools: toolSetFromArray(jobTools(jobId, state, onWaiting)),
-        threadId: job.threadId ?? jobId,
+        tools: tools.set,
+        threadId,
         signal: controller.signal,
         maxSteps: maxSteps - offset,
         toolCallMode: state.toolCallMode ?? 'auto',
-        ...jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting }),
-        onEvent: async (raw) => {
-          if (queueSignal?.aborted) throw new ShutdownError()
-          const event = shiftStep(raw, offset)
-          last = event
-          await writer.appendEvent(event)
-          if (event.type === 'step-finish') {
-            const ended = event.finishReason === 'aborted' || event.finishReason === 'error'
-            pending = ended ? undefined : { message: event.message, results: new Map() }
-            if (pending && !pending.message.tool_calls?.length && pending.message.content === null) pending = undefined
-          }
-          else if (pending && event.type === 'tool-call-approval') {
-            pending.message = withEditedCall(pending.message, event)
-          }
-          else if (pending && (event.type === 'tool-call-done' || event.type === 'tool-call-error')) {
-            const { result } = event
-            pending.results.set(result.callId, { role: 'tool', tool_call_id: result.callId, name: result.name, content: result.content })
-            const calls = pending.message.tool_calls ?? []
-            if (calls.length > 0 && calls.every(call => pending!.results.has(call.id))) await saveStep()
-          }
-        },
+        ...approval,
+        onEvent: raw => record(shiftStep(raw, offset)),
       })
     }
     if (queueSignal?.aborted) throw new ShutdownError()
@@ -232,13 +260,19 @@ function shiftStep(event: LoopEvent, offset: number): LoopEvent {
   return { ...event, steps: event.steps + offset }
 }
 
-/** The tools as they were switched at send time: registered server tools, then the tab's own tools. */
-function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, onWaiting: (waiting: boolean) => Promise<void>): ExecutableTool[] {
+/**
+ * The tools as they were switched at send time: registered server tools, then the tab's own tools. A call cut
+ * while it ran may run again only when its tool is a server tool with no effect outside the app (`actsOutsideApp`
+ * unset): a browser tool may have run in the tab, and any other may have changed something elsewhere.
+ */
+function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, onWaiting: (waiting: boolean) => Promise<void>): { set: ToolSet, isSafeToRepeat: (name: string) => boolean } {
   const wanted = new Set(input.serverToolNames)
-  const server = listServerTools().filter(tool => wanted.has(tool.name) && tool.runtime !== 'client').map(tool => tool.executable)
-  const serverNames = new Set(server.map(tool => tool.definition.function.name))
+  const serverTools = listServerTools().filter(tool => wanted.has(tool.name) && tool.runtime !== 'client')
+  const serverNames = new Set(serverTools.map(tool => tool.executable.definition.function.name))
   const browser = (input.browserTools ?? [])
     .filter(definition => !serverNames.has(definition.function.name))
     .map(definition => browserTool(definition, { jobId, onWaiting }))
-  return [...server, ...browser]
+  const repeatable = new Set(serverTools.filter(tool => !tool.actsOutsideApp).map(tool => tool.executable.definition.function.name))
+  const executables: ExecutableTool[] = [...serverTools.map(tool => tool.executable), ...browser]
+  return { set: toolSetFromArray(executables), isSafeToRepeat: name => repeatable.has(name) }
 }
