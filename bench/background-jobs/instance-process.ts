@@ -18,6 +18,7 @@ import { registerServerTool } from '../../server/utils/chat/tool-registry'
 import { serveToolBridge } from '../../server/utils/background-jobs/runner-thread/tool-bridge'
 import { closeRedisClients, getRedisClient } from '../../server/utils/redis/redis-client'
 import { wallClockMs } from './protocol'
+import { stampedJobStore } from './stamped-store'
 import type { FromInstance, InstanceConfig, StampedEvent, ToInstance } from './protocol'
 
 const send = (message: FromInstance) => process.send!(message)
@@ -57,15 +58,7 @@ async function init(): Promise<void> {
     store = createMemoryJobStore()
     queue = createInProcessJobQueue<ChatQueueData>({ concurrency: config.concurrency })
   }
-  const stamped: JobStore = {
-    ...store,
-    appendEvent: async (jobId, event, fence) => {
-      const emittedAt = wallClockMs()
-      const id = await store.appendEvent(jobId, { ...(event as object), emittedBy: config.name, emittedAt }, fence)
-      appendRoundTrips.push(wallClockMs() - emittedAt)
-      return id
-    },
-  }
+  const stamped = stampedJobStore(store, config.name, appendRoundTrips)
   const model = createOpenAICompatibleModel({ baseURL: config.modelUrl, model: 'bench' })
   // A server that has been up a while: the first chat loads fetch's client, compiles the loop and the scripts.
   const warmUp = await createChatJob(store, { sessionId: 'bench-warm-up', threadId: 'warm-up', messages: [{ role: 'user', content: 'go' }], modelName: 'bench', serverToolNames: ['bench_noop'] })

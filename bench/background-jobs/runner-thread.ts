@@ -6,13 +6,12 @@ import { getHeapStatistics } from 'node:v8'
 import { parentPort, workerData } from 'node:worker_threads'
 import { createOpenAICompatibleModel } from '../../shared/stream/openai-compatible-model'
 import { createBullmqJobQueue } from '../../server/utils/background-jobs/bullmq-job-queue'
-import type { JobStore } from '../../server/utils/background-jobs/job-store-types'
 import { createRedisJobStore } from '../../server/utils/background-jobs/redis-job-store'
 import { runChatJob } from '../../server/utils/background-jobs/stream-handler'
 import type { ChatQueueData } from '../../server/utils/background-jobs/stream-handler'
 import { createToolBridgeClient } from '../../server/utils/background-jobs/runner-thread/tool-bridge'
 import { closeRedisClients, getRedisClient } from '../../server/utils/redis/redis-client'
-import { wallClockMs } from './protocol'
+import { stampedJobStore } from './stamped-store'
 import type { InstanceConfig } from './protocol'
 
 const config = workerData as InstanceConfig
@@ -22,15 +21,7 @@ const appendRoundTrips: number[] = []
 const bridge = createToolBridgeClient(parentPort!)
 await bridge.syncTools()
 const store = createRedisJobStore({ redis: getRedisClient(config.redisUrl!), keyPrefix: config.keyPrefix })
-const stamped: JobStore = {
-  ...store,
-  appendEvent: async (jobId, event, fence) => {
-    const emittedAt = wallClockMs()
-    const id = await store.appendEvent(jobId, { ...(event as object), emittedBy: config.name, emittedAt }, fence)
-    appendRoundTrips.push(wallClockMs() - emittedAt)
-    return id
-  },
-}
+const stamped = stampedJobStore(store, config.name, appendRoundTrips)
 const queue = createBullmqJobQueue<ChatQueueData>({ url: config.redisUrl!, name: config.queueName, prefix: `${config.keyPrefix}bull`, concurrency: Math.max(1, config.concurrency), attempts: 1 })
 const model = createOpenAICompatibleModel({ baseURL: config.modelUrl, model: 'bench' })
 queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(stamped, jobId, { model, attempt, signal, ownerId: config.name }))

@@ -2,12 +2,10 @@
 // run the one that acts outside the app a second time (its card and the model get "may or may not have completed"),
 // runs the pure one again, and goes on with the next step without asking the model for the cut one again. Real
 // redis-server, real BullMQ, the killed instance a process of its own, the model a loopback HTTP server.
-import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { resolve } from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
@@ -22,6 +20,7 @@ import type { ChatJobState } from '~~/server/utils/background-jobs/stream-handle
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { parallelCallsAnswer, stepOfRequest, toolStepAnswer } from '../fixtures/tool-steps-model/tool-steps-model'
 import { startRedisServer } from './helpers/redis-server'
+import { startRunnerProcess } from './helpers/runner-process'
 import type { RedisServer } from './helpers/redis-server'
 
 const PREFIX = 'cut-tools:'
@@ -62,14 +61,9 @@ afterAll(async () => {
 })
 
 function startInstanceA(queueName: string): { lines: string[], child: ChildProcess } {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(process.cwd(), 'tests/unit/helpers/cut-tools-runner-process.ts')], {
-    env: { ...process.env, REDIS_URL: redisServer.url, QUEUE_NAME: queueName, KEY_PREFIX: PREFIX, MODEL_URL: modelUrl },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.push(child)
-  const lines: string[] = []
-  for (const output of [child.stdout!, child.stderr!]) output.on('data', (data: Buffer) => lines.push(...data.toString().split('\n')))
-  return { lines, child }
+  const instance = startRunnerProcess('cut-tools-runner-process.ts', { REDIS_URL: redisServer.url, QUEUE_NAME: queueName, KEY_PREFIX: PREFIX, MODEL_URL: modelUrl })
+  children.push(instance.child)
+  return instance
 }
 
 describe('a chat whose instance dies while its tools run', () => {

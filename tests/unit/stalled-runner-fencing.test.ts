@@ -1,12 +1,10 @@
 // A BullMQ instance frozen (SIGSTOP) past its lock while another instance takes its chat over: when it wakes, its
 // late writes are refused by the store's fencing token, so it neither records nor runs anything more. Real
 // redis-server, real BullMQ, the frozen instance a process of its own, the model a loopback HTTP server.
-import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { resolve } from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
@@ -19,6 +17,7 @@ import type { ChatJobState } from '~~/server/utils/background-jobs/stream-handle
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { stepOfRequest, toolStepAnswer } from '../fixtures/tool-steps-model/tool-steps-model'
 import { startRedisServer } from './helpers/redis-server'
+import { startRunnerProcess } from './helpers/runner-process'
 import type { RedisServer } from './helpers/redis-server'
 
 const STEPS = 3
@@ -63,29 +62,16 @@ afterAll(async () => {
   await redisServer?.stop()
 })
 
-/** Instance A: chat-runner-process.ts, with what it prints collected line by line (stdout and stderr). */
-function startRunnerProcess(queueName: string): { lines: string[], child: ChildProcess } {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(process.cwd(), 'tests/unit/helpers/chat-runner-process.ts')], {
-    env: { ...process.env, REDIS_URL: redisServer.url, QUEUE_NAME: queueName, KEY_PREFIX: PREFIX, MODEL_URL: modelUrl },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.push(child)
-  const lines: string[] = []
-  for (const output of [child.stdout!, child.stderr!]) {
-    let partial = ''
-    output.on('data', (data: Buffer) => {
-      const parts = (partial + data.toString()).split('\n')
-      partial = parts.pop()!
-      lines.push(...parts)
-    })
-  }
-  return { lines, child }
+function startInstanceA(queueName: string): { lines: string[], child: ChildProcess } {
+  const instance = startRunnerProcess('chat-runner-process.ts', { REDIS_URL: redisServer.url, QUEUE_NAME: queueName, KEY_PREFIX: PREFIX, MODEL_URL: modelUrl })
+  children.push(instance.child)
+  return instance
 }
 
 describe('a runner frozen past its lock while another instance takes its chat over', () => {
   it('has its late writes refused: event ids stay 1..n, and no finished tool call runs twice', async () => {
     const queueName = `fencing-${Date.now()}`
-    const a = startRunnerProcess(queueName)
+    const a = startInstanceA(queueName)
     await vi.waitFor(() => expect(a.lines).toContain('ready'), { timeout: 20_000 })
 
     // A gets step 2's request and freezes there; its answer (a call to fenced_tool) waits in A's socket.
