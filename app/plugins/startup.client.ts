@@ -3,6 +3,7 @@ import { markInterrupted } from '~/db/messages'
 import { busyThreadIds } from '~/db/thread-lock'
 import { pruneAudit } from '~/db/audit'
 import { auditCutoff, readAuditRetention } from '~/utils/audit/audit-retention'
+import { nextTask } from '~/utils/chat/yield-to-page'
 
 /**
  * Start-up chores, before anything renders: open the chats database (IndexedDB, or memory when it cannot be used),
@@ -13,6 +14,9 @@ export default defineNuxtPlugin({
   name: 'plugboard:startup',
   enforce: 'pre',
   async setup() {
+    // In a task of its own: building the database (Dexie reads every schema version) ran on in the router's task,
+    // which then took 50–80 ms.
+    await nextTask()
     try {
       await openDatabase()
     }
