@@ -95,5 +95,9 @@ export default defineNuxtConfig({
     // The tool sandbox worker (app/utils/chat/sandbox) lazy-loads plugin files and their libraries, which needs
     // code splitting: Vite's default 'iife' worker format cannot split.
     worker: { format: 'es' },
+    // A lazy chunk's scripts are not announced with <link rel="modulepreload"> when it is imported (its CSS still
+    // is): appending them made the import one long task (30–60 ms), the browser fetching them from its cache and
+    // compiling them there; without them each script loads in a task of its own.
+    build: { modulePreload: false },
   },
 })

@@ -14,7 +14,8 @@ import { toolRow } from './chat-message-fixtures'
 async function uButtonClasses(props: Record<string, unknown>, withText: boolean) {
   const wrapper = await mountSuspended({ render: () => h(UButton, props, withText ? () => 'Text' : undefined) })
   const button = wrapper.find('button')
-  return { base: button.classes().sort(), icon: button.find('svg, [class*="size-"]').classes().sort() }
+  const icon = button.find('svg, [class*="size-"]')
+  return { base: button.classes().sort(), icon: icon.exists() ? icon.classes().sort() : [] }
 }
 
 describe('plain buttons with UButton\'s classes', () => {
