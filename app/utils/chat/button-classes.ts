@@ -22,7 +22,18 @@ export interface ButtonClasses {
   trailingIcon: string
 }
 
-const computed = new Map<string, ButtonClasses>()
+const classesByLook = new Map<string, ButtonClasses>()
+
+/** The looks of the chat list's row buttons and the tool card's details toggle. */
+export const CHAT_LIST_BUTTON = { size: 'xs', color: 'neutral', variant: 'ghost', leading: true, square: true } as const satisfies ButtonLook
+export const CHAT_LIST_CANCEL_BUTTON = { size: 'xs', color: 'neutral', variant: 'ghost' } as const satisfies ButtonLook
+export const CHAT_LIST_CONFIRM_BUTTON = { size: 'xs', color: 'error', variant: 'solid' } as const satisfies ButtonLook
+export const TOOL_DETAILS_BUTTON = { size: 'xs', color: 'neutral', variant: 'ghost', trailing: true } as const satisfies ButtonLook
+
+/**
+ * The app config's button overrides (`ui.button`), the same for the page's life: the cache is keyed by look only.
+ */
+type ButtonOverrides = Record<string, unknown> | undefined
 
 /**
  * The classes `UButton` gives a button of this look (its theme, with the app config's overrides), worked out once
@@ -30,9 +41,9 @@ const computed = new Map<string, ButtonClasses>()
  * pays for Nuxt UI's class merging, and for the three components `UButton` renders, on every item it mounts.
  * A plain `<button>` with these classes looks the same. For buttons that do not change their look.
  */
-export function buttonClasses(look: ButtonLook, overrides?: Record<string, unknown>): ButtonClasses {
+export function buttonClasses(look: ButtonLook, overrides?: ButtonOverrides): ButtonClasses {
   const key = JSON.stringify(look)
-  const known = computed.get(key)
+  const known = classesByLook.get(key)
   if (known) return known
   const slots = tv({ extend: tv(theme), ...overrides })({ ...look, loading: false, block: false, square: look.square ?? false })
   const classes: ButtonClasses = {
@@ -41,6 +52,11 @@ export function buttonClasses(look: ButtonLook, overrides?: Record<string, unkno
     leadingIcon: slots.leadingIcon(),
     trailingIcon: slots.trailingIcon(),
   }
-  computed.set(key, classes)
+  classesByLook.set(key, classes)
   return classes
+}
+
+/** Works out the looks the chat list and the tool cards use, before they mount. */
+export function warmButtonClasses(overrides?: ButtonOverrides): void {
+  for (const look of [CHAT_LIST_BUTTON, CHAT_LIST_CANCEL_BUTTON, CHAT_LIST_CONFIRM_BUTTON, TOOL_DETAILS_BUTTON]) buttonClasses(look, overrides)
 }

@@ -1,0 +1,20 @@
+import { formatThreadDate } from '~/utils/chat/thread-date'
+
+/**
+ * First uses that cost 5–20 ms on a slow machine, done here, each in a task of its own while start-up waits for the
+ * database, instead of in the task that mounts the chat list or a chat's first tool cards: the browser loads a
+ * language's date data with the first date formatter, and Nuxt UI builds a theme's class lookup on first use.
+ */
+export default defineNuxtPlugin({
+  name: 'plugboard:warm-chat-list',
+  parallel: true,
+  setup() {
+    setTimeout(() => formatThreadDate(Date.now()), 0)
+    // loaded apart: the button theme is not part of the entry script
+    setTimeout(() => {
+      void import('~/utils/chat/button-classes')
+        .then(({ warmButtonClasses }) => setTimeout(() => warmButtonClasses(useAppConfig().ui?.button), 0))
+        .catch(() => {})
+    }, 0)
+  },
+})
