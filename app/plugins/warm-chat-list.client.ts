@@ -9,11 +9,13 @@ export default defineNuxtPlugin({
   name: 'plugboard:warm-chat-list',
   parallel: true,
   setup() {
+    // read now: the app config is not reachable from a timer
+    const appConfig = useAppConfig()
     setTimeout(() => formatThreadDate(Date.now()), 0)
     // loaded apart: the button theme is not part of the entry script
     setTimeout(() => {
       void import('~/utils/chat/button-classes')
-        .then(({ warmButtonClasses }) => setTimeout(() => warmButtonClasses(useAppConfig().ui?.button), 0))
+        .then(({ buttonOverridesOf, warmButtonClasses }) => setTimeout(() => warmButtonClasses(buttonOverridesOf(appConfig)), 0))
         .catch(() => {})
     }, 0)
   },

@@ -33,7 +33,12 @@ export const TOOL_DETAILS_BUTTON = { size: 'xs', color: 'neutral', variant: 'gho
 /**
  * The app config's button overrides (`ui.button`), the same for the page's life: the cache is keyed by look only.
  */
-type ButtonOverrides = Record<string, unknown> | undefined
+export type ButtonOverrides = Record<string, unknown> | undefined
+
+/** The app config's `ui.button` (Nuxt UI's types name only the config's keys the app sets). */
+export function buttonOverridesOf(appConfig: unknown): ButtonOverrides {
+  return (appConfig as { ui?: { button?: ButtonOverrides } } | undefined)?.ui?.button
+}
 
 /**
  * The classes `UButton` gives a button of this look (its theme, with the app config's overrides), worked out once
