@@ -16,6 +16,10 @@ function looks(button: Locator) {
 
 test.describe('opening a chat with cheaper buttons', () => {
   test('a tool card\'s details toggle is styled like Nuxt UI\'s xs ghost button and opens from the keyboard', async ({ page }) => {
+    // the warm-ups that run in tasks of their own at start-up fail loudly if they fail
+    const errors: string[] = []
+    page.on('pageerror', error => errors.push(error.message))
+    page.on('console', message => message.type() === 'error' && errors.push(message.text()))
     const chat = longChat('e2e-open-first', 40)
     await openApp(page)
     await importChat(page, chat)
@@ -33,6 +37,7 @@ test.describe('opening a chat with cheaper buttons', () => {
     await expect(toggle).toBeFocused()
     await page.keyboard.press('Space')
     await expect(card.getByTestId('tool-details')).toHaveCount(0)
+    expect(errors).toEqual([])
   })
 
   test('a chat\'s delete button turns into a red Confirm under the keyboard focus, and a second press deletes it', async ({ page }) => {
