@@ -5,40 +5,27 @@
 // compares builds where `npm run bench:ui`'s long-task counts are mostly the machine's load. A tool, not a figure.
 import { resolve } from 'node:path'
 import { loadavg } from 'node:os'
-import { chromium, type Page } from '@playwright/test'
+import { chromium, type BrowserContext, type Page } from '@playwright/test'
 import { importChat, longChat } from '../../tests/e2e/support/seed-chat'
 import { startBenchApp } from './app-server'
-import { installProbe, waitForVisible } from './page-probes'
+import { mainThreadEvents, recordOpen } from './open-trace'
 
-interface TraceEvent { name: string, ph: string, ts: number, dur?: number, tdur?: number, tid: number, pid: number, args?: { data?: Record<string, unknown>, name?: string } }
 const argv = process.argv.slice(2)
 const runsIndex = argv.indexOf('--runs')
 const runs = runsIndex >= 0 ? Number(argv[runsIndex + 1]) : 5
 const builds = argv.filter((arg, index) => !arg.startsWith('--') && index !== runsIndex + 1)
 if (builds.length === 0) builds.push('.output')
 
-async function record(page: Page, url: string, selector: string) {
-  const session = await page.context().newCDPSession(page)
-  const events: TraceEvent[] = []
-  session.on('Tracing.dataCollected', ({ value }) => { events.push(...(value as unknown as TraceEvent[])) })
-  await session.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute', transferMode: 'ReportEvents' })
-  await installProbe(page, selector)
-  await page.goto(url, { waitUntil: 'commit' })
-  await waitForVisible(page)
-  await page.waitForTimeout(1000)
-  const done = new Promise<void>(finish => session.once('Tracing.tracingComplete', () => finish()))
-  await session.send('Tracing.end')
-  await done
-  const scriptPid = events.find(e => (e.name === 'EvaluateScript' || e.name === 'v8.compileModule') && String(e.args?.data?.url ?? '').includes('/_nuxt/'))?.pid
-  const main = events.find(e => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === scriptPid)!
-  const tasks = events.filter(e => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'RunTask')
-  return tasks.map(t => ({ wall: (t.dur ?? 0) / 1000, cpu: (t.tdur ?? 0) / 1000 }))
+/** Each main-thread task of opening `url`: its wall time and the thread's CPU time (ms). */
+async function openTasks(page: Page, url: string, selector: string) {
+  const { events } = await recordOpen(page, url, selector)
+  return mainThreadEvents(events).filter(event => event.name === 'RunTask').map(task => ({ wall: (task.dur ?? 0) / 1000, cpu: (task.tdur ?? 0) / 1000 }))
 }
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] })
-const apps = await Promise.all(builds.map((b, i) => startBenchApp(resolve(b), {}, `cpu-open-${i}`)))
+const apps = await Promise.all(builds.map((build, index) => startBenchApp(resolve(build), {}, `open-cpu-${index}`)))
 const chat = longChat('bench-long-chat', 2000)
-const contexts = []
+const contexts: BrowserContext[] = []
 for (const app of apps) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
   const setup = await context.newPage()
@@ -54,15 +41,15 @@ try {
     for (const [index, app] of apps.entries()) {
       for (const [label, url, selector] of [['empty', `${app.url}/`, '[data-testid="composer-input"]'], ['long', `${app.url}/?thread=${chat.thread.id}`, `[data-message-id="${chat.messages.at(-1)!.id}"]`]] as const) {
         const page = await contexts[index]!.newPage()
-        const tasks = await record(page, url, selector)
+        const tasks = await openTasks(page, url, selector)
         await page.close()
         if (run < 0) continue
         const key = `${builds[index]} ${label}`
         const row = rows[key] ??= { cpuMax: [], wallMax: [], cpuOver: 0, cpuTotal: [] }
-        row.cpuMax.push(Math.round(Math.max(...tasks.map(t => t.cpu))))
-        row.wallMax.push(Math.round(Math.max(...tasks.map(t => t.wall))))
-        row.cpuOver += tasks.filter(t => t.cpu > 35).length
-        row.cpuTotal.push(Math.round(tasks.reduce((sum, t) => sum + t.cpu, 0)))
+        row.cpuMax.push(Math.round(Math.max(...tasks.map(task => task.cpu))))
+        row.wallMax.push(Math.round(Math.max(...tasks.map(task => task.wall))))
+        row.cpuOver += tasks.filter(task => task.cpu > 35).length
+        row.cpuTotal.push(Math.round(tasks.reduce((sum, task) => sum + task.cpu, 0)))
       }
     }
   }
@@ -71,8 +58,8 @@ finally {
   await browser.close()
   for (const app of apps) await app.stop()
 }
-const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 console.log(`${runs} opens of each chat per build; load average ${loadavg().map(value => value.toFixed(2)).join(', ')} at the end`)
 for (const [key, row] of Object.entries(rows)) {
-  console.log(`${key}: longest task, CPU ms: median ${med(row.cpuMax)}, max ${Math.max(...row.cpuMax)} [${row.cpuMax.join(' ')}]; tasks over 35 ms of CPU: ${row.cpuOver}; main thread CPU per open: median ${med(row.cpuTotal)} ms; longest task, wall ms: median ${med(row.wallMax)} [${row.wallMax.join(' ')}]`)
+  console.log(`${key}: longest task, CPU ms: median ${median(row.cpuMax)}, max ${Math.max(...row.cpuMax)} [${row.cpuMax.join(' ')}]; tasks over 35 ms of CPU: ${row.cpuOver}; main thread CPU per open: median ${median(row.cpuTotal)} ms; longest task, wall ms: median ${median(row.wallMax)} [${row.wallMax.join(' ')}]`)
 }

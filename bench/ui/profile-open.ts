@@ -5,14 +5,10 @@
 // `--runs N` repeats both opens; `PROFILE_INCLUSIVE=40` also lists the 40 functions with the most inclusive time
 // (a build with `vite.build.minify: false` names them).
 import { resolve } from 'node:path'
-import { chromium, type Page } from '@playwright/test'
+import { chromium } from '@playwright/test'
 import { importChat, longChat } from '../../tests/e2e/support/seed-chat'
 import { startBenchApp } from './app-server'
-import { installProbe, waitForVisible } from './page-probes'
-
-interface TraceEvent { name: string, cat: string, ph: string, ts: number, dur?: number, tid: number, pid: number, args?: { data?: Record<string, unknown>, name?: string } }
-interface ProfileNode { id: number, callFrame: { functionName: string, url: string, lineNumber: number, columnNumber: number }, children?: number[] }
-interface Profile { nodes: ProfileNode[], startTime: number, endTime: number, samples: number[], timeDeltas: number[] }
+import { mainThreadEvents, recordOpen, type Profile, type TraceEvent } from './open-trace'
 
 const argv = process.argv.slice(2)
 const buildIndex = argv.indexOf('--build')
@@ -25,7 +21,6 @@ const thresholdIndex = argv.indexOf('--threshold')
 const thresholdMs = thresholdIndex >= 0 ? Number(argv[thresholdIndex + 1]) : 50
 const sampling = !argv.includes('--no-samples')
 
-const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'v8', 'blink.user_timing', 'loading']
 const KINDS: Array<[RegExp, string]> = [
   [/^(EvaluateScript|v8\.evaluateModule|v8\.compileModule|v8\.compile|CompileScript|v8\.parseOnBackground)$/, 'script load'],
   [/^(FunctionCall|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|V8\.Execute|v8\.callFunction|v8\.run)$/, 'script'],
@@ -44,36 +39,10 @@ function shortUrl(url: string): string {
   return url.replace(/^https?:\/\/[^/]+/, '').replace(/^\/_nuxt\//, '') || '(inline)'
 }
 
-async function record(page: Page, url: string, selector: string) {
-  const session = await page.context().newCDPSession(page)
-  const events: TraceEvent[] = []
-  session.on('Tracing.dataCollected', ({ value }) => { events.push(...(value as unknown as TraceEvent[])) })
-  if (sampling) {
-    await session.send('Profiler.enable')
-    await session.send('Profiler.setSamplingInterval', { interval: 200 })
-  }
-  await session.send('Tracing.start', { categories: CATEGORIES.join(','), transferMode: 'ReportEvents' })
-  if (sampling) await session.send('Profiler.start')
-  await installProbe(page, selector)
-  await page.goto(url, { waitUntil: 'commit' })
-  const visibleMs = await waitForVisible(page)
-  await page.waitForTimeout(1000)
-  const { profile } = sampling
-    ? await session.send('Profiler.stop') as { profile: Profile }
-    : { profile: { nodes: [], startTime: 0, endTime: 0, samples: [], timeDeltas: [] } satisfies Profile }
-  const done = new Promise<void>(finish => session.once('Tracing.tracingComplete', () => finish()))
-  await session.send('Tracing.end')
-  await done
-  return { visibleMs, events, profile }
-}
-
 function analyse(label: string, visibleMs: number, events: TraceEvent[], profile: Profile) {
   // the page's renderer: the main thread that ran the app's scripts
-  const scriptPid = events.find(event => (event.name === 'EvaluateScript' || event.name === 'v8.compileModule') && String(event.args?.data?.url ?? '').includes('/_nuxt/'))?.pid
-  const main = events.find(event => event.name === 'thread_name' && event.args?.name === 'CrRendererMain' && event.pid === scriptPid)
-  if (!main) throw new Error('no renderer main thread in the trace')
-  const onMain = events.filter(event => event.pid === main.pid && event.tid === main.tid && event.ph === 'X')
-  const navigation = events.find(event => event.name === 'navigationStart' && event.pid === main.pid)?.ts ?? onMain[0]!.ts
+  const onMain = mainThreadEvents(events)
+  const navigation = events.find(event => event.name === 'navigationStart' && event.pid === onMain[0]!.pid)?.ts ?? onMain[0]!.ts
   const tasks = onMain.filter(event => event.name === 'RunTask' && (event.dur ?? 0) > thresholdMs * 1000)
   // samples → absolute times (µs, the trace's clock)
   const nodes = new Map(profile.nodes.map(node => [node.id, node]))
@@ -161,7 +130,7 @@ try {
       ['2,000 messages', `${app.url}/?thread=${chat.thread.id}`, `[data-message-id="${chat.messages.at(-1)!.id}"]`],
     ] as const) {
       const page = await context.newPage()
-      const { visibleMs, events, profile } = await record(page, url, selector)
+      const { visibleMs, events, profile } = await recordOpen(page, url, selector, { sampling })
       analyse(label, visibleMs, events, profile)
       await page.close()
     }
