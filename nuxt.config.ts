@@ -96,8 +96,9 @@ export default defineNuxtConfig({
     // code splitting: Vite's default 'iife' worker format cannot split.
     worker: { format: 'es' },
     // A lazy chunk's scripts are not announced with <link rel="modulepreload"> when it is imported (its CSS still
-    // is): appending them made the import one long task (30–60 ms), the browser fetching them from its cache and
-    // compiling them there; without them each script loads in a task of its own.
+    // is): appending them made each import one task of up to 58 ms on a busy machine and cost 15–25 ms more main-thread
+    // CPU per open (bench/ui/open-cpu.ts). The price: a chunk's own imports are asked for once it has arrived (one
+    // round trip more per lazy import; Rollup hoists every transitive import into the chunk, so only one).
     build: { modulePreload: false },
   },
 })
