@@ -1,8 +1,9 @@
 // `node --import tsx bench/ui/open-cpu.ts <build>/.output [<other>/.output ...] [--runs N]`: opens the empty chat and
 // the 2,000-message chat of each build in turn (one unmeasured round first) and reports each open's main-thread
 // tasks by the thread's CPU time (a Chromium trace's `tdur`) beside their wall time. On a shared machine a task's wall
-// time grows with the other processes' load (a 20 ms task took 40–540 ms at load 5–6); its CPU time does not, so this
-// compares builds where `npm run bench:ui`'s long-task counts are mostly the machine's load. A tool, not a figure.
+// time grows with the other processes' load (tasks of 20–30 ms of CPU took 40–540 ms at load 5–6); its CPU time grows
+// far less (by a third at load 6–7, cores shared with other work), so this compares builds where `npm run bench:ui`'s
+// long-task counts are mostly the machine's load. A tool, not a figure.
 import { resolve } from 'node:path'
 import { loadavg } from 'node:os'
 import { chromium, type BrowserContext, type Page } from '@playwright/test'
