@@ -1,6 +1,7 @@
 import { computed, onScopeDispose, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
 import { listLatestMessages, type MessageWindow } from '~/db/message-window'
 import type { MarkdownPrerender } from '~/utils/chat/markdown-prerender'
+import { createRowReuse } from '~/utils/chat/stable-rows'
 import { useLiveQuery } from './useLiveQuery'
 
 export interface UseMessageWindowOptions {
@@ -70,8 +71,10 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
     sizes.set(id, size.value)
   }
 
+  // Unchanged rows keep their objects from one read to the next, so paging older rows in re-renders no mounted turn.
+  const reuseRows = createRowReuse()
   return {
-    rows: computed(() => window.value!.rows),
+    rows: computed(() => reuseRows(window.value!.rows)),
     /** The open chat's rows have been read at least once (until then `rows` is empty, or the previous chat's). */
     loaded: computed(() => !toValue(threadId) || (window.value!.read === true && window.value!.threadId === toValue(threadId))),
     hasOlder: computed(() => window.value!.hasOlder),
