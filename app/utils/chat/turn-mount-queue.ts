@@ -28,7 +28,7 @@ export interface TurnMountQueueOptions {
   enabled?: () => boolean
   /** Renders what the last `show` changed, so its cost is counted (Vue's `nextTick`). @default a resolved promise */
   flush?: () => Promise<void>
-  /** Schedules a drain of the queue. @default requestAnimationFrame (a timer where there is none) */
+  /** Schedules a drain of the queue. @default a task after the next frame (a timer where there are no frames) */
   schedule?: (run: () => void) => void
   /** @default performance.now */
   now?: () => number
@@ -36,8 +36,12 @@ export interface TurnMountQueueOptions {
   taskEnd?: () => Promise<void>
 }
 
+/**
+ * After the next frame, in a task of its own: the frame that scrolls (the scroll event, virtua's update, layout,
+ * paint) stays short, and the turns mounted here are laid out in the frame after.
+ */
 function defaultSchedule(run: () => void) {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => run())
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => void nextTask().then(run))
   else setTimeout(run, 16)
 }
 
