@@ -4,13 +4,14 @@ import { describe, expect, it } from 'vitest'
 import { createTurnMountQueue } from '~/utils/chat/turn-mount-queue'
 
 /** A hand-driven clock, frames and task ends. */
-function harness(options: { budgetMs?: number, enabled?: () => boolean, costPerShowMs?: number } = {}) {
+function harness(options: { budgetMs?: number, admitBudgetMs?: number, enabled?: () => boolean, costPerShowMs?: number } = {}) {
   let time = 0
   const frames: Array<() => void> = []
   let endTask!: () => void
   const newTask = () => new Promise<void>(resolve => (endTask = resolve))
   const queue = createTurnMountQueue({
     budgetMs: options.budgetMs ?? 8,
+    admitBudgetMs: options.admitBudgetMs ?? 8,
     enabled: options.enabled,
     now: () => time,
     schedule: run => frames.push(run),
@@ -109,6 +110,17 @@ describe('createTurnMountQueue', () => {
     mountTurns(h, 10, 20, shown)
     expect(shown).toHaveLength(10)
     expect(h.framesWaiting()).toBe(0)
+  })
+
+  it('lets the task that scrolls mount for less time than the queue\'s own tasks', async () => {
+    const h = harness({ budgetMs: 8, admitBudgetMs: 4, costPerShowMs: 3 })
+    const shown: number[] = []
+    mountTurns(h, 6, 3, shown)
+    // 0 and 3 ms: two turns; at 6 ms the scrolling task's 4 ms are spent.
+    expect(shown).toEqual([0, 1])
+    await h.nextTask()
+    await h.runFrame()
+    expect(shown).toEqual([0, 1, 2, 3, 4])
   })
 
   it('forgets what waits when cleared', async () => {

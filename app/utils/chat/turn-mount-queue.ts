@@ -1,7 +1,12 @@
 import { nextTask } from './yield-to-page'
 
-/** Milliseconds of turn mounting one task may do before further turns wait for the next frames. */
+/** Milliseconds of turn mounting a task after a frame may do (the queue's own tasks). */
 export const TURN_MOUNT_BUDGET_MS = 8
+/**
+ * Milliseconds of turn mounting the task that scrolls may do before further turns wait for the next frames: that
+ * task also runs virtua's update, removes the turns scrolled away and lays the list out again.
+ */
+export const SCROLL_MOUNT_BUDGET_MS = 4
 
 /** A window older than this belongs to an earlier task, even if the reset did not come (a page in the background). */
 const STALE_WINDOW_MS = 1000
@@ -22,8 +27,10 @@ export interface TurnMountQueue {
 }
 
 export interface TurnMountQueueOptions {
-  /** @default TURN_MOUNT_BUDGET_MS */
+  /** Mounting time of each of the queue's own tasks. @default TURN_MOUNT_BUDGET_MS */
   budgetMs?: number
+  /** Mounting time of any other task (the one that scrolls) before turns are queued. @default SCROLL_MOUNT_BUDGET_MS */
+  admitBudgetMs?: number
   /** Whether turns mounting now should be spread at all (the list defers only while the user scrolls). @default always */
   enabled?: () => boolean
   /** Renders what the last `show` changed, so its cost is counted (Vue's `nextTick`). @default a resolved promise */
@@ -47,13 +54,14 @@ function defaultSchedule(run: () => void) {
 
 /**
  * Spreads the mounting of turns over frames. A fast wheel flick up a long chat brings a dozen turns (tool cards,
- * markdown) into view in one scroll event, and mounting them all there made a 50–250 ms task. Each task may mount
- * turns for `budgetMs`; the others show a stand-in and are mounted in the next frames, `budgetMs` per frame, and a
- * turn scrolled past before its frame came is taken off the queue, never mounted.
+ * markdown) into view in one scroll event, and mounting them all there made a 50–250 ms task. The task that scrolls
+ * may mount turns for `admitBudgetMs`; the others show a stand-in and are mounted after the next frames, `budgetMs`
+ * per task, and a turn scrolled past before its turn came is taken off the queue, never mounted.
  */
 export function createTurnMountQueue(options: TurnMountQueueOptions = {}): TurnMountQueue {
   const {
     budgetMs = TURN_MOUNT_BUDGET_MS,
+    admitBudgetMs = SCROLL_MOUNT_BUDGET_MS,
     enabled = () => true,
     flush = () => Promise.resolve(),
     schedule = defaultSchedule,
@@ -73,7 +81,7 @@ export function createTurnMountQueue(options: TurnMountQueueOptions = {}): TurnM
         if (taskStartedAt === started) taskStartedAt = undefined
       })
     }
-    return at - taskStartedAt >= budgetMs
+    return at - taskStartedAt >= admitBudgetMs
   }
 
   function scheduleDrain() {
