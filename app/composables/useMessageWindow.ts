@@ -107,10 +107,13 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
   /** A page is being read: the list asks again on every scroll event near the top. */
   const loading = computed(() => parts.value[0]?.threadId !== toValue(threadId) || parts.value.length < pages.length + 1
     || parts.value.some(part => part === undefined))
-  /** The oldest part read says whether there is more. */
+  /** The oldest part read says whether there is more (while a page is read, the part that asked for it said so). */
   const hasOlder = computed(() => {
-    const oldest = parts.value.at(-1)
-    return !loading.value && !!oldest?.hasOlder
+    for (let index = parts.value.length - 1; index >= 0; index--) {
+      const part = parts.value[index]
+      if (part) return part.hasOlder
+    }
+    return false
   })
 
   // Each row once per chat: the replies paged in are rendered in idle time, so scrolling up mounts them from cache.
