@@ -33,11 +33,13 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
   const pagesByThread = new Map<string, number[]>()
   let pages: number[] = []
   /**
-   * Part 0 (the newest rows), then each older page, as last read. A chat's parts are shown from when its part 0 was
-   * read (until then the previous chat's stay, and `loaded` is false).
+   * Part 0 (the newest rows), then each older page, as last read. A chat's parts are shown once all of them were
+   * read (until then the previous chat's stay, and `loaded` is false): a chat switched back to comes back with all
+   * its pages at once, so the list finds the turn it was left at.
    */
   const parts = shallowRef<Array<WindowPart | undefined>>([])
   let staging: Array<WindowPart | undefined> = []
+  let complete = false
   let subscriptions: Array<Subscription | undefined> = []
   let generation = 0
 
@@ -56,7 +58,8 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
         if (started !== generation) return
         staging = [...staging]
         staging[index] = { rows: reuse(value.rows), hasOlder: value.hasOlder, threadId: id }
-        if (staging[0]) parts.value = staging
+        complete ||= staging.every(part => part !== undefined)
+        if (complete) parts.value = staging
       },
       error: error => console.error(error),
     })
@@ -79,6 +82,7 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
     unsubscribeAll()
     pages = id ? [...(pagesByThread.get(id) ?? [])] : []
     staging = Array.from({ length: pages.length + 1 }, () => undefined)
+    complete = false
     if (!id) {
       parts.value = []
       return

@@ -1,7 +1,7 @@
 // Paging older rows into the open chat's window: each page is read on its own (never the whole window again), the
 // rows stay complete and in order while new ones arrive, and rows already shown keep their objects.
 import { describe, expect, it, vi } from 'vitest'
-import { effectScope, shallowRef } from 'vue'
+import { effectScope, shallowRef, watch } from 'vue'
 import { useMessageWindow } from '~/composables/useMessageWindow'
 import { getDatabase } from '~/db/database'
 import { addMessage, deleteMessagesAfter, listMessages, updateMessage } from '~/db/messages'
@@ -109,7 +109,7 @@ describe('useMessageWindow paging', () => {
     stop()
   })
 
-  it('keeps each chat\'s pages when switching away and back', async () => {
+  it('keeps each chat\'s pages when switching away and back, and shows them all at once', async () => {
     const chat = await storeLongChat(120)
     const other = await createThread()
     await addMessage({ threadId: other.id, role: 'user', content: 'hello', status: 'complete' })
@@ -122,9 +122,17 @@ describe('useMessageWindow paging', () => {
     open.value = other.id
     await vi.waitFor(() => expect(window.loaded.value).toBe(true))
     expect(window.rows.value.map(row => row.content)).toEqual(['hello'])
+    // The rows shown at the moment the chat counts as loaded again: all its pages at once (the list looks for the
+    // turn it was left at among them).
+    const firstShown = new Promise<string[]>((resolve) => {
+      const stop = watch(window.loaded, (loaded) => {
+        if (!loaded) return
+        stop()
+        resolve(ids(window.rows.value))
+      }, { flush: 'sync' })
+    })
     open.value = chat.thread.id
-    await vi.waitFor(() => expect(window.loaded.value).toBe(true))
-    await vi.waitFor(() => expect(ids(window.rows.value)).toEqual(shown))
+    expect(await firstShown).toEqual(shown)
     stop()
   })
 })
