@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
-import { clearFakeRequests, FAKE_URL, fakeRequests, lastAssistant, openApp, sendMessage, waitForIdle, waitForReady } from './helpers'
+import { clearFakeRequests, FAKE_URL, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle, waitForReady } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 
@@ -50,19 +50,7 @@ test.beforeEach(async () => {
 
 /** Opens the app with fetch_web_page switched on and fake/fetch-page chosen; `onServer` runs chats on the server. */
 async function openWithFetchTool(page: Page, onServer = false) {
-  await openApp(page, app.url)
-  await page.evaluate((runOnServer) => {
-    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-      version: 1,
-      providerId: 'openrouter',
-      openrouter: { keySource: 'server', apiKey: '', model: 'fake/fetch-page' },
-      openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-    }))
-    localStorage.setItem('plugboard:run-on-server:v1', String(runOnServer))
-    localStorage.setItem('plugboard:tool-states:v1', JSON.stringify({ version: 1, states: { fetch_web_page: true } }))
-  }, onServer)
-  await page.reload()
-  await openApp(page, app.url)
+  await openAppWith(page, { provider: openRouterProvider('fake/fetch-page'), runOnServer: onServer, toolStates: { fetch_web_page: true } }, app.url)
 }
 
 const fetchCard = (page: Page) => page.locator('[data-testid="tool-card"][data-tool="fetch_web_page"]').last()

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { parse } from 'csv-parse/sync'
 import { expect, test, type Download, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
-import { openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 
 // two chats with a tool run each before the audit page is even opened: long on a busy machine
 test.describe.configure({ timeout: 90_000 })
@@ -226,18 +226,7 @@ test.describe('audit log of a chat run on the server', () => {
   test.use({ baseURL: PROXY_APP_URL })
 
   test('a tool the server ran for a chat is logged by the tab that follows it', async ({ page }) => {
-    await openApp(page)
-    await page.evaluate(() => {
-      localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-        version: 1,
-        providerId: 'openrouter',
-        openrouter: { keySource: 'server', apiKey: '', model: 'fake/tools' },
-        openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-      }))
-      localStorage.setItem('plugboard:run-on-server:v1', 'true')
-    })
-    await page.reload()
-    await openApp(page)
+    await openAppWith(page, { provider: openRouterProvider('fake/tools'), runOnServer: true })
     const started = page.waitForRequest(request => request.url().endsWith('/api/chats') && request.method() === 'POST')
     await sendMessage(page, 'Use a tool please')
     await started

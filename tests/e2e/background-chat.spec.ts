@@ -1,22 +1,12 @@
 import { expect, test, type Page } from '@playwright/test'
-import { lastAssistant, openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 
 // The build with the server's key pointed at the fake OpenRouter: with that key, a chat runs on the server by
 // default. fake/slow-tools calls calculate, then answers in 20 chunks 150 ms apart, so the tab can close mid-reply.
 test.use({ baseURL: PROXY_APP_URL })
 
 async function useSlowModel(page: Page) {
-  await openApp(page)
-  await page.evaluate(() => {
-    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-      version: 1,
-      providerId: 'openrouter',
-      openrouter: { keySource: 'server', apiKey: '', model: 'fake/slow-tools' },
-      openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-    }))
-  })
-  await page.reload()
-  await openApp(page)
+  await openAppWith(page, { provider: openRouterProvider('fake/slow-tools') })
 }
 
 test.describe('chats that keep running on the server', () => {

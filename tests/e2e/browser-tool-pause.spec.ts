@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { lastAssistant, openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 
 // A chat running on the server (the server's key, the default) calls read_page_note, a tool only the user's tab
 // has: the job pauses with the card "waiting for this browser" until a tab of the session answers, or the user
@@ -10,17 +10,7 @@ const WAITING = 'waiting for this browser'
 
 /** The provider: OpenRouter on the server's key, model fake/browser-tool. */
 async function useBrowserToolModel(page: Page) {
-  await openApp(page)
-  await page.evaluate(() => {
-    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-      version: 1,
-      providerId: 'openrouter',
-      openrouter: { keySource: 'server', apiKey: '', model: 'fake/browser-tool' },
-      openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-    }))
-  })
-  await page.reload()
-  await openApp(page)
+  await openAppWith(page, { provider: openRouterProvider('fake/browser-tool') })
 }
 
 /**

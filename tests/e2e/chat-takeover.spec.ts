@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test'
-import type { LoopEvent } from '../../shared/loop/loop-event'
 import { FAKE_URL } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
+import { firstJobEvent, readJobStream, redisInstanceEnv } from './support/redis-instances'
+import type { ReceivedEvent } from './support/redis-instances'
 import { startRedisServer } from '../unit/helpers/redis-server'
 import type { RedisServer } from '../unit/helpers/redis-server'
 
@@ -11,63 +12,6 @@ import type { RedisServer } from '../unit/helpers/redis-server'
 // step: the calculate call of step 1 is not run again, and the stream's ids go on without a gap or a repeat.
 let redis: RedisServer
 const apps: AppInstance[] = []
-
-function env(redisUrl: string): Record<string, string> {
-  return {
-    NUXT_REDIS_URL: redisUrl,
-    NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key',
-    NUXT_OPENROUTER_BASE_URL: `${FAKE_URL}/api/v1`,
-    NUXT_SESSION_PASSWORD: 'takeover-test-session-password-0123456789',
-    // Short enough for a quick takeover, long enough that an instance busy loading mathjs on a loaded machine keeps
-    // its claim (a lapsed claim runs the job twice).
-    NUXT_JOB_LOCK_DURATION_MS: '5000',
-    NUXT_JOB_STALLED_INTERVAL_MS: '1000',
-  }
-}
-
-interface Received { id: number, event: LoopEvent }
-
-/** Reads the job's SSE stream from `app` until the run's end (or `signal`), calling `onEvent` for each one. */
-async function readStream(app: AppInstance, cookie: string, jobId: string, onEvent: (item: Received) => void): Promise<void> {
-  const response = await fetch(`${app.url}/api/chats/${jobId}/events`, { headers: { cookie, accept: 'text/event-stream' } })
-  expect(response.status).toBe(200)
-  const decoder = new TextDecoder()
-  let buffer = ''
-  const reader = response.body!.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return
-    buffer += decoder.decode(value, { stream: true })
-    let end: number
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      const id = /^id: ?(\d+)$/m.exec(block)?.[1]
-      const data = block.split('\n').filter(line => line.startsWith('data:')).map(line => line.slice(5).trimStart()).join('\n')
-      if (!id || !data) continue
-      const event = JSON.parse(data) as LoopEvent
-      onEvent({ id: Number(id), event })
-      if (event.type === 'finish' || event.type === 'fail') {
-        await reader.cancel()
-        return
-      }
-    }
-  }
-}
-
-/** Waits until the job has appended its first event (its runner has started), reading the stream from `app`. */
-async function firstEvent(app: AppInstance, jobId: string): Promise<void> {
-  const response = await app.fetchWithSession(`/api/chats/${jobId}/events`, { headers: { accept: 'text/event-stream' } })
-  const reader = response.body!.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  while (!/^id: ?\d+$/m.test(text)) {
-    const { done, value } = await reader.read()
-    if (done) break
-    text += decoder.decode(value, { stream: true })
-  }
-  await reader.cancel()
-}
 
 test.beforeAll(async () => {
   redis = await startRedisServer()
@@ -81,7 +25,7 @@ test.afterAll(async () => {
 test('a chat started on A is read from B and finishes through B when A is killed mid-job', async () => {
   test.setTimeout(60_000)
   await fetch(`${FAKE_URL}/__requests`, { method: 'DELETE' })
-  const a = await startApp(env(redis.url))
+  const a = await startApp(redisInstanceEnv(redis.url))
   apps.push(a)
   const started = await a.fetchWithSession('/api/chats', {
     method: 'POST',
@@ -91,13 +35,13 @@ test('a chat started on A is read from B and finishes through B when A is killed
   expect(started.status).toBe(201)
   const { id } = await started.json() as { id: string }
   // A's worker must own the job before B (and its worker) exists, or B might simply run it from the start.
-  await firstEvent(a, id)
+  await firstJobEvent(a, id)
 
-  const b = await startApp(env(redis.url))
+  const b = await startApp(redisInstanceEnv(redis.url))
   apps.push(b)
-  const received: Received[] = []
+  const received: ReceivedEvent[] = []
   let killed = false
-  await readStream(b, a.cookie, id, (item) => {
+  await readJobStream(b, a.cookie, id, (item) => {
     received.push(item)
     // A is answering step 2 (the slow reply), after the calculate call finished: kill it there.
     if (!killed && item.event.type === 'text-delta' && item.event.step === 2) {

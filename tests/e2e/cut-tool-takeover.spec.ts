@@ -2,9 +2,10 @@ import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test } from '@playwright/test'
-import { clearFakeRequests, FAKE_URL, fakeRequests, lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { clearFakeRequests, FAKE_URL, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 import { freePort, startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
+import { redisInstanceEnv } from './support/redis-instances'
 import { startRedisServer } from '../unit/helpers/redis-server'
 import type { RedisServer } from '../unit/helpers/redis-server'
 
@@ -19,16 +20,7 @@ const held: ServerResponse[] = []
 const apps: AppInstance[] = []
 
 function env(redisUrl: string): Record<string, string> {
-  return {
-    NUXT_REDIS_URL: redisUrl,
-    NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key',
-    NUXT_OPENROUTER_BASE_URL: `${FAKE_URL}/api/v1`,
-    NUXT_PUBLIC_DEFAULT_MODEL: 'fake/fetch-page',
-    NUXT_FETCH_ALLOWED_HOSTS: host,
-    NUXT_SESSION_PASSWORD: 'cut-tool-test-session-password-0123456789',
-    NUXT_JOB_LOCK_DURATION_MS: '5000',
-    NUXT_JOB_STALLED_INTERVAL_MS: '1000',
-  }
+  return redisInstanceEnv(redisUrl, { NUXT_PUBLIC_DEFAULT_MODEL: 'fake/fetch-page', NUXT_FETCH_ALLOWED_HOSTS: host })
 }
 
 test.beforeAll(async () => {
@@ -57,19 +49,7 @@ test('a tool that acts outside the app, cut by its instance dying, is not run ag
   const port = await freePort()
   const a = await startApp(env(redis.url), { port })
   apps.push(a)
-  await openApp(page, a.url)
-  await page.evaluate(() => {
-    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-      version: 1,
-      providerId: 'openrouter',
-      openrouter: { keySource: 'server', apiKey: '', model: 'fake/fetch-page' },
-      openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-    }))
-    localStorage.setItem('plugboard:run-on-server:v1', 'true')
-    localStorage.setItem('plugboard:tool-states:v1', JSON.stringify({ version: 1, states: { fetch_web_page: true } }))
-  })
-  await page.reload()
-  await openApp(page, a.url)
+  await openAppWith(page, { provider: openRouterProvider('fake/fetch-page'), runOnServer: true, toolStates: { fetch_web_page: true } }, a.url)
 
   await sendMessage(page, `Read http://${host}/slow for me`)
   const card = page.locator('[data-testid="tool-card"][data-tool="fetch_web_page"]').last()

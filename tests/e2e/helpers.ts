@@ -61,3 +61,58 @@ export async function fakeRequests(): Promise<Array<{ body: Record<string, unkno
   const response = await fetch(`${FAKE_URL}/__requests`)
   return response.json()
 }
+
+/** The provider settings the settings panel stores (`plugboard:provider:v1`). */
+export interface StoredProvider {
+  providerId: 'openrouter' | 'openai-compatible'
+  openrouter: { keySource: 'server' | 'user', apiKey: string, model: string }
+  openaiCompatible: { baseUrl: string, apiKey: string, model: string, toolCallMode: 'native' | 'auto' | 'text' }
+}
+
+const UNUSED_COMPATIBLE: StoredProvider['openaiCompatible'] = { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' }
+
+/** OpenRouter with `model`, on the server's key, or on the user's own key when `userKey` is given. */
+export function openRouterProvider(model: string, userKey?: string): StoredProvider {
+  return {
+    providerId: 'openrouter',
+    openrouter: userKey === undefined ? { keySource: 'server', apiKey: '', model } : { keySource: 'user', apiKey: userKey, model },
+    openaiCompatible: UNUSED_COMPATIBLE,
+  }
+}
+
+/** An OpenAI-compatible endpoint. */
+export function compatibleProvider(settings: { baseUrl: string, model: string, apiKey?: string, toolCallMode?: 'native' | 'auto' | 'text' }): StoredProvider {
+  return {
+    providerId: 'openai-compatible',
+    openrouter: { keySource: 'user', apiKey: '', model: 'openai/gpt-4o-mini' },
+    openaiCompatible: { apiKey: '', toolCallMode: 'auto', ...settings },
+  }
+}
+
+/** What a test sets up as the user would in the settings panel and the tool popover. */
+export interface StoredSettings {
+  provider?: StoredProvider
+  /** The "run chats on the server" switch. */
+  runOnServer?: boolean
+  /** Tools switched on (true) or off (false) in the popover. */
+  toolStates?: Record<string, boolean>
+  /** Per-tool approval policy (`'auto'` runs without asking). */
+  toolPolicies?: Record<string, string>
+}
+
+/** Writes `settings` into the page's localStorage where the app keeps them; takes effect on the next load. */
+export async function storeSettings(page: Page, settings: StoredSettings) {
+  await page.evaluate((settings) => {
+    if (settings.provider) localStorage.setItem('plugboard:provider:v1', JSON.stringify({ version: 1, ...settings.provider }))
+    if (settings.runOnServer !== undefined) localStorage.setItem('plugboard:run-on-server:v1', String(settings.runOnServer))
+    if (settings.toolStates) localStorage.setItem('plugboard:tool-states:v1', JSON.stringify({ version: 1, states: settings.toolStates }))
+    if (settings.toolPolicies) localStorage.setItem('plugboard:tool-policies:v1', JSON.stringify({ version: 1, policies: settings.toolPolicies }))
+  }, settings)
+}
+
+/** Opens the app at `url`, stores `settings`, opens it again and waits until the app is ready with them. */
+export async function openAppWith(page: Page, settings: StoredSettings, url = '/') {
+  await openApp(page, url)
+  await storeSettings(page, settings)
+  await openApp(page, url)
+}

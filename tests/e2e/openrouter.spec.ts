@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { clearFakeRequests, fakeRequests, lastAssistant, openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { clearFakeRequests, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 
 // This build runs with NUXT_OPENROUTER_API_KEY set and NUXT_OPENROUTER_BASE_URL pointing at the fake OpenRouter
 // (tests/fixtures/fake-openrouter), so OpenRouter through the server's proxy is the default provider.
@@ -87,17 +87,7 @@ test.describe('OpenRouter through the server proxy (fake OpenRouter replaying re
   }
 
   test('the model calls a tool through OpenRouter and answers with its result', async ({ page }) => {
-    await openApp(page)
-    await page.evaluate(() => {
-      localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-        version: 1,
-        providerId: 'openrouter',
-        openrouter: { keySource: 'server', apiKey: '', model: 'fake/tools' },
-        openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-      }))
-    })
-    await page.reload()
-    await openApp(page)
+    await openAppWith(page, { provider: openRouterProvider('fake/tools') })
     await sendMessage(page, 'Use a tool please')
     await expect(page.locator('[data-testid="tool-card"]').first()).toHaveAttribute('data-status', /done|error/, { timeout: 15_000 })
     await waitForIdle(page)

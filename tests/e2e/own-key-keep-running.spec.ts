@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { clearFakeRequests, fakeRequests, lastAssistant, openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { clearFakeRequests, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 
 // "Keep running when I close the tab" with the user's own OpenRouter key: the reply runs on the server with that
 // key (the fake OpenRouter sees it in the Authorization header), so closing the tab mid-reply does not stop it.
@@ -9,17 +9,7 @@ const USER_KEY = 'sk-or-v1-e2e-own-key-0b5f27'
 
 test('with my own key and the switch on, closing the tab mid-reply does not stop it', async ({ context }) => {
   const page = await context.newPage()
-  await openApp(page)
-  await page.evaluate((key) => {
-    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-      version: 1,
-      providerId: 'openrouter',
-      openrouter: { keySource: 'user', apiKey: key, model: 'fake/slow-tools' },
-      openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-    }))
-  }, USER_KEY)
-  await page.reload()
-  await openApp(page)
+  await openAppWith(page, { provider: openRouterProvider('fake/slow-tools', USER_KEY) })
 
   await page.getByTestId('settings-open').click()
   const privacy = page.getByTestId('key-privacy')

@@ -1,16 +1,9 @@
 import { expect, test, type Page } from '@playwright/test'
-import { clearFakeRequests, FAKE_URL, fakeRequests, lastAssistant, openApp, sendMessage, waitForIdle, waitForReady } from './helpers'
+import { clearFakeRequests, compatibleProvider, FAKE_URL, fakeRequests, lastAssistant, openApp, sendMessage, storeSettings, waitForIdle, waitForReady } from './helpers'
 
 /** Stores OpenAI-compatible settings as the settings panel would, then reloads. */
 async function useCompatibleEndpoint(page: Page, settings: { baseUrl: string, apiKey?: string, model: string, toolCallMode?: 'native' | 'auto' | 'text' }) {
-  await page.evaluate((settings) => {
-    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-      version: 1,
-      providerId: 'openai-compatible',
-      openrouter: { keySource: 'user', apiKey: '', model: 'openai/gpt-4o-mini' },
-      openaiCompatible: { apiKey: '', toolCallMode: 'auto', ...settings },
-    }))
-  }, settings)
+  await storeSettings(page, { provider: compatibleProvider(settings) })
   await openApp(page)
 }
 

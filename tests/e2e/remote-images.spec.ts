@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { FAKE_URL, lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { compatibleProvider, FAKE_URL, lastAssistant, openApp, sendMessage, storeSettings, waitForIdle } from './helpers'
 
 // The image host stands in for an attacker's server: a loopback HTTPS server run by this file (HTTPS because the
 // page's CSP allows remote images only over https:; self-signed, so this browser context ignores certificate
@@ -46,14 +46,7 @@ test.afterAll(async () => {
 
 /** Points the app at the fake model that answers with images from the URLs in the message. */
 async function useRemoteImageModel(page: Page) {
-  await page.evaluate((baseUrl) => {
-    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-      version: 1,
-      providerId: 'openai-compatible',
-      openrouter: { keySource: 'user', apiKey: '', model: 'openai/gpt-4o-mini' },
-      openaiCompatible: { baseUrl, apiKey: 'k', model: 'fake/remote-image', toolCallMode: 'native' },
-    }))
-  }, `${FAKE_URL}/api/v1`)
+  await storeSettings(page, { provider: compatibleProvider({ baseUrl: `${FAKE_URL}/api/v1`, apiKey: 'k', model: 'fake/remote-image', toolCallMode: 'native' }) })
   // one navigation only: a reload here raced the app's own reload that allows the endpoint (connect-permission)
   await openApp(page)
 }

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis'
 import { expect, test } from '@playwright/test'
-import type { LoopEvent } from '../../shared/loop/loop-event'
 import { FAKE_URL, fakeRequests } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
+import { firstJobEvent, readJobStream, redisInstanceEnv } from './support/redis-instances'
 import { startRedisServer } from '../unit/helpers/redis-server'
 import type { RedisServer } from '../unit/helpers/redis-server'
 
@@ -13,69 +13,10 @@ let redis: RedisServer
 const apps: AppInstance[] = []
 const USER_KEY = 'sk-or-v1-users-own-e2e-key-5d1c8e'
 
-function env(redisUrl: string): Record<string, string> {
-  return {
-    NUXT_REDIS_URL: redisUrl,
-    NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key',
-    NUXT_OPENROUTER_BASE_URL: `${FAKE_URL}/api/v1`,
-    NUXT_SESSION_PASSWORD: 'server-jobs-test-session-password-0123456789',
-    // Short enough for a quick takeover, long enough that an instance busy loading mathjs on a loaded machine keeps
-    // its claim (a lapsed claim runs the job twice).
-    NUXT_JOB_LOCK_DURATION_MS: '5000',
-    NUXT_JOB_STALLED_INTERVAL_MS: '1000',
-  }
-}
-
-interface Received { id: number, event: LoopEvent }
-
-/** Reads the job's SSE stream from `app` until the run's last event, calling `onEvent` for each one. */
-async function readStream(app: AppInstance, cookie: string, jobId: string, onEvent: (item: Received) => void | Promise<void> = () => {}): Promise<Received[]> {
-  const response = await fetch(`${app.url}/api/chats/${jobId}/events`, { headers: { cookie, accept: 'text/event-stream' } })
-  expect(response.status).toBe(200)
-  const received: Received[] = []
-  const decoder = new TextDecoder()
-  let buffer = ''
-  const reader = response.body!.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return received
-    buffer += decoder.decode(value, { stream: true })
-    let end: number
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      const id = /^id: ?(\d+)$/m.exec(block)?.[1]
-      const data = block.split('\n').filter(line => line.startsWith('data:')).map(line => line.slice(5).trimStart()).join('\n')
-      if (!id || !data) continue
-      const item = { id: Number(id), event: JSON.parse(data) as LoopEvent }
-      received.push(item)
-      await onEvent(item)
-      if (item.event.type === 'finish' || item.event.type === 'fail') {
-        await reader.cancel()
-        return received
-      }
-    }
-  }
-}
-
 async function startChat(app: AppInstance, body: Record<string, unknown>): Promise<string> {
   const started = await app.fetchWithSession('/api/chats', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ threadId: 'redis-thread', messages: [{ role: 'user', content: 'What is 6*7?' }], ...body }) })
   expect(started.status).toBe(201)
   return ((await started.json()) as { id: string }).id
-}
-
-/** Waits until the job's runner (on `app`) has appended its first event. */
-async function firstEvent(app: AppInstance, jobId: string): Promise<void> {
-  const response = await app.fetchWithSession(`/api/chats/${jobId}/events`, { headers: { accept: 'text/event-stream' } })
-  const reader = response.body!.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  while (!/^id: ?\d+$/m.test(text)) {
-    const { done, value } = await reader.read()
-    if (done) break
-    text += decoder.decode(value, { stream: true })
-  }
-  await reader.cancel()
 }
 
 /** Every key and value in Redis, as one text. */
@@ -105,8 +46,8 @@ test.describe.configure({ mode: 'serial' })
 test.beforeAll(async () => {
   redis = await startRedisServer()
   // A first, then B: A's worker owns what A starts before B exists.
-  apps.push(await startApp(env(redis.url)))
-  apps.push(await startApp(env(redis.url)))
+  apps.push(await startApp(redisInstanceEnv(redis.url)))
+  apps.push(await startApp(redisInstanceEnv(redis.url)))
 })
 
 test.afterAll(async () => {
@@ -118,8 +59,8 @@ test('Stop sent to B stops the reply running on A', async () => {
   const [a, b] = apps as [AppInstance, AppInstance]
   // B is up too: make sure A's worker took the job (its first event) before stopping through B.
   const id = await startChat(a, { model: 'fake/slow-tools', serverTools: ['calculate'] })
-  await firstEvent(a, id)
-  const received = await readStream(b, a.cookie, id, async (item) => {
+  await firstJobEvent(a, id)
+  const received = await readJobStream(b, a.cookie, id, async (item) => {
     if (item.event.type === 'text-delta' && item.event.step === 2) {
       const stop = await b.fetchWithSession(`/api/chats/${id}/stop`, { method: 'POST', headers: { cookie: a.cookie } })
       expect(stop.status).toBe(200)
@@ -137,7 +78,7 @@ test('a browser tool answered through B reaches the job waiting on A; a second a
   const note = { type: 'function', function: { name: 'read_page_note', parameters: { type: 'object', properties: {} } } }
   const id = await startChat(a, { model: 'fake/browser-tool', browserTools: [note] })
   let answers: number[] = []
-  const received = await readStream(b, a.cookie, id, async (item) => {
+  const received = await readJobStream(b, a.cookie, id, async (item) => {
     if (item.event.type === 'tool-call-status') {
       const body = JSON.stringify({ callId: item.event.callId, content: 'Answered on B' })
       const post = () => b.fetchWithSession(`/api/chats/${id}/tool-results`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: a.cookie }, body })
@@ -154,7 +95,7 @@ test('a reply on the user\'s own key uses that key, never reaches Redis, and is 
   await fetch(`${FAKE_URL}/__requests`, { method: 'DELETE' })
   const id = await startChat(a, { model: 'fake/slow-tools', serverTools: ['calculate'], apiKey: USER_KEY, messages: [{ role: 'user', content: 'On my own key: what is 6*7?' }] })
   let killed = false
-  const received = await readStream(b, a.cookie, id, (item) => {
+  const received = await readJobStream(b, a.cookie, id, (item) => {
     if (!killed && item.event.type === 'text-delta' && item.event.step === 2) {
       killed = true
       process.kill(a.pid, 'SIGKILL')

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { lastAssistant, openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 import { importChat, longChat } from './support/seed-chat'
 
 // Chats on the server's key run on the server; the tab reads the job's events (fetch + SSE, read in slices that
@@ -10,17 +10,7 @@ test.use({ baseURL: PROXY_APP_URL })
 test.setTimeout(120_000)
 
 async function useModel(page: Page, model: string) {
-  await openApp(page)
-  await page.evaluate((model) => {
-    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-      version: 1,
-      providerId: 'openrouter',
-      openrouter: { keySource: 'server', apiKey: '', model },
-      openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-    }))
-  }, model)
-  await page.reload()
-  await openApp(page)
+  await openAppWith(page, { provider: openRouterProvider(model) })
 }
 
 /** The numbered words (`w1` … `w6000`) of the reply as shown, in order. */

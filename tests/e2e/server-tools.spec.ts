@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
-import { FAKE_URL, lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { FAKE_URL, lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 
@@ -68,21 +68,13 @@ test.describe('server tools', () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/tools/')) executions.push(`${request.method()} ${new URL(request.url()).pathname}`)
     })
-    await openApp(page, app.url)
-    await page.evaluate(() => {
-      localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-        version: 1,
-        providerId: 'openrouter',
-        openrouter: { keySource: 'server', apiKey: '', model: 'fake/fetch-page' },
-        openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-      }))
+    await openAppWith(page, {
+      provider: openRouterProvider('fake/fetch-page'),
       // This test is about the tab's own loop; chats run on the server are background-chat.spec.ts'.
-      localStorage.setItem('plugboard:run-on-server:v1', 'false')
+      runOnServer: false,
       // fetch_web_page asks first by default; asking is approval.spec.ts' subject
-      localStorage.setItem('plugboard:tool-policies:v1', JSON.stringify({ version: 1, policies: { fetch_web_page: 'auto' } }))
-    })
-    await page.reload()
-    await openApp(page, app.url)
+      toolPolicies: { fetch_web_page: 'auto' },
+    }, app.url)
     await openToolPopover(page)
     await page.getByTestId('tool-switch-fetch_web_page').click()
     await page.keyboard.press('Escape')

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { clearFakeRequests, fakeRequests, lastAssistant, openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { clearFakeRequests, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 
 // The build with the server's key pointed at the fake OpenRouter, which records every request it receives.
 test.use({ baseURL: PROXY_APP_URL })
@@ -8,18 +8,7 @@ test.describe.configure({ timeout: 120_000 })
 
 /** Uses fake/echo-tools, which answers with the names of the tools it was offered. */
 async function useEchoModel(page: Page, runOnServer: boolean) {
-  await openApp(page)
-  await page.evaluate((runOnServer) => {
-    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-      version: 1,
-      providerId: 'openrouter',
-      openrouter: { keySource: 'server', apiKey: '', model: 'fake/echo-tools' },
-      openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-    }))
-    localStorage.setItem('plugboard:run-on-server:v1', String(runOnServer))
-  }, runOnServer)
-  await page.reload()
-  await openApp(page)
+  await openAppWith(page, { provider: openRouterProvider('fake/echo-tools'), runOnServer })
 }
 
 /** Sends a message and returns the tool names the model was offered for it (the fake's last request). */

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { clearFakeRequests, fakeRequests, lastAssistant, openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { clearFakeRequests, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 
 // Issue 9, items 5 and 6, in a real chat: a big result paged with read_tool_result, and why a tool is not offered.
 
@@ -12,18 +12,7 @@ test.describe('a big result, paged', () => {
   test.use({ baseURL: PROXY_APP_URL })
 
   test('the model reads the rest of a cut result with read_tool_result, offered only once a result was cut', async ({ page }) => {
-    await openApp(page)
-    await page.evaluate(() => {
-      localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-        version: 1,
-        providerId: 'openrouter',
-        openrouter: { keySource: 'server', apiKey: '', model: 'fake/paging' },
-        openaiCompatible: { baseUrl: 'http://localhost:11434/v1', apiKey: '', model: '', toolCallMode: 'auto' },
-      }))
-      localStorage.setItem('plugboard:run-on-server:v1', 'false')
-    })
-    await page.reload()
-    await openApp(page)
+    await openAppWith(page, { provider: openRouterProvider('fake/paging'), runOnServer: false })
     // 40 000 characters: the model gets the first 32 768, and the second page starts with a marker
     await page.evaluate(() => {
       (window as any).plugboard.registerTool(

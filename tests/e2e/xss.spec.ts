@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { FAKE_URL, lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { compatibleProvider, FAKE_URL, lastAssistant, openApp, sendMessage, storeSettings, waitForIdle } from './helpers'
 
 test('a reply made of 1,584 XSS payloads renders inert in real Chromium', async ({ page }) => {
   test.setTimeout(90_000)
@@ -9,14 +9,7 @@ test('a reply made of 1,584 XSS payloads renders inert in real Chromium', async 
     await dialog.dismiss()
   })
   await openApp(page)
-  await page.evaluate((baseUrl) => {
-    localStorage.setItem('plugboard:provider:v1', JSON.stringify({
-      version: 1,
-      providerId: 'openai-compatible',
-      openrouter: { keySource: 'user', apiKey: '', model: 'openai/gpt-4o-mini' },
-      openaiCompatible: { baseUrl, apiKey: 'k', model: 'fake/xss', toolCallMode: 'native' },
-    }))
-  }, `${FAKE_URL}/api/v1`)
+  await storeSettings(page, { provider: compatibleProvider({ baseUrl: `${FAKE_URL}/api/v1`, apiKey: 'k', model: 'fake/xss', toolCallMode: 'native' }) })
   await openApp(page)
   // Anything that runs script in this page flips this flag (payloads call alert/prompt/confirm).
   await page.evaluate(() => {
