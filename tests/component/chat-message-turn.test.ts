@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { nextTick } from 'vue'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatMessageTurn from '~/components/chat/ChatMessageTurn.vue'
@@ -45,7 +45,8 @@ describe('ChatMessageTurn', () => {
     runAll()
     await nextTick()
     expect(wrapper.find('[data-testid="message-stand-in"]').exists()).toBe(false)
-    expect(wrapper.find('[data-testid="message"]').text()).toContain('Because six times seven.')
+    // The message's markdown may take a few frames (the task's markdown budget), its text comes whole.
+    await vi.waitFor(() => expect(wrapper.find('[data-testid="message"]').text()).toContain('Because six times seven.'))
   })
 
   it('leaves the queue when it goes away before its turn came (scrolled past)', async () => {
