@@ -2,7 +2,7 @@ import { Dexie } from 'dexie'
 import { getDatabase } from './database'
 import type { MessageRecord } from './types'
 
-/** The newest rows of a thread, and whether there are older ones. */
+/** The newest rows of a thread (or of a part of it), and whether there are older ones. */
 export interface MessageWindow {
   rows: MessageRecord[]
   hasOlder: boolean
@@ -13,9 +13,18 @@ export interface MessageWindow {
  * the older ones. When older rows exist, leading tool rows are left for the next page, so a tool result is never
  * shown apart from the assistant row that called it.
  */
-export async function listLatestMessages(threadId: string, limit: number): Promise<MessageWindow> {
+export function listLatestMessages(threadId: string, limit: number): Promise<MessageWindow> {
+  return listMessagesBefore(threadId, Dexie.maxKey, limit)
+}
+
+/**
+ * A page of older rows: the newest `limit` rows of a thread whose `seq` is below `beforeSeq`, read like
+ * `listLatestMessages` (leading tool rows left for the next page). Paging reads only the new page, never again the
+ * rows already shown.
+ */
+export async function listMessagesBefore(threadId: string, beforeSeq: number | typeof Dexie.maxKey, limit: number): Promise<MessageWindow> {
   const newestFirst = await getDatabase().messages.where('[threadId+seq]')
-    .between([threadId, Dexie.minKey], [threadId, Dexie.maxKey])
+    .between([threadId, Dexie.minKey], [threadId, beforeSeq], true, false)
     .reverse()
     .limit(limit + 1)
     .toArray()
@@ -26,4 +35,9 @@ export async function listLatestMessages(threadId: string, limit: number): Promi
     return { rows: firstOwnRow < 0 ? rows : rows.slice(firstOwnRow), hasOlder }
   }
   return { rows, hasOlder }
+}
+
+/** Every row of a thread from `fromSeq` on, in order: the newest part of a window once older pages were read. */
+export function listMessagesFrom(threadId: string, fromSeq: number): Promise<MessageRecord[]> {
+  return getDatabase().messages.where('[threadId+seq]').between([threadId, fromSeq], [threadId, Dexie.maxKey]).toArray()
 }

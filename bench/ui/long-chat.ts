@@ -120,7 +120,7 @@ export interface ScrollToTopResult {
  * Opens the 2,000-message chat at its newest message, then scrolls up with the mouse wheel until its first message
  * is on screen (older rows are paged in on the way): the long tasks of that scroll.
  */
-export async function measureScrollToTop(browser: Browser, appUrl: string, options: { trace?: boolean } = {}): Promise<ScrollToTopResult> {
+export async function measureScrollToTop(browser: Browser, appUrl: string, options: { trace?: boolean, cpuThrottle?: number } = {}): Promise<ScrollToTopResult> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
   const page = await context.newPage()
   await installProbe(page, null)
@@ -136,6 +136,11 @@ export async function measureScrollToTop(browser: Browser, appUrl: string, optio
   if (options.trace) {
     await startTrace(browser, page)
     await page.waitForTimeout(SETTLE_MS)
+  }
+  // `--cpu-throttle N`: Chromium runs the page N× slower (a slow laptop), which shows up work the fast machine hides.
+  if (options.cpuThrottle && options.cpuThrottle > 1) {
+    const session = await context.newCDPSession(page)
+    await session.send('Emulation.setCPUThrottlingRate', { rate: options.cpuThrottle })
   }
   await resetLongTasks(page)
   const first = page.locator(`[data-message-id="${chat.messages[0]!.id}"]`)

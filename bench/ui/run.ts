@@ -7,6 +7,7 @@
 //   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, scroll, stream, search, startup)
 //   npm run bench:ui -- --only stream --trace       and what each long task of the stream (or scroll) was (Chromium trace)
 //   npm run bench:ui -- --only open --open-pairs 9  more pairs of opens (empty, then long) for a steadier ratio
+//   npm run bench:ui -- --only scroll --cpu-throttle 4  the scroll with Chromium's CPU slowed 4× (a slow laptop)
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
@@ -28,6 +29,7 @@ if (baselineIndex >= 0 && argv[baselineIndex + 1]) builds.unshift({ label: 'base
 // `--open-pairs N`: how many empty/long pairs of opens (default 5)
 const pairsIndex = argv.indexOf('--open-pairs')
 const openPairs = pairsIndex >= 0 ? Number(argv[pairsIndex + 1]) : 5
+const throttleIndex = argv.indexOf('--cpu-throttle')
 const onlyIndex = argv.indexOf('--only')
 const parts = new Set(onlyIndex >= 0 ? argv[onlyIndex + 1]!.split(',') : ['first-load', 'open', 'scroll', 'stream', 'search', 'startup'])
 
@@ -80,7 +82,7 @@ try {
     }
 
     if (parts.has('scroll')) {
-      const scroll = result.scrollToTop = await measureScrollToTop(browser, app.url, { trace: argv.includes('--trace') })
+      const scroll = result.scrollToTop = await measureScrollToTop(browser, app.url, { trace: argv.includes('--trace'), cpuThrottle: throttleIndex >= 0 ? Number(argv[throttleIndex + 1]) : undefined })
       for (const task of scroll.longTaskBreakdown ?? []) console.log(`${build.label} (scroll): long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
       scrollRows.push({ build: build.label, 'first message reached ms': scroll.reachedMs, 'wheel turns': scroll.wheelTurns, 'long tasks': scroll.longTasks, 'longest ms': scroll.longestTaskMs, 'DOM nodes': scroll.domNodes })
     }

@@ -21,3 +21,19 @@ export function groupMessageTurns(messages: readonly MessageRecord[]): MessageTu
   }
   return result
 }
+
+/**
+ * The turns of `next`, each replaced by its object in `previous` when it holds the same row objects (the rows were
+ * kept by `createRowReuse`): a mounted turn whose rows did not change gets the same props and is not rendered
+ * again when older rows are paged in or another row changes.
+ */
+export function reuseTurns(previous: readonly MessageTurn[], next: MessageTurn[]): MessageTurn[] {
+  if (previous.length === 0) return next
+  const byId = new Map(previous.map(turn => [turn.message.id, turn]))
+  return next.map((turn) => {
+    const old = byId.get(turn.message.id)
+    const same = old && old.message === turn.message && old.toolRows.length === turn.toolRows.length
+      && old.toolRows.every((row, index) => row === turn.toolRows[index])
+    return same ? old : turn
+  })
+}
