@@ -80,7 +80,13 @@ describe('useProviderSettings', () => {
     finally {
       vi.unstubAllGlobals()
     }
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit]
+    // The app's own start-up may fetch too (the server's tool list, `/api/tools`) while fetch is stubbed: find the
+    // model's request, and make sure none went through this server's proxy.
+    const calls = fetchMock.mock.calls as unknown as Array<[string, RequestInit]>
+    expect(calls.filter(([url]) => String(url).includes('/api/openrouter'))).toEqual([])
+    const completions = calls.filter(([url]) => String(url).endsWith('/chat/completions'))
+    expect(completions).toHaveLength(1)
+    const [url, init] = completions[0]!
     expect(url).toBe('https://openrouter.ai/api/v1/chat/completions')
     expect((init.headers as Record<string, string>).Authorization).toBe('Bearer sk-or-secret')
     expect(JSON.parse(init.body as string).model).toBe('openai/gpt-4o-mini')
