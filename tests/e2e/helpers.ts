@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test'
+import { importChat, type SeededChat } from './support/seed-chat'
 
 export const FAKE_URL = `http://127.0.0.1:${process.env.FAKE_OPENROUTER_PORT ?? 3124}`
 export const PROXY_APP_URL = `http://127.0.0.1:${process.env.E2E_PROXY_PORT ?? 3125}`
@@ -115,4 +116,12 @@ export async function openAppWith(page: Page, settings: StoredSettings, url = '/
   await openApp(page, url)
   await storeSettings(page, settings)
   await openApp(page, url)
+}
+
+/** Imports a chat through IndexedDB (the store the app's Dexie code created) and opens it at its newest message. */
+export async function openSeededChat(page: Page, chat: SeededChat) {
+  await openApp(page)
+  await importChat(page, chat)
+  await openApp(page, `/?thread=${chat.thread.id}`)
+  await expect(page.locator(`[data-message-id="${chat.messages.at(-1)!.id}"]`)).toBeVisible({ timeout: 20_000 })
 }

@@ -1,22 +1,14 @@
 import { expect, test, type Page } from '@playwright/test'
-import { openApp, sendMessage, waitForIdle } from './helpers'
+import { openApp, openSeededChat, sendMessage, waitForIdle } from './helpers'
+import { importChat, longChat } from './support/seed-chat'
 
 // Seeding and paging through thousands of messages takes a while on a shared 2-core machine.
 test.setTimeout(180_000)
-import { importChat, longChat, type SeededChat } from './support/seed-chat'
 
 // A long chat in the virtual message list: only what is near the viewport is in the DOM, yet the user reaches every
 // message, finds text, follows the stream, and keeps focus and place.
 
 const list = (page: Page) => page.getByTestId('message-list')
-
-/** Imports a chat through IndexedDB (the store the app's Dexie code created) and opens it. */
-async function openSeededChat(page: Page, chat: SeededChat) {
-  await openApp(page)
-  await importChat(page, chat)
-  await openApp(page, `/?thread=${chat.thread.id}`)
-  await expect(page.locator(`[data-message-id="${chat.messages.at(-1)!.id}"]`)).toBeVisible({ timeout: 20_000 })
-}
 
 function distanceFromBottom(page: Page) {
   return list(page).evaluate(element => element.scrollHeight - element.scrollTop - element.clientHeight)

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { groupMessageTurns } from '../../app/utils/chat/message-turns'
-import { openApp } from './helpers'
-import { importChat, longChat, type SeededChat } from './support/seed-chat'
+import { openSeededChat } from './helpers'
+import { longChat } from './support/seed-chat'
 
 // Scrolling a 2,000-message chat with the mouse wheel as a user flicks it: turns that come into view while the
 // wheel turns may show a stand-in for a frame or two (they are mounted over the next frames), older rows are paged
@@ -10,13 +10,6 @@ import { importChat, longChat, type SeededChat } from './support/seed-chat'
 test.setTimeout(180_000)
 
 const list = (page: Page) => page.getByTestId('message-list')
-
-async function openSeededChat(page: Page, chat: SeededChat) {
-  await openApp(page)
-  await importChat(page, chat)
-  await openApp(page, `/?thread=${chat.thread.id}`)
-  await expect(page.locator(`[data-message-id="${chat.messages.at(-1)!.id}"]`)).toBeVisible({ timeout: 20_000 })
-}
 
 /** The turns in the DOM, top to bottom (the virtual list keeps them in order). */
 function turnsInPage(page: Page) {
