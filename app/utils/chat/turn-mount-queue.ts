@@ -1,3 +1,4 @@
+import { createTaskClock } from './task-clock'
 import { nextTask } from './yield-to-page'
 
 /** Milliseconds of turn mounting a task after a frame may do (the queue's own tasks). */
@@ -7,9 +8,6 @@ export const TURN_MOUNT_BUDGET_MS = 8
  * task also runs virtua's update, removes the turns scrolled away and lays the list out again.
  */
 export const SCROLL_MOUNT_BUDGET_MS = 4
-
-/** A window older than this belongs to an earlier task, even if the reset did not come (a page in the background). */
-const STALE_WINDOW_MS = 1000
 
 /** Hands out the time turns may spend mounting, per task. */
 export interface TurnMountQueue {
@@ -69,20 +67,11 @@ export function createTurnMountQueue(options: TurnMountQueueOptions = {}): TurnM
     taskEnd = nextTask,
   } = options
   const queue: Array<{ show: () => void }> = []
-  let taskStartedAt: number | undefined
   let scheduled = false
   let draining = false
 
-  function taskBudgetSpent(): boolean {
-    const at = now()
-    if (taskStartedAt === undefined || at < taskStartedAt || at - taskStartedAt > STALE_WINDOW_MS) {
-      const started = taskStartedAt = at
-      void taskEnd().then(() => {
-        if (taskStartedAt === started) taskStartedAt = undefined
-      })
-    }
-    return at - taskStartedAt >= admitBudgetMs
-  }
+  const elapsedInTask = createTaskClock(taskEnd)
+  const taskBudgetSpent = () => elapsedInTask(now()) >= admitBudgetMs
 
   function scheduleDrain() {
     if (scheduled || draining || queue.length === 0) return
