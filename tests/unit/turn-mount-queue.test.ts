@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { createTurnMountQueue } from '~/utils/chat/turn-mount-queue'
 
 /** A hand-driven clock, frames and task ends. */
-function harness(options: { budgetMs?: number, admitBudgetMs?: number, enabled?: () => boolean, costPerShowMs?: number } = {}) {
+function harness(options: { budgetMs?: number, admitBudgetMs?: number | (() => number), enabled?: () => boolean, costPerShowMs?: number, onDrained?: () => void } = {}) {
   let time = 0
   const frames: Array<() => void> = []
   let endTask!: () => void
@@ -13,6 +13,7 @@ function harness(options: { budgetMs?: number, admitBudgetMs?: number, enabled?:
     budgetMs: options.budgetMs ?? 8,
     admitBudgetMs: options.admitBudgetMs ?? 8,
     enabled: options.enabled,
+    onDrained: options.onDrained,
     now: () => time,
     schedule: run => frames.push(run),
     taskEnd: newTask,
@@ -121,6 +122,27 @@ describe('createTurnMountQueue', () => {
     await h.nextTask()
     await h.runFrame()
     expect(shown).toEqual([0, 1, 2, 3, 4])
+  })
+
+  it('queues every turn asked while the admit budget reads 0 (a chat opening), and says when they have all mounted', async () => {
+    let opening = true
+    let drained = 0
+    const h = harness({ admitBudgetMs: () => (opening ? 0 : 8), onDrained: () => { drained++; opening = false } })
+    const shown: number[] = []
+    mountTurns(h, 4, 3, shown)
+    expect(shown).toEqual([])
+    expect(h.queue.waiting).toBe(4)
+    await h.nextTask()
+    await h.runFrame()
+    expect(shown).toEqual([0, 1, 2])
+    expect(drained).toBe(0)
+    await h.runFrame()
+    expect(shown).toEqual([0, 1, 2, 3])
+    expect(drained).toBe(1)
+    // opened: the next task mounts within its budget again
+    await h.nextTask()
+    mountTurns(h, 2, 3, shown, 4)
+    expect(shown).toEqual([0, 1, 2, 3, 4, 5])
   })
 
   it('forgets what waits when cleared', async () => {

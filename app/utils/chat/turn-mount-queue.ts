@@ -27,8 +27,11 @@ export interface TurnMountQueue {
 export interface TurnMountQueueOptions {
   /** Mounting time of each of the queue's own tasks. @default TURN_MOUNT_BUDGET_MS */
   budgetMs?: number
-  /** Mounting time of any other task (the one that scrolls) before turns are queued. @default SCROLL_MOUNT_BUDGET_MS */
-  admitBudgetMs?: number
+  /**
+   * Mounting time of any other task (the one that scrolls) before turns are queued, read at each question (0: every
+   * turn that may wait does). @default SCROLL_MOUNT_BUDGET_MS
+   */
+  admitBudgetMs?: number | (() => number)
   /** Whether turns mounting now should be spread at all (the list defers only while the user scrolls). @default always */
   enabled?: () => boolean
   /** Renders what the last `show` changed, so its cost is counted (Vue's `nextTick`). @default a resolved promise */
@@ -39,6 +42,8 @@ export interface TurnMountQueueOptions {
   now?: () => number
   /** Resolves in the next task (ends the current task's window). @default nextTask */
   taskEnd?: () => Promise<void>
+  /** Called when a drain has mounted every turn that waited. */
+  onDrained?: () => void
 }
 
 /**
@@ -65,13 +70,15 @@ export function createTurnMountQueue(options: TurnMountQueueOptions = {}): TurnM
     schedule = defaultSchedule,
     now = () => performance.now(),
     taskEnd = nextTask,
+    onDrained,
   } = options
   const queue: Array<{ show: () => void }> = []
   let scheduled = false
   let draining = false
 
   const elapsedInTask = createTaskClock(taskEnd)
-  const taskBudgetSpent = () => elapsedInTask(now()) >= admitBudgetMs
+  const admitBudget = typeof admitBudgetMs === 'function' ? admitBudgetMs : () => admitBudgetMs
+  const taskBudgetSpent = () => elapsedInTask(now()) >= admitBudget()
 
   function scheduleDrain() {
     if (scheduled || draining || queue.length === 0) return
@@ -95,6 +102,7 @@ export function createTurnMountQueue(options: TurnMountQueueOptions = {}): TurnM
     }
     finally {
       draining = false
+      if (queue.length === 0) onDrained?.()
       scheduleDrain()
     }
   }
