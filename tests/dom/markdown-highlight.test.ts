@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { renderMarkdown } from '~/utils/chat/markdown'
-import { highlightCodeBlocks, resolveLanguage } from '~/utils/chat/highlight'
+import { highlightCodeBlocks, PAINT_TOKENS_PER_FRAME, resolveLanguage } from '~/utils/chat/highlight'
 
 // Count how often shiki's core is loaded, without changing what it does.
 const coreLoads = vi.hoisted(() => ({ count: 0 }))
@@ -58,6 +58,39 @@ describe('highlightCodeBlocks', () => {
     const first = root.querySelector('code')!.innerHTML
     expect(await highlightCodeBlocks(root)).toBe(0)
     expect(root.querySelector('code')!.innerHTML).toBe(first)
+  })
+
+  it('paints the blocks of a long reply over several frames, at most PAINT_TOKENS_PER_FRAME token spans in each', async () => {
+    // 12 blocks of about 200 tokens: 2,400 spans, which would all be styled in one frame if painted as they came
+    const block = Array.from({ length: 40 }, (_, line) => `const value${line} = compute(${line}, "x")`).join('\n')
+    const root = mount(Array.from({ length: 12 }, (_, index) => `\`\`\`ts\n// block ${index}\n${block}\n\`\`\``).join('\n\n'))
+    // the frame the earlier tests' painting asked for comes first
+    await new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 20)))
+    const spansPerFrame: number[] = []
+    let frames = 0
+    const frame = vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => {
+      // each frame: count the spans painted since the last one, then run the painter's frame callback
+      const handle = ++frames
+      setTimeout(() => {
+        spansPerFrame.push(root.querySelectorAll('span.shiki-token').length - spansPerFrame.reduce((sum, count) => sum + count, 0))
+        callback(performance.now())
+      }, 0)
+      return handle
+    })
+    try {
+      expect(await highlightCodeBlocks(root)).toBe(12)
+    }
+    finally {
+      frame.mockRestore()
+    }
+    const spans = root.querySelectorAll('span.shiki-token').length
+    expect(spans).toBeGreaterThan(2 * PAINT_TOKENS_PER_FRAME)
+    // the spans painted before each frame, and the last ones after it
+    spansPerFrame.push(spans - spansPerFrame.reduce((sum, count) => sum + count, 0))
+    expect(spansPerFrame.filter(count => count > 0).length).toBeGreaterThanOrEqual(Math.ceil(spans / PAINT_TOKENS_PER_FRAME))
+    expect(Math.max(...spansPerFrame)).toBeLessThanOrEqual(PAINT_TOKENS_PER_FRAME)
+    // and every block is whole, in its own words
+    for (const [index, code] of Array.from(root.querySelectorAll('pre > code')).entries()) expect(code.textContent?.trimEnd()).toBe(`// block ${index}\n${block}`)
   })
 
   it('keeps markup-looking code as text', async () => {

@@ -57,9 +57,47 @@ function paintTokens(code: HTMLElement, tokens: CodeToken[][]): void {
 }
 
 /**
+ * Token spans painted per animation frame at most: each is a new element the frame styles and lays out. A long
+ * reply's code blocks get their tokens from the worker at about the same time; painted as they came, a frame had
+ * 1,500 new spans to style (a 50 ms task on a busy machine). A block with more tokens than this is painted alone.
+ */
+export const PAINT_TOKENS_PER_FRAME = 600
+
+let paintedThisFrame = 0
+let frameHandle: number | ReturnType<typeof setTimeout> | undefined
+const waitingToPaint: Array<{ tokens: number, go: () => void }> = []
+
+function scheduleFrame() {
+  if (frameHandle !== undefined) return
+  const run = () => {
+    frameHandle = undefined
+    paintedThisFrame = 0
+    paintWhatFits()
+  }
+  frameHandle = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(run) : setTimeout(run, 16)
+}
+
+function paintWhatFits() {
+  while (waitingToPaint.length > 0 && (paintedThisFrame === 0 || paintedThisFrame + waitingToPaint[0]!.tokens <= PAINT_TOKENS_PER_FRAME)) {
+    const next = waitingToPaint.shift()!
+    paintedThisFrame += next.tokens
+    next.go()
+  }
+  if (paintedThisFrame > 0 || waitingToPaint.length > 0) scheduleFrame()
+}
+
+/** Resolves when `tokens` more spans fit in this frame's painting (at once when they do), in the order asked. */
+function frameRoomFor(tokens: number): Promise<void> {
+  return new Promise((resolve) => {
+    waitingToPaint.push({ tokens, go: resolve })
+    paintWhatFits()
+  })
+}
+
+/**
  * Highlights every `pre > code.language-*` under `root` that is not highlighted yet and is in a language we ship.
- * Each block is painted as soon as its tokens arrive. Safe to call repeatedly; resolves when done. Failures leave
- * the plain code in place.
+ * Each block is painted as soon as its tokens arrive and the frame has room for them (PAINT_TOKENS_PER_FRAME). Safe to
+ * call repeatedly; resolves when done. Failures leave the plain code in place.
  * @returns how many blocks were highlighted
  */
 export async function highlightCodeBlocks(root: ParentNode): Promise<number> {
@@ -73,7 +111,8 @@ export async function highlightCodeBlocks(root: ParentNode): Promise<number> {
     if (text.length > MAX_HIGHLIGHT_CHARS) return 0
     try {
       const tokens = await tokensFor(text, language)
-      // The block may have been re-rendered, removed or changed while the tokens were made.
+      await frameRoomFor(tokens.reduce((count, line) => count + line.length, 0))
+      // The block may have been re-rendered, removed or changed while the tokens were made or waited to be painted.
       if (!code.isConnected || code.classList.contains('shiki-highlighted') || code.textContent !== text) return 0
       paintTokens(code, tokens)
       return 1
