@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { h } from 'vue'
+import { h, type Component } from 'vue'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import { UButton, UTextarea } from '#components'
 import ChatComposer from '~/components/chat/ChatComposer.vue'
@@ -67,7 +67,7 @@ describe('plain buttons and the composer\'s textarea with Nuxt UI\'s classes', (
   })
 
   it('gives the composer\'s box the classes of its UTextarea, and grows it with the text up to 12 lines', async () => {
-    const reference = await mountSuspended({ render: () => h(UTextarea, { variant: 'none', autoresize: true, rows: 1, maxrows: 12, class: 'w-full', ui: { base: 'resize-none px-2 py-1.5 text-base' } }) })
+    const reference = await mountSuspended({ render: () => h(UTextarea as unknown as Component, { variant: 'none', autoresize: true, rows: 1, maxrows: 12, class: 'w-full', ui: { base: 'resize-none px-2 py-1.5 text-base' } }) })
     const composer = await mountSuspended(ChatComposer, { props: { streaming: false, modelValue: '' }, attachTo: document.body })
     const box = composer.find('[data-testid="composer-input"]')
     expect(box.element.tagName).toBe('TEXTAREA')
