@@ -1,9 +1,48 @@
 import type { H3Event } from 'h3'
 import { formatBytes } from './request-limits'
 
-/** The 413 error for a body over `limitBytes`. The connection is closed: the rest of the upload is not wanted. */
+/** After refusing an upload, how long the server goes on reading (and dropping) it before closing the connection. */
+export const LINGER_MS = 2000
+/** ... and how much of it at most. */
+export const LINGER_BYTES = 16 * 1024 * 1024
+
+/**
+ * Closes the connection of a refused upload without losing the refusal. Closing a socket whose upload is still
+ * arriving resets the connection, and a client still sending then loses the answer it had not read yet (fetch reported
+ * `write EPIPE` instead of the 413). So, as web servers do ("lingering close"): once the answer is sent, the server
+ * ends its side, reads and drops what still arrives for at most LINGER_MS and LINGER_BYTES, then closes. Nothing is
+ * kept in memory, and a client that goes on sending is cut off at those bounds.
+ */
+function closeAfterAnswer(event: H3Event): void {
+  const { req, res } = event.node
+  const socket = req.socket
+  if (!socket || (req as { __lingering?: boolean }).__lingering) return
+  ;(req as { __lingering?: boolean }).__lingering = true
+  let dropped = 0
+  const drop = (chunk: Buffer) => {
+    dropped += chunk.length
+    if (dropped > LINGER_BYTES) socket.destroy()
+  }
+  req.on('data', drop)
+  req.resume()
+  res.once('finish', () => {
+    socket.end()
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref?.()
+    socket.once('close', () => clearTimeout(timer))
+    req.once('end', () => socket.destroy())
+  })
+  res.once('close', () => {
+    if (!res.writableFinished) socket.destroy()
+  })
+}
+
+/**
+ * The 413 error for a body over `limitBytes`. The rest of the upload is not wanted: the connection is closed once the
+ * answer is sent (`closeAfterAnswer`).
+ */
 export function bodyTooLargeError(event: H3Event, limitBytes: number) {
-  setResponseHeader(event, 'connection', 'close')
+  closeAfterAnswer(event)
   return createError({
     statusCode: 413,
     statusMessage: 'Payload Too Large',
@@ -27,8 +66,7 @@ export async function readBoundedBody(event: H3Event, limitBytes: number): Promi
       received += chunk.length
       if (received > limitBytes) {
         cleanup()
-        // Stop reading; what is left of the upload is discarded by Node once the response is sent.
-        request.pause()
+        // What is left of the upload is read and dropped until the connection closes (`closeAfterAnswer`).
         reject(bodyTooLargeError(event, limitBytes))
         return
       }
