@@ -1,7 +1,7 @@
 // The server probed as an attacker would: another site, no session, a guessed password, a flood, huge bodies,
 // a dying or hostile upstream. Each test starts the built app with the configuration it needs.
+import { connect } from 'node:net'
 import { expect, test } from '@playwright/test'
-import { request as httpRequest } from 'node:http'
 import { waitForReady } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
@@ -192,39 +192,54 @@ test.describe('every input bounded', () => {
     expect(declared.status).toBe(413)
     expect((await declared.json()).message).toMatch(/larger than this server accepts \(2 MB\)/)
 
-    // Chunked, with no Content-Length: counted as it arrives and dropped at the limit. Sent with node:http, which
-    // reads the answer while the upload is still being written: the server answers 413 and closes the connection,
-    // and fetch reported the closed socket (EPIPE) instead of the answer when the close came mid-write.
-    const chunk = Buffer.alloc(1024 * 1024)
+    // Chunked, with no Content-Length: counted as it arrives and dropped at the limit. The server answers while the
+    // upload is still coming, and the answer reaches the client although it is still sending (closing the connection
+    // at once made fetch fail with EPIPE instead of reading the 413).
+    const chunk = new Uint8Array(1024 * 1024)
     let sent = 0
-    const chunked = await new Promise<{ status: number, body: string }>((resolve, reject) => {
-      const request = httpRequest(`${app.url}/api/demo/v1/chat/completions`, { method: 'POST', headers: { ...json, cookie: app.cookie } })
-      let answered = false
-      request.on('response', (response) => {
-        answered = true
-        let body = ''
-        response.setEncoding('utf8')
-        response.on('data', (text: string) => { body += text })
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
-        response.on('error', () => resolve({ status: response.statusCode ?? 0, body }))
-      })
-      // the upload cut short once the server has answered is the point; before an answer it is a failure
-      request.on('error', (error) => { if (!answered) reject(error) })
-      const write = () => {
-        while (!answered && !request.destroyed && sent < size) {
-          sent += chunk.length
-          if (!request.write(chunk)) return void request.once('drain', write)
-        }
-        if (!answered && !request.destroyed) request.end()
-      }
-      write()
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= size) return controller.close()
+        sent += chunk.length
+        controller.enqueue(chunk)
+      },
     })
+    const chunked = await app.fetchWithSession('/api/demo/v1/chat/completions', { method: 'POST', headers: json, body, duplex: 'half' } as RequestInit)
     expect(chunked.status).toBe(413)
-    expect(JSON.parse(chunked.body).message).toMatch(/larger than this server accepts \(2 MB\)/)
+    expect((await chunked.json()).message).toMatch(/larger than this server accepts \(2 MB\)/)
+    // the server reads and drops at most 16 MB past the limit, then closes
     expect(sent, 'the upload stopped well before 50 MB').toBeLessThan(size)
     const rssAfter = app.residentMb()
     test.info().annotations.push({ type: '50 MB bodies', description: `RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB; chunked upload stopped after ${(sent / 1e6).toFixed(0)} MB sent` })
     expect(rssAfter - rssBefore).toBeLessThan(40)
+  })
+
+  test('a client that goes on sending after its 413 is cut off within seconds', async () => {
+    const { port } = new URL(app.url)
+    const socket = connect(Number(port), '127.0.0.1')
+    await new Promise(resolve => socket.once('connect', resolve))
+    let answer = ''
+    socket.on('data', (data: Buffer) => { answer += data.toString('latin1') })
+    const closed = new Promise<number>(resolve => socket.once('close', () => resolve(Date.now())))
+    socket.on('error', () => {})
+    socket.write(`POST /api/demo/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${app.cookie}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`)
+    const piece = Buffer.alloc(64 * 1024, 0x20)
+    const chunk = Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+    // 3 MB at once: over the 2 MB limit
+    for (let index = 0; index < 48; index++) socket.write(chunk)
+    await expect.poll(() => answer.split('\r\n')[0], { timeout: 10_000 }).toBe('HTTP/1.1 413 Payload Too Large')
+    const answeredAt = Date.now()
+    // then a trickle that never ends, as a slow attacker would send
+    const trickle = setInterval(() => { if (!socket.destroyed) socket.write(chunk) }, 100)
+    try {
+      const closedAt = await Promise.race([closed, new Promise<number>(resolve => setTimeout(() => resolve(Number.POSITIVE_INFINITY), 15_000))])
+      expect(closedAt - answeredAt, 'the server closed the connection within its 2 s linger (and some slack)').toBeLessThan(6_000)
+    }
+    finally {
+      clearInterval(trickle)
+      socket.destroy()
+    }
+    expect(answer).toContain('larger than this server accepts (2 MB)')
   })
 
   test('a worst-case 2 MB demo request is answered while other routes stay responsive', async () => {
