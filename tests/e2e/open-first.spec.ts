@@ -61,3 +61,33 @@ test.describe('opening a chat with cheaper buttons', () => {
     await expect(row).toHaveCount(0)
   })
 })
+
+test.describe('the composer, a plain textarea with Nuxt UI\'s classes', () => {
+  test('grows with its text up to 12 lines, shrinks when sent, and Send is a primary button enabled by text', async ({ page }) => {
+    await openApp(page)
+    const input = page.getByTestId('composer-input')
+    const send = page.getByTestId('send-button')
+    await expect(send).toBeDisabled()
+    const oneLine = (await input.boundingBox())!.height
+    await input.click()
+    await page.keyboard.type('first line')
+    await expect(send).toBeEnabled()
+    for (const line of ['second line', 'third line']) {
+      await page.keyboard.press('Shift+Enter')
+      await page.keyboard.type(line)
+    }
+    await expect.poll(async () => (await input.boundingBox())!.height).toBeGreaterThan(oneLine * 2)
+    for (let line = 0; line < 20; line++) {
+      await page.keyboard.press('Shift+Enter')
+      await page.keyboard.type(`line ${line}`)
+    }
+    // capped at 12 lines: the box scrolls instead of growing
+    await expect(input).toHaveAttribute('rows', '12')
+    expect(await input.evaluate(element => element.scrollHeight > element.clientHeight)).toBe(true)
+    // the Send button has the primary colour's rules from the stylesheet
+    expect(await send.evaluate(element => getComputedStyle(element).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)')
+    await page.keyboard.press('Enter')
+    await expect(input).toHaveValue('')
+    await expect.poll(async () => (await input.boundingBox())!.height).toBe(oneLine)
+  })
+})
