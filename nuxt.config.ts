@@ -37,6 +37,10 @@ export default defineNuxtConfig({
     openrouterModels: '',
     /** Cap on max_tokens of proxied requests; 0 = no cap. */
     openrouterMaxTokens: 0,
+    /** Let requests on the server's key use OpenRouter's web search (`plugins`, `web_search_options`, `:online`). */
+    openrouterAllowWebSearch: false,
+    /** Let requests on the server's key choose providers (`provider`, `:nitro` models). */
+    openrouterAllowProviderRouting: false,
     /** When set, every /api route but signing in needs this password. */
     accessPassword: '',
     /** Model requests a minute, per session and per IP. */

@@ -10,13 +10,17 @@ import { buildContentSecurityPolicy, inlineScriptHashes } from '~~/server/utils/
 import { resolveSessionPassword } from '~~/server/utils/security/session-secret'
 
 const message = (role: string) => ({ role, content: 'x' })
+/** No limits at all: any model, no cap, no paid options. */
+const OPEN = { allowedModels: [], maxTokens: 0, allowWebSearch: false, allowProviderRouting: false }
 
 describe('the operator\'s policy on the server key', () => {
   const policy = readOpenRouterPolicy({ openrouterModels: 'openai/gpt-4o-mini, anthropic/claude-3.5-haiku', openrouterMaxTokens: 1000 })
 
   it('reads the allow-list and the cap from the environment\'s strings', () => {
-    expect(policy).toEqual({ allowedModels: ['openai/gpt-4o-mini', 'anthropic/claude-3.5-haiku'], maxTokens: 1000 })
-    expect(readOpenRouterPolicy({ openrouterModels: '', openrouterMaxTokens: 'lots' })).toEqual({ allowedModels: [], maxTokens: 0 })
+    expect(policy).toEqual({ allowedModels: ['openai/gpt-4o-mini', 'anthropic/claude-3.5-haiku'], maxTokens: 1000, allowWebSearch: false, allowProviderRouting: false })
+    expect(readOpenRouterPolicy({ openrouterModels: '', openrouterMaxTokens: 'lots' })).toEqual(OPEN)
+    expect(readOpenRouterPolicy({ openrouterAllowWebSearch: true, openrouterAllowProviderRouting: 'true' })).toMatchObject({ allowWebSearch: true, allowProviderRouting: true })
+    expect(readOpenRouterPolicy({ openrouterAllowWebSearch: 'no', openrouterAllowProviderRouting: 0 })).toMatchObject({ allowWebSearch: false, allowProviderRouting: false })
   })
 
   it.each([
@@ -50,13 +54,13 @@ describe('the operator\'s policy on the server key', () => {
 
   it('leaves a request alone when the operator set no limits', () => {
     const body = { model: 'any/model', messages: [message('user')], max_tokens: 100_000 }
-    expect(applyOpenRouterPolicy(body, { allowedModels: [], maxTokens: 0 })).toEqual(body)
+    expect(applyOpenRouterPolicy(body, OPEN)).toEqual(body)
   })
 
   it('narrows the model list to the allowed models', () => {
     const list = { data: [{ id: 'openai/gpt-4o-mini' }, { id: 'openai/o1-pro' }, 'junk'] }
     expect(filterModelList(list, policy)).toEqual({ data: [{ id: 'openai/gpt-4o-mini' }] })
-    expect(filterModelList(list, { allowedModels: [], maxTokens: 0 })).toBe(list)
+    expect(filterModelList(list, OPEN)).toBe(list)
   })
 })
 

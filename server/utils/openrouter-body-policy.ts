@@ -1,0 +1,124 @@
+import { z } from 'zod'
+import { MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from './http/request-limits'
+import { FORWARDED_FIELDS, PROVIDER_ROUTING_FIELDS, WEB_SEARCH_FIELDS } from './openrouter-body-schema'
+import type { OpenRouterPolicy } from './openrouter-policy'
+
+/** What the policy made of a chat request on the server's key: the body to forward, or why it is refused. */
+export type OpenRouterBodyVerdict =
+  | { ok: true, body: Record<string, unknown> }
+  | { ok: false, statusCode: 400 | 403, message: string }
+
+const WEB_SEARCH_OFF = 'is web search, billed per request beyond tokens, and this server\'s key does not allow it (the operator can, with NUXT_OPENROUTER_ALLOW_WEB_SEARCH=true).'
+const ROUTING_OFF = 'is provider routing, which can pick pricier providers, and this server\'s key does not allow it (the operator can, with NUXT_OPENROUTER_ALLOW_PROVIDER_ROUTING=true).'
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function refuse(statusCode: 400 | 403, message: string): OpenRouterBodyVerdict {
+  return { ok: false, statusCode, message }
+}
+
+const quoted = (value: unknown) => JSON.stringify(value)?.slice(0, 120) ?? String(value)
+
+/** The variant suffixes of a model id (`openai/gpt-4o:online` → ['online']). */
+function variantsOf(model: unknown): string[] {
+  return typeof model === 'string' ? model.toLowerCase().split(':').slice(1) : []
+}
+
+/** The first paid option the operator has not allowed, as a 403; undefined when there is none. */
+function paidOptionRefusal(body: Record<string, unknown>, models: unknown[], policy: OpenRouterPolicy): OpenRouterBodyVerdict | undefined {
+  if (!policy.allowWebSearch) {
+    if (Object.hasOwn(body, 'plugins')) return refuse(403, `The field "plugins" ${WEB_SEARCH_OFF}`)
+    if (Object.hasOwn(body, 'web_search_options')) return refuse(403, `The field "web_search_options" ${WEB_SEARCH_OFF}`)
+    const online = models.find(model => variantsOf(model).includes('online'))
+    if (online !== undefined) return refuse(403, `The model ${quoted(online)} ${WEB_SEARCH_OFF}`)
+  }
+  if (!policy.allowProviderRouting) {
+    if (Object.hasOwn(body, 'provider')) return refuse(403, `The field "provider" ${ROUTING_OFF}`)
+    const nitro = models.find(model => variantsOf(model).includes('nitro'))
+    if (nitro !== undefined) return refuse(403, `The model ${quoted(nitro)} ${ROUTING_OFF}`)
+  }
+  return undefined
+}
+
+/** One schema per combination of the operator's switches, built once. */
+const schemas = new Map<string, { fields: Set<string>, schema: z.ZodType<Record<string, unknown>> }>()
+
+function schemaFor(policy: OpenRouterPolicy) {
+  const key = `${policy.allowWebSearch}:${policy.allowProviderRouting}`
+  let entry = schemas.get(key)
+  if (!entry) {
+    const shape = { ...FORWARDED_FIELDS, ...(policy.allowWebSearch && WEB_SEARCH_FIELDS), ...(policy.allowProviderRouting && PROVIDER_ROUTING_FIELDS) }
+    entry = { fields: new Set(Object.keys(shape)), schema: z.object(shape) as unknown as z.ZodType<Record<string, unknown>> }
+    schemas.set(key, entry)
+  }
+  return entry
+}
+
+/** `messages[3].content[0].text` */
+function pathName(path: PropertyKey[]): string {
+  return path.map((part, index) => typeof part === 'number' ? `[${part}]` : `${index > 0 ? '.' : ''}${String(part)}`).join('')
+}
+
+function clamp(value: unknown, cap: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 1 ? Math.min(Math.floor(value), cap) : cap
+}
+
+/** Token limits (`max_tokens`, `max_completion_tokens`, `reasoning.max_tokens`) lowered to the cap, and set when absent. */
+function capTokens(body: Record<string, unknown>, maxTokens: number): Record<string, unknown> {
+  if (maxTokens === 0) return body
+  const capped: Record<string, unknown> = { ...body, max_tokens: clamp(body.max_tokens ?? body.max_completion_tokens, maxTokens) }
+  if (body.max_completion_tokens != null) capped.max_completion_tokens = clamp(body.max_completion_tokens, maxTokens)
+  if (isObject(body.reasoning) && body.reasoning.max_tokens != null) {
+    capped.reasoning = { ...body.reasoning, max_tokens: clamp(body.reasoning.max_tokens, maxTokens) }
+  }
+  return capped
+}
+
+/**
+ * The operator's policy on a chat request made with the server's key, as one pure function (the proxy route, the
+ * server-run chats' model and POST /api/chats all call it). It never throws. Refused: anything but a JSON object
+ * with a model and messages; more than MAX_CHAT_MESSAGES messages or MAX_CHAT_TOOLS tools; `n` other than 1; a
+ * model (`model`, or any of the fallback list `models`) outside NUXT_OPENROUTER_MODELS; options that cost beyond
+ * tokens unless the operator allows them (403: `plugins`, `web_search_options`, `:online` models → web search;
+ * `provider`, `:nitro` models → provider routing); a top-level field not in the allow-list of
+ * openrouter-body-schema.ts (400, naming it: a client should learn that its option is not applied, rather than pay
+ * for a reply made without it); a listed field of the wrong shape or out of bounds (400, naming its path).
+ * Forwarded: the listed fields, with unknown keys inside messages, content parts and tools dropped, and token
+ * limits lowered to NUXT_OPENROUTER_MAX_TOKENS.
+ */
+export function checkOpenRouterBody(body: unknown, policy: OpenRouterPolicy): OpenRouterBodyVerdict {
+  if (!isObject(body)) return refuse(400, 'The request body must be a JSON object.')
+  if (!Array.isArray(body.messages)) return refuse(400, 'The request must carry a messages array.')
+  if (body.messages.length > MAX_CHAT_MESSAGES) {
+    return refuse(400, `The request carries ${body.messages.length} messages; at most ${MAX_CHAT_MESSAGES} are accepted. Start a new chat.`)
+  }
+  if (body.tools !== undefined && (!Array.isArray(body.tools) || body.tools.length > MAX_CHAT_TOOLS)) {
+    const count = Array.isArray(body.tools) ? `${body.tools.length} tools` : 'tools that are not an array'
+    return refuse(400, `The request offers ${count}; at most ${MAX_CHAT_TOOLS} are accepted.`)
+  }
+  if (body.n != null && body.n !== 1) return refuse(400, 'Only one choice per request (n = 1) is allowed on this server.')
+  if (typeof body.model !== 'string' || !body.model) return refuse(400, 'The request must name a model.')
+
+  const models = [body.model, ...(Array.isArray(body.models) ? body.models : body.models == null ? [] : [body.models])]
+  if (policy.allowedModels.length > 0) {
+    const refused = models.find(model => typeof model !== 'string' || !policy.allowedModels.includes(model))
+    if (refused !== undefined) return refuse(403, `The model ${quoted(refused)} is not allowed on this server. Allowed: ${policy.allowedModels.join(', ')}.`)
+  }
+  const paid = paidOptionRefusal(body, models, policy)
+  if (paid) return paid
+
+  const { fields, schema } = schemaFor(policy)
+  const unknown = Object.keys(body).filter(field => !fields.has(field))
+  if (unknown.length > 0) {
+    const named = unknown.slice(0, 5).map(field => quoted(field)).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '')
+    return refuse(400, `The request field${unknown.length > 1 ? 's' : ''} ${named} ${unknown.length > 1 ? 'are' : 'is'} not accepted on this server's key. Accepted: ${[...fields].join(', ')}.`)
+  }
+  const parsed = schema.safeParse(body)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    return refuse(400, `The request field "${pathName(issue.path)}" is not accepted on this server's key: ${issue.message}.`)
+  }
+  return { ok: true, body: capTokens(parsed.data, policy.maxTokens) }
+}
