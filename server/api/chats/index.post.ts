@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { readBoundedJson } from '../../utils/http/read-bounded-body'
 import { chatBodyLimitBytes, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '../../utils/http/request-limits'
+import { checkOpenRouterBody } from '../../utils/openrouter-body-policy'
+import { readOpenRouterPolicy } from '../../utils/openrouter-policy'
 import { OPENROUTER_NO_KEY_MESSAGE } from '../../utils/openrouter-proxy'
 import { chatJobStore } from '../../utils/background-jobs/chat-job-store'
 import { requireSessionId } from '../../utils/background-jobs/job-access'
@@ -59,6 +61,9 @@ export default defineEventHandler(async (event) => {
   }
   const apiKey = String(config.openrouterApiKey ?? '').trim()
   if (!apiKey) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
+  // Refused now rather than by the worker's first request (which applies the same policy to every step).
+  const verdict = checkOpenRouterBody({ model: body.model, messages: body.messages }, readOpenRouterPolicy(config))
+  if (!verdict.ok) throw createError({ statusCode: verdict.statusCode, statusMessage: verdict.statusCode === 403 ? 'Forbidden' : 'Bad Request', message: verdict.message })
   // The job's state holds what any instance's worker needs to run it; the key stays in the runtime config.
   const job = await createChatJob(store, spec)
   try {

@@ -1,0 +1,99 @@
+// Chats the server runs on its key: POST /api/chats on h3, the real in-process queue and worker, at a fake upstream
+// that records what it is sent. Whatever model options a client can put in the chat pass the proxy's policy.
+import { createServer } from 'node:http'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import * as h3 from 'h3'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { ProviderError } from '#shared/errors/provider-error'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
+import { startFakeOpenRouter } from './helpers/fake-openrouter-process'
+
+const store = createMemoryJobStore()
+vi.mock('~~/server/utils/background-jobs/job-access', () => ({ requireSessionId: async () => 's1' }))
+vi.mock('~~/server/utils/background-jobs/chat-job-store', () => ({ chatJobStore: () => store }))
+
+const runtimeConfig: Record<string, unknown> = {
+  openrouterApiKey: 'sk-or-v1-server-only-secret',
+  openrouterBaseUrl: '',
+  openrouterAllowWebSearch: false,
+  redisUrl: '',
+  public: { appUrl: 'https://plugboard.test', appTitle: 'Plugboard' },
+}
+
+let fake: Awaited<ReturnType<typeof startFakeOpenRouter>>
+let server: Server
+let base = ''
+
+beforeAll(async () => {
+  for (const name of ['defineEventHandler', 'createError', 'setResponseStatus', 'getRequestHeader'] as const) {
+    (globalThis as Record<string, unknown>)[name] = h3[name]
+  }
+  (globalThis as Record<string, unknown>).useRuntimeConfig = () => runtimeConfig
+  fake = await startFakeOpenRouter()
+  runtimeConfig.openrouterBaseUrl = fake.baseUrl
+  const { startChatWorker } = await import('~~/server/utils/background-jobs/chat-worker')
+  startChatWorker()
+  const app = h3.createApp()
+  const router = h3.createRouter()
+  router.post('/api/chats', (await import('~~/server/api/chats/index.post')).default)
+  app.use(router)
+  server = createServer(h3.toNodeListener(app))
+  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  const { closeJobQueue } = await import('~~/server/utils/background-jobs/job-queue')
+  await closeJobQueue()
+  fake?.stop()
+  server?.closeAllConnections()
+  await new Promise(done => server?.close(done))
+})
+
+beforeEach(async () => {
+  runtimeConfig.openrouterAllowWebSearch = false
+  await fake.clear()
+})
+
+/** POSTs a chat; when it starts, waits for its job to end. */
+async function startChat(body: Record<string, unknown>): Promise<number> {
+  const response = await fetch(`${base}/api/chats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ threadId: 't1', ...body }) })
+  if (response.status === 201) {
+    const { id } = await response.json() as { id: string }
+    await vi.waitUntil(async () => ['done', 'failed'].includes((await store.getJob(id))?.status ?? ''), { timeout: 10_000, interval: 10 })
+  }
+  return response.status
+}
+
+describe('server-run chats on the server key', () => {
+  it('refuses an :online model before it is queued, and it never reaches the upstream', async () => {
+    expect(await startChat({ model: 'fake/text:online', messages: [{ role: 'user', content: 'news?' }] })).toBe(403)
+    expect(await fake.received()).toEqual([])
+  })
+
+  it('runs it once the operator allows web search', async () => {
+    runtimeConfig.openrouterAllowWebSearch = true
+    expect(await startChat({ model: 'fake/text:online', messages: [{ role: 'user', content: 'news?' }] })).toBe(201)
+    expect((await fake.received()).map(request => request.body.model)).toEqual(['fake/text:online'])
+  })
+
+  it('drops what a client hid inside its messages', async () => {
+    const messages = [{ role: 'user', content: 'hi', plugins: [{ id: 'web' }], provider: { sort: 'price' } }]
+    expect(await startChat({ model: 'fake/text', messages })).toBe(201)
+    const [request] = await fake.received()
+    expect(request!.body.messages).toEqual([{ role: 'user', content: 'hi' }])
+    expect(Object.keys(request!.body).sort()).toEqual(['messages', 'model', 'stream', 'stream_options'])
+  })
+
+  it('applies the policy to every request of the worker\'s model, whatever its state says', async () => {
+    const { createServerChatModel } = await import('~~/server/utils/background-jobs/server-chat-model')
+    const policy = { allowedModels: [], maxTokens: 0, allowWebSearch: false, allowProviderRouting: false }
+    const model = createServerChatModel({ apiKey: 'sk-or-v1-server-only-secret', baseUrl: fake.baseUrl, model: 'fake/text:online', policy })
+    const failure = await (async () => {
+      for await (const _ of model.stream({ messages: [{ role: 'user', content: 'hi' }] })) { /* read to the end */ }
+    })().catch((error: unknown) => error)
+    expect(ProviderError.isInstance(failure) && failure.status).toBe(403)
+    expect(await fake.received()).toEqual([])
+  })
+})
