@@ -91,7 +91,7 @@ describe('server-run chats on the server key', () => {
     const policy = { allowedModels: [], maxTokens: 0, allowWebSearch: false, allowProviderRouting: false }
     const model = createServerChatModel({ apiKey: 'sk-or-v1-server-only-secret', baseUrl: fake.baseUrl, model: 'fake/text:online', policy })
     const failure = await (async () => {
-      for await (const _ of model.stream({ messages: [{ role: 'user', content: 'hi' }] })) { /* read to the end */ }
+      for await (const _ of model.stream({ messages: [{ role: 'user', content: 'hi' }], signal: new AbortController().signal })) { /* read to the end */ }
     })().catch((error: unknown) => error)
     expect(ProviderError.isInstance(failure) && failure.status).toBe(403)
     expect(await fake.received()).toEqual([])
