@@ -127,6 +127,50 @@ test.describe('the server key on an open server', () => {
   })
 })
 
+/** The paid options of issue 20's probe: web search twice, provider routing once. */
+const PAID: Record<string, unknown> = {
+  plugins: [{ id: 'web' }],
+  web_search_options: { search_context_size: 'high' },
+  provider: { order: ['openai'], max_price: { prompt: 1000 } },
+}
+
+for (const allowed of [false, true]) {
+  test.describe(`paid options on the key, ${allowed ? 'allowed' : 'not allowed'} by the operator`, () => {
+    let upstream: HostileUpstream
+    let app: AppInstance
+    test.beforeAll(async () => {
+      upstream = await startHostileUpstream()
+      app = await startApp({
+        NUXT_OPENROUTER_API_KEY: KEY, NUXT_OPENROUTER_BASE_URL: upstream.base,
+        ...(allowed && { NUXT_OPENROUTER_ALLOW_WEB_SEARCH: 'true', NUXT_OPENROUTER_ALLOW_PROVIDER_ROUTING: 'true' }),
+      })
+    })
+    test.afterAll(async () => {
+      await app.stop()
+      await upstream.close()
+    })
+
+    test(allowed ? 'web search and provider routing reach the upstream' : 'web search and provider routing never reach the upstream, and the refusal names the switch', async () => {
+      for (const [field, value] of Object.entries(PAID)) {
+        const response = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('h/good', { [field]: value }) })
+        if (allowed) {
+          expect(response.status).toBe(200)
+          await response.text()
+        }
+        else {
+          expect(response.status).toBe(403)
+          expect((await response.json()).message).toMatch(field === 'provider' ? /"provider".*NUXT_OPENROUTER_ALLOW_PROVIDER_ROUTING=true/ : new RegExp(`"${field}".*NUXT_OPENROUTER_ALLOW_WEB_SEARCH=true`))
+        }
+      }
+      const reached = Object.keys(PAID).filter(field => upstream.requests.some(request => Object.hasOwn(request.body, field)))
+      expect(reached).toEqual(allowed ? Object.keys(PAID) : [])
+      const unknown = await app.fetchWithSession('/api/openrouter/chat/completions', { method: 'POST', headers: json, body: chat('h/good', { modalities: ['image', 'text'] }) })
+      expect(unknown.status).toBe(400)
+      expect((await unknown.json()).message).toContain('"modalities" is not accepted')
+    })
+  })
+}
+
 test.describe('the operator\'s policy on the key', () => {
   let upstream: HostileUpstream
   let app: AppInstance

@@ -16,8 +16,9 @@ import { relayUpstreamStream } from '../../utils/openrouter-relay'
 /**
  * /api/openrouter/chat/completions (POST) and /api/openrouter/models (GET): OpenRouter with the server's key
  * (NUXT_OPENROUTER_API_KEY), which never reaches the browser. The middleware has already checked the session,
- * origin and rate limit; here the operator's policy (models, token cap) is applied, the upstream is given a
- * deadline, redirects are refused, and its stream is relayed with backpressure and ended cleanly on any fault.
+ * origin and rate limit; here the operator's policy (allowed fields and models, paid options, token cap) is
+ * applied, the upstream is given a deadline, redirects are refused, and its stream is relayed with backpressure and
+ * ended cleanly on any fault.
  */
 export default defineEventHandler(async (event) => {
   const path = resolveOpenRouterProxyPath(getRouterParam(event, 'path'))

@@ -16,7 +16,7 @@ export interface ServerChatModelOptions {
 
 /**
  * A ChatModel on OpenRouter with the server's key, for chats the server runs. Every request passes the same
- * operator policy as the proxy route (allowed models, token cap, counts); a refusal comes back as the HTTP error
+ * operator policy as the proxy route (checkOpenRouterBody: allowed fields and models, paid options, token cap, counts); a refusal comes back as the HTTP error
  * the proxy would have answered, so the loop reports it like any provider error.
  */
 export function createServerChatModel(options: ServerChatModelOptions): ChatModel {
