@@ -49,6 +49,8 @@ export default defineNuxtConfig({
     trustProxy: false,
     /** The proxies believed: addresses/CIDR ranges (empty = loopback and private ranges) or a number of hops. */
     trustedProxies: '',
+    /** Event streams (GET /api/chats/:id/events) one session may hold open on an instance; 4 times as many per IP. */
+    maxEventStreamsPerSession: 32,
     /** Comma-separated hosts (`host` or `host:port`) fetch_web_page may reach although they are not public. */
     fetchAllowedHosts: '',
     /** Comma-separated hosts (`host` or `host:port`) the MCP relay (/api/mcp/proxy) may reach; empty = relay off. */

@@ -8,17 +8,27 @@ import { requestClientAddress } from './client-address'
 /** Default model requests per minute, per session and per IP (`NUXT_RATE_LIMIT_PER_MINUTE`). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 30
 
-/** The kinds of requests counted apart, each with its own budget. */
-export type RateLimitBucket = 'model' | 'demo' | 'sign-in' | 'tool'
+/**
+ * The kinds of requests counted apart, each with its own budget. 'events': opening a background chat's event stream
+ * (`GET /api/chats/:id/events`); 'chat-answer': a tab's answers to a running chat (approvals, browser tool results,
+ * stop).
+ */
+export type RateLimitBucket = 'model' | 'demo' | 'sign-in' | 'tool' | 'events' | 'chat-answer'
 
 /** How many of each bucket a minute allows, given the configured model limit. */
-function pointsFor(bucket: RateLimitBucket, perMinute: number): number {
+export function pointsFor(bucket: RateLimitBucket, perMinute: number): number {
   // The demo model spends no money, only a little CPU: a generous budget that still stops a flood.
   if (bucket === 'demo') return perMinute * 20
   // Password guessing: a handful a minute is plenty for a person who mistyped.
   if (bucket === 'sign-in') return 10
   // One model reply may call several tools at once.
   if (bucket === 'tool') return perMinute * 4
+  // A tab reconnects a dropped stream every 3 s at the quickest (20 a minute), per chat it follows, and opens one
+  // per chat it shows: several running chats in a few tabs stay far below; a reconnect flood does not. Never below
+  // 120, however low the model limit: reading a reply costs no model call.
+  if (bucket === 'events') return Math.max(120, perMinute * 4)
+  // One answer per tool call (its approval, then a browser tool's result): a reply may make dozens of calls.
+  if (bucket === 'chat-answer') return Math.max(240, perMinute * 8)
   return perMinute
 }
 
