@@ -80,7 +80,8 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
 
 /**
  * The budget a request of a session-bound route spends, or undefined for the reads that are not counted (a job's
- * record, the tool list). Every request that can hold a socket or reach a running chat is counted.
+ * record, the tool list). Besides the requests that spend the key or the server's network, a background chat's
+ * event stream (each one holds a socket) and its answers (each one wakes a running chat) are counted.
  */
 function countedBucket(method: string, path: string, routeBucket: RateLimitBucket): RateLimitBucket | undefined {
   if (path.startsWith('/api/chats/')) {

@@ -16,7 +16,7 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 30
 export type RateLimitBucket = 'model' | 'demo' | 'sign-in' | 'tool' | 'events' | 'chat-answer'
 
 /** How many of each bucket a minute allows, given the configured model limit. */
-export function pointsFor(bucket: RateLimitBucket, perMinute: number): number {
+function pointsFor(bucket: RateLimitBucket, perMinute: number): number {
   // The demo model spends no money, only a little CPU: a generous budget that still stops a flood.
   if (bucket === 'demo') return perMinute * 20
   // Password guessing: a handful a minute is plenty for a person who mistyped.
