@@ -49,8 +49,12 @@ export default defineNuxtConfig({
     maxBodyBytes: 2 * 1024 * 1024,
     /** How long the proxy waits for the upstream's first byte, and between bytes of a stream. */
     upstreamTimeoutMs: 60_000,
-    /** Behind a reverse proxy: trust X-Forwarded-For/-Host/-Proto. */
+    /** Behind a reverse proxy: trust X-Forwarded-For/-Host/-Proto, from the proxies of trustedProxies only. */
     trustProxy: false,
+    /** The proxies believed: addresses/CIDR ranges (empty = loopback and private ranges) or a number of hops. */
+    trustedProxies: '',
+    /** Event streams (GET /api/chats/:id/events) one session may hold open on an instance; 4 times as many per IP. */
+    maxEventStreamsPerSession: 32,
     /** Comma-separated hosts (`host` or `host:port`) fetch_web_page may reach although they are not public. */
     fetchAllowedHosts: '',
     /** Comma-separated hosts (`host` or `host:port`) the MCP relay (/api/mcp/proxy) may reach; empty = relay off. */

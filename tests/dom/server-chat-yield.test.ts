@@ -4,6 +4,7 @@ import type { LoopRecorder } from '~/db/loop-recorder'
 import { createThread, getThread } from '~/db/threads'
 import { followServerChat, setServerJob } from '~/utils/chat/server-chat'
 import { BUSY_SLICE_MS } from '~/utils/chat/yield-to-page'
+import { vanishedJobEvent } from '~~/server/utils/background-jobs/job-ending'
 import { useFreshDatabase } from './helpers/fresh-database'
 
 // A chat run on the server reaches the tab as SSE LoopEvents. At loopback speed a whole reply arrives in a few
@@ -138,6 +139,27 @@ describe('followServerChat', () => {
     await vi.advanceTimersByTimeAsync(3000)
     expect(await following).toBe('gone')
     expect(recorded).toEqual(['step-start', 'word0 ', 'word1 ', 'fail: The server lost this reply before it finished. Press Retry.'])
+    expect((await getThread(thread.id))?.serverJob).toBeUndefined()
+  })
+
+  it('says why when the server refuses the stream for too many of them (429), in the server\'s words', async () => {
+    const refusal = 'This browser already has 32 chat streams open on this server, the most it may hold. Close tabs of this app you do not use, or wait for running replies to end.'
+    vi.useFakeTimers({ toFake: ['performance'] })
+    fakeServer([() => new Response(JSON.stringify({ statusCode: 429, message: refusal }), { status: 429, headers: { 'content-type': 'application/json' } })])
+    const thread = await followedThread()
+    const { recorded, recorder } = keepingRecorder()
+    expect(await followServerChat({ threadId: thread.id, jobId: 'job-1', afterId: 0, recorder, signal: new AbortController().signal })).toBe('gone')
+    expect(recorded).toEqual([`fail: This chat stopped following its reply: ${refusal} Then press Retry.`])
+  })
+
+  it('ends the reply at the fail frame of a stream whose job record was deleted, without reconnecting', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] })
+    const urls = fakeServer([() => eventStream([frame(1, reply[0]!), frame(2, vanishedJobEvent())])])
+    const thread = await followedThread()
+    const { recorded, recorder } = keepingRecorder()
+    expect(await followServerChat({ threadId: thread.id, jobId: 'job-1', afterId: 0, recorder, signal: new AbortController().signal })).toBe('ended')
+    expect(recorded).toEqual(['step-start', expect.stringMatching(/^fail: The server no longer has this reply: its record was deleted .*Press Retry\.$/)])
+    expect(urls).toHaveLength(1)
     expect((await getThread(thread.id))?.serverJob).toBeUndefined()
   })
 

@@ -2,7 +2,7 @@
 // a dying or hostile upstream. Each test starts the built app with the configuration it needs.
 import { connect } from 'node:net'
 import { expect, test } from '@playwright/test'
-import { waitForReady } from './helpers'
+import { FAKE_URL, waitForReady } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startHostileUpstream } from './support/hostile-upstream'
@@ -354,5 +354,99 @@ test.describe('password mode', () => {
       status = (await fetch(`${app.url}/api/auth/sign-in`, { method: 'POST', headers: json, body: JSON.stringify({ password: `guess ${attempt}` }) })).status
     }
     expect(status).toBe(429)
+  })
+})
+
+test.describe('behind a reverse proxy', () => {
+  // Requests come from 127.0.0.1, where a proxy on the same host would stand (trusted by default), carrying what
+  // nginx's $proxy_add_x_forwarded_for writes: whatever the client sent, then the client's real address.
+  const randomAddress = () => Array.from({ length: 4 }, () => Math.floor(Math.random() * 256)).join('.')
+  const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {})
+  let app: AppInstance
+  test.afterEach(async () => {
+    await app?.stop()
+  })
+
+  test('40 wrong passwords with spoofed X-Forwarded-For entries: 429 by the 11th', async () => {
+    app = await startApp({ NUXT_TRUST_PROXY: 'true', NUXT_ACCESS_PASSWORD: 'correct horse battery staple' })
+    const statuses: number[] = []
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const response = await fetch(`${app.url}/api/auth/sign-in`, { method: 'POST', headers: { ...json, 'x-forwarded-for': `${randomAddress()}, 203.0.113.7` }, body: JSON.stringify({ password: `guess ${attempt}` }) })
+      await response.arrayBuffer()
+      statuses.push(response.status)
+    }
+    test.info().annotations.push({ type: '40 spoofed sign-ins', description: JSON.stringify(tally(statuses)) })
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
+    expect(tally(statuses)).toEqual({ 401: 10, 429: 30 })
+  })
+
+  test('chats from fresh sessions with spoofed X-Forwarded-For entries still meet the per-IP limit', async () => {
+    app = await startApp({ NUXT_TRUST_PROXY: 'true', NUXT_OPENROUTER_API_KEY: KEY, NUXT_OPENROUTER_BASE_URL: `${FAKE_URL}/api/v1`, NUXT_RATE_LIMIT_PER_MINUTE: '5' })
+    const statuses: number[] = []
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const page = await fetch(`${app.url}/`, { headers: { 'x-forwarded-for': `${randomAddress()}, 198.51.100.23` } })
+      await page.text()
+      const cookie = page.headers.getSetCookie().map(item => item.split(';')[0]).join('; ')
+      const response = await fetch(`${app.url}/api/openrouter/chat/completions`, { method: 'POST', headers: { ...json, cookie, 'x-forwarded-for': `${randomAddress()}, 198.51.100.23` }, body: chat('fake/text') })
+      await response.arrayBuffer()
+      statuses.push(response.status)
+    }
+    test.info().annotations.push({ type: '12 spoofed chats from fresh sessions (limit 5)', description: JSON.stringify(tally(statuses)) })
+    expect(tally(statuses)).toEqual({ 200: 5, 429: 7 })
+  })
+
+  test('X-Forwarded-Host from a peer that is not a trusted proxy does not pass the same-site check', async () => {
+    app = await startApp({ NUXT_TRUST_PROXY: 'true', NUXT_TRUSTED_PROXIES: '10.0.0.0/8' })
+    const spoofed = await app.fetchWithSession('/api/demo/v1/models', { headers: { 'origin': 'https://evil.example', 'x-forwarded-host': 'evil.example' } })
+    expect(spoofed.status).toBe(403)
+    expect((await spoofed.json()).message).toMatch(/other sites are refused/)
+    // the same request through a trusted proxy is the proxy's word
+    await app.stop()
+    app = await startApp({ NUXT_TRUST_PROXY: 'true' })
+    const proxied = await app.fetchWithSession('/api/demo/v1/models', { headers: { 'origin': 'https://chat.example', 'x-forwarded-host': 'chat.example' } })
+    expect(proxied.status).toBe(200)
+  })
+})
+
+test.describe('a background chat\'s event streams', () => {
+  let app: AppInstance
+  test.beforeAll(async () => {
+    app = await startApp({ NUXT_OPENROUTER_API_KEY: KEY, NUXT_OPENROUTER_BASE_URL: `${FAKE_URL}/api/v1` })
+  })
+  test.afterAll(async () => {
+    await app.stop()
+  })
+
+  test('200 streams from one session: 32 open, the rest 429; closing frees slots', async () => {
+    // fake/browser-tool calls read_page_note, a tool only the tab has: the job waits, its stream stays open
+    const started = await app.fetchWithSession('/api/chats', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ threadId: 'streams', model: 'fake/browser-tool', messages: [{ role: 'user', content: 'read the note' }], browserTools: [{ type: 'function', function: { name: 'read_page_note', parameters: { type: 'object', properties: {} } } }] }),
+    })
+    expect(started.status).toBe(201)
+    const { id } = await started.json() as { id: string }
+    const open = async () => {
+      const abort = new AbortController()
+      const response = await app.fetchWithSession(`/api/chats/${id}/events?after=0`, { headers: { accept: 'text/event-stream' }, signal: abort.signal })
+      const message = response.status === 200 ? undefined : (await response.json()).message as string
+      return { status: response.status, message, response, close: () => abort.abort() }
+    }
+    const streams = await Promise.all(Array.from({ length: 200 }, open))
+    const counts = streams.reduce<Record<number, number>>((tally, stream) => ({ ...tally, [stream.status]: (tally[stream.status] ?? 0) + 1 }), {})
+    test.info().annotations.push({ type: '200 event streams of one session', description: JSON.stringify(counts) })
+    expect(counts).toEqual({ 200: 32, 429: 168 })
+    expect(streams.find(stream => stream.status === 429)!.message).toMatch(/already has 32 chat streams open on this server/)
+
+    // five tabs drop their connections without a word: five slots come back, and no more
+    const held = streams.filter(stream => stream.status === 200)
+    for (const stream of held.slice(0, 5)) stream.close()
+    await expect.poll(async () => {
+      const again = await open()
+      if (again.status === 200) held.push(again)
+      return held.length
+    }, { timeout: 10_000 }).toBe(37)
+    expect((await open()).status).toBe(429)
+    for (const stream of held) stream.close()
   })
 })

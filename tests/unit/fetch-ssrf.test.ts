@@ -107,6 +107,14 @@ describe('resolvePublicAddress', () => {
     expect(isAllowedHost(new URL('https://wiki.internal/'), allowedHosts)).toBe(true)
     expect(isAllowedHost(new URL('http://[::1]:8080/'), allowedHosts)).toBe(true)
     expect(isAllowedHost(new URL('http://[::1]:8081/'), allowedHosts)).toBe(false)
+    // a host named without a port is its scheme's default port only (80 for http, 443 for https)
+    expect(isAllowedHost(new URL('http://wiki.internal/'), allowedHosts)).toBe(true)
+    expect(isAllowedHost(new URL('https://wiki.internal:443/'), allowedHosts)).toBe(true)
+    for (const other of ['http://wiki.internal:8080/', 'https://wiki.internal:8443/', 'http://wiki.internal:443/', 'https://wiki.internal:80/', 'http://wiki.internal:6379/']) {
+      expect(isAllowedHost(new URL(other), allowedHosts), other).toBe(false)
+    }
+    // and a host:port entry names that port only, whatever the scheme's default
+    expect(isAllowedHost(new URL('http://127.0.0.1/'), allowedHosts)).toBe(false)
     const resolve: HostResolver = async () => [{ address: '10.0.0.7', family: 4 }]
     expect(await resolvePublicAddress(new URL('https://wiki.internal/'), { resolve, allowedHosts })).toEqual({ address: '10.0.0.7', family: 4 })
     expect(parseAllowedHosts(undefined)).toEqual([])

@@ -99,6 +99,16 @@ describe('the MCP relay', () => {
     expect(mcp.requests.length).toBe(before)
   })
 
+  it('reads an entry without a port as the scheme\'s default port only, not every port of the host', async () => {
+    // the operator allowed the host's web server (http → 80); the MCP server's own port is another one
+    const started = await relay({ allowedHosts: '127.0.0.1' })
+    const before = mcp.requests.length
+    const response = await fetch(`${started.base}/api/mcp/proxy?url=${encodeURIComponent(mcp.url)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(response.status).toBe(403)
+    expect((await response.json()).message).toBe(`127.0.0.1:${mcp.port} is not among the MCP servers this server relays (NUXT_MCP_ALLOWED_HOSTS).`)
+    expect(mcp.requests.length).toBe(before)
+  })
+
   it('is off when the allow-list is empty', async () => {
     const started = await relay({ allowedHosts: '' })
     const response = await fetch(`${started.base}/api/mcp/proxy?url=${encodeURIComponent(mcp.url)}`)

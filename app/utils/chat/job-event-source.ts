@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser'
+import { safeJsonParse } from '#shared/tools/text-tool-calls/safe-json'
 import { yieldToPageWhenBusy } from './yield-to-page'
 
 /** One server-sent event of a job's stream: its id and its data, unparsed. */
@@ -9,8 +10,11 @@ export interface JobEventMessage {
 
 /** Why the stream ended for good (no reconnect). */
 export type JobEventSourceEnd =
-  /** The server answered with an error status or no event stream (the job is gone, or not this session's). */
-  | { reason: 'gone', status: number }
+  /**
+   * The server answered with an error status or no event stream (the job is gone, or not this session's, or too
+   * many streams or requests: 429), with the `message` of its JSON error body when it had one.
+   */
+  | { reason: 'gone', status: number, message?: string }
   /** One event was larger than `maxEventChars`: reading on would hold an unbounded buffer. */
   | { reason: 'too-large' }
 
@@ -74,8 +78,9 @@ export function openJobEventSource(options: JobEventSourceOptions): { close: () 
       signal: controller.signal,
     })
     if (!response.ok || !response.body || !/^text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
+      const message = response.ok ? undefined : await errorMessage(response)
       await response.body?.cancel().catch(() => {})
-      return end({ reason: 'gone', status: response.status })
+      return end({ reason: 'gone', status: response.status, ...(message && { message }) })
     }
     parser.reset()
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
@@ -110,4 +115,30 @@ export function openJobEventSource(options: JobEventSourceOptions): { close: () 
   })()
 
   return { close }
+}
+
+/** Characters of an error body read for its message: the server's own are a few hundred. */
+const ERROR_BODY_CHARS = 4096
+
+/** The `message` of a JSON error body (`{ statusCode, message }`, as the server answers), read up to 4 KB. */
+async function errorMessage(response: Response): Promise<string | undefined> {
+  if (!response.body || !/json/i.test(response.headers.get('content-type') ?? '')) return undefined
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+  let text = ''
+  try {
+    while (text.length < ERROR_BODY_CHARS) {
+      const { done, value } = await reader.read()
+      if (done) break
+      text += value
+    }
+  }
+  catch {
+    return undefined
+  }
+  finally {
+    void reader.cancel().catch(() => {})
+  }
+  const parsed = safeJsonParse(text)
+  const message = parsed.ok && parsed.value && typeof parsed.value === 'object' ? (parsed.value as { message?: unknown }).message : undefined
+  return typeof message === 'string' && message.trim() ? message.trim().slice(0, 500) : undefined
 }

@@ -168,10 +168,13 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
         void drain()
         return event.type === 'finish' || event.type === 'fail'
       },
-      // The server lost the job (it restarted) or refuses it (404), or sent an event too large to hold.
+      // The server lost the job (it restarted) or refuses it (404), or sent an event too large to hold. A refusal
+      // for too many streams or requests (429) says so in its own words: the reply itself may still be running.
       onEnd: end => failHere(end.reason === 'too-large'
         ? 'The server sent an event too large to show (over 32 MB); the reply was cut here. Press Retry.'
-        : 'The server lost this reply before it finished. Press Retry.'),
+        : end.status === 429 && end.message
+          ? `This chat stopped following its reply: ${end.message} Then press Retry.`
+          : 'The server lost this reply before it finished. Press Retry.'),
     })
     if (options.signal.aborted) close('closed')
     else options.signal.addEventListener('abort', () => close('closed'), { once: true })

@@ -17,6 +17,14 @@ export function endingEventFor(job: Pick<JobRecord, 'status' | 'error'>, steps =
   }
 }
 
+/**
+ * The last event of a stream whose job record disappeared while it was read (Redis flushed, or retention dropped
+ * the job): no event will ever follow, so the tab ends the reply as failed, keeping what it received.
+ */
+export function vanishedJobEvent(): LoopEvent {
+  return { type: 'fail', steps: 0, error: { kind: 'server', message: 'The server no longer has this reply: its record was deleted (the server\'s storage was cleared or the reply expired). Press Retry.', retryable: true } }
+}
+
 /** Whether `event` is a run's last one. */
 export function isRunEnd(event: LoopEvent): boolean {
   return event.type === 'finish' || event.type === 'fail'

@@ -74,5 +74,22 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   if (!session) {
     throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session: the model, tool and chat routes answer only the app\'s own page. Reload the app.' })
   }
-  if (event.method === 'POST' && (isChatRoute(path) || isWorkflowRun(path) || modelRoute.bucket === 'tool')) await consumeRateLimit(event, modelRoute.bucket, session.id)
+  const bucket = countedBucket(event.method, path, modelRoute.bucket)
+  if (bucket) await consumeRateLimit(event, bucket, session.id)
+}
+
+/**
+ * The budget a request of a session-bound route spends, or undefined for the reads that are not counted (a job's
+ * record, the tool list). Besides the requests that spend the key or the server's network, a background chat's
+ * event stream (each one holds a socket) and its answers (each one wakes a running chat) are counted.
+ */
+function countedBucket(method: string, path: string, routeBucket: RateLimitBucket): RateLimitBucket | undefined {
+  if (path.startsWith('/api/chats/')) {
+    // the router also matches these with a trailing slash
+    const bare = path.replace(/\/+$/, '')
+    if (method === 'GET' && bare.endsWith('/events')) return 'events'
+    if (method === 'POST' && /\/(?:approvals|tool-results|stop)$/.test(bare)) return 'chat-answer'
+  }
+  if (method === 'POST' && (isChatRoute(path) || isWorkflowRun(path) || routeBucket === 'tool')) return routeBucket
+  return undefined
 }

@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import { accessPasswordFingerprint } from './access-password'
+import { fromTrustedProxy } from './client-address'
 
 /** Name of the sealed session cookie (HttpOnly, SameSite=Lax; see nuxt.config's runtimeConfig.session). */
 export const SESSION_COOKIE_NAME = 'plugboard-session'
@@ -22,15 +23,12 @@ function hasSessionCookie(event: H3Event): boolean {
   return typeof cookies[SESSION_COOKIE_NAME] === 'string' && cookies[SESSION_COOKIE_NAME] !== ''
 }
 
-/** Secure cookies only over HTTPS: on plain http (localhost, a LAN) browsers would drop them. */
+/**
+ * Secure cookies only over HTTPS: on plain http (localhost, a LAN) browsers would drop them. `X-Forwarded-Proto`
+ * counts only from a trusted proxy.
+ */
 function cookieOptions(event: H3Event) {
-  return { cookie: { secure: getRequestProtocol(event, { xForwardedProto: trustsProxy(event) }) === 'https' } }
-}
-
-/** Whether the operator said the server sits behind a reverse proxy (`NUXT_TRUST_PROXY`). */
-export function trustsProxy(event: H3Event): boolean {
-  const value = String(useRuntimeConfig(event).trustProxy ?? '').trim().toLowerCase()
-  return value === 'true' || value === '1'
+  return { cookie: { secure: getRequestProtocol(event, { xForwardedProto: fromTrustedProxy(event) }) === 'https' } }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { trustsProxy } from './browser-session'
+import { fromTrustedProxy } from './client-address'
 
 /**
  * Why a request did not come from the app's own page, or undefined when it did (or when a non-browser client
@@ -20,6 +20,7 @@ export function crossSiteReason(event: H3Event): string | undefined {
   catch {
     return `Requests from other sites are refused (Origin: ${origin.slice(0, 100)}).`
   }
-  const ownHost = getRequestHost(event, { xForwardedHost: trustsProxy(event) })
+  // X-Forwarded-Host is the proxy's word only when a trusted proxy sent the request; anyone else could write it
+  const ownHost = getRequestHost(event, { xForwardedHost: fromTrustedProxy(event) })
   return originHost === ownHost ? undefined : `Requests from other sites are refused (Origin: ${origin.slice(0, 100)}).`
 }

@@ -3,13 +3,17 @@ import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
 import type { RateLimiterAbstract } from 'rate-limiter-flexible'
 import { getRedisClient } from '../redis/redis-client'
-import { trustsProxy } from './browser-session'
+import { requestClientAddress } from './client-address'
 
 /** Default model requests per minute, per session and per IP (`NUXT_RATE_LIMIT_PER_MINUTE`). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 30
 
-/** The kinds of requests counted apart, each with its own budget. */
-export type RateLimitBucket = 'model' | 'demo' | 'sign-in' | 'tool'
+/**
+ * The kinds of requests counted apart, each with its own budget. 'events': opening a background chat's event stream
+ * (`GET /api/chats/:id/events`); 'chat-answer': a tab's answers to a running chat (approvals, browser tool results,
+ * stop).
+ */
+export type RateLimitBucket = 'model' | 'demo' | 'sign-in' | 'tool' | 'events' | 'chat-answer'
 
 /** How many of each bucket a minute allows, given the configured model limit. */
 function pointsFor(bucket: RateLimitBucket, perMinute: number): number {
@@ -19,6 +23,12 @@ function pointsFor(bucket: RateLimitBucket, perMinute: number): number {
   if (bucket === 'sign-in') return 10
   // One model reply may call several tools at once.
   if (bucket === 'tool') return perMinute * 4
+  // A tab reconnects a dropped stream every 3 s at the quickest (20 a minute), per chat it follows, and opens one
+  // per chat it shows: several running chats in a few tabs stay far below; a reconnect flood does not. Never below
+  // 120, however low the model limit: reading a reply costs no model call.
+  if (bucket === 'events') return Math.max(120, perMinute * 4)
+  // One answer per tool call (its approval, then a browser tool's result): a reply may make dozens of calls.
+  if (bucket === 'chat-answer') return Math.max(240, perMinute * 8)
   return perMinute
 }
 
@@ -54,12 +64,12 @@ export function rateLimitPerMinute(configured: unknown): number {
 /**
  * Counts one request of `bucket` against the session and against the client's IP, and throws 429 with
  * `Retry-After` (seconds) when either is spent. Behind a reverse proxy set `NUXT_TRUST_PROXY` so the
- * client's own IP (X-Forwarded-For) is counted, not the proxy's.
+ * client's own IP is counted, not the proxy's (`requestClientAddress`: the hop the trusted proxies saw).
  */
 export async function consumeRateLimit(event: H3Event, bucket: RateLimitBucket, sessionId: string | undefined): Promise<void> {
   const config = useRuntimeConfig(event)
   const limiter = limiterFor(bucket, rateLimitPerMinute(config.rateLimitPerMinute), String(config.redisUrl ?? '').trim())
-  const ip = getRequestIP(event, { xForwardedFor: trustsProxy(event) }) ?? 'unknown'
+  const ip = requestClientAddress(event)
   const keys = [`ip:${ip}`, ...(sessionId ? [`session:${sessionId}`] : [])]
   try {
     await Promise.all(keys.map(key => limiter.consume(key)))
