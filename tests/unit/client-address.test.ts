@@ -9,7 +9,7 @@ import * as h3 from 'h3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { crossSiteReason } from '~~/server/utils/security/cross-site'
 import { consumeRateLimit } from '~~/server/utils/security/rate-limit'
-import { parseTrustedProxies, resolveClientAddress } from '~~/server/utils/security/trusted-proxies'
+import { addressBudgetKey, parseTrustedProxies, resolveClientAddress } from '~~/server/utils/security/trusted-proxies'
 
 const runtimeConfig = { redisUrl: '', rateLimitPerMinute: 30, trustProxy: 'true', trustedProxies: '' }
 let server: Server
@@ -77,6 +77,12 @@ describe('the client address behind a trusted proxy', () => {
     expect(tally).toEqual({ 401: 20 })
   })
 
+  it('counts an IPv6 client rotating through its /64 as one client', async () => {
+    const hex = () => Math.floor(Math.random() * 0x10000).toString(16)
+    const { tally } = await flood('/sign-in', 15, () => `2001:db8:77:1:${hex()}:${hex()}:${hex()}:${hex()}`)
+    expect(tally).toEqual({ 401: 10, 429: 5 })
+  })
+
   it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
     runtimeConfig.trustedProxies = '10.0.0.0/8'
     try {
@@ -133,6 +139,14 @@ describe('resolveClientAddress', () => {
     ['an explicit list without the peer', '127.0.0.1', '203.0.113.7', parseTrustedProxies('10.1.2.3, fd00::/8'), '127.0.0.1'],
   ] as const)('%s', (_name, peer, forwardedFor, trusted, expected) => {
     expect(resolveClientAddress(peer, forwardedFor, trusted)).toBe(expected)
+  })
+
+  it('keys budgets by the address, IPv6 by its /64 network', () => {
+    expect(addressBudgetKey('203.0.113.7')).toBe('203.0.113.7')
+    expect(addressBudgetKey('::ffff:203.0.113.7')).toBe('203.0.113.7')
+    expect(addressBudgetKey('2001:db8:77:1:abcd::9')).toBe(addressBudgetKey('2001:0db8:0077:0001:ffff:1:2:3'))
+    expect(addressBudgetKey('2001:db8:77:2::1')).not.toBe(addressBudgetKey('2001:db8:77:1::1'))
+    expect(addressBudgetKey('unknown')).toBe('unknown')
   })
 
   it('leaves out entries that are neither addresses nor ranges, never trusting more for a typo', () => {

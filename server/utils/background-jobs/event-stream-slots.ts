@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { createOpenSlots } from '../http/open-slots'
-import { requestClientAddress } from '../security/client-address'
+import { requestClientBudgetKey } from '../security/client-address'
 
 /**
  * Event streams one session may hold open on an instance (`NUXT_MAX_EVENT_STREAMS_PER_SESSION`). A tab holds one
@@ -37,7 +37,7 @@ export function takeEventStreamSlot(event: H3Event, sessionId: string): () => vo
   if (!releaseSession) {
     throw createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: `This browser already has ${max} chat streams open on this server, the most it may hold. Close tabs of this app you do not use, or wait for running replies to end.` })
   }
-  const releaseAddress = streams.take(`address:${requestClientAddress(event)}`, max * SESSIONS_PER_ADDRESS)
+  const releaseAddress = streams.take(`address:${requestClientBudgetKey(event)}`, max * SESSIONS_PER_ADDRESS)
   if (!releaseAddress) {
     releaseSession()
     throw createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: `Your address already has ${max * SESSIONS_PER_ADDRESS} chat streams open on this server, the most it may hold. Close tabs of this app you do not use.` })

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { isTrustedPeer, parseTrustedProxies, resolveClientAddress } from './trusted-proxies'
+import { addressBudgetKey, isTrustedPeer, parseTrustedProxies, resolveClientAddress } from './trusted-proxies'
 import type { TrustedProxies } from './trusted-proxies'
 
 /** Whether the operator said the server sits behind a reverse proxy (`NUXT_TRUST_PROXY`). */
@@ -34,4 +34,9 @@ export function requestClientAddress(event: H3Event): string {
   const peer = event.node.req.socket.remoteAddress
   if (!trustsProxy(event)) return resolveClientAddress(peer, undefined, { kind: 'ranges', ranges: [] })
   return resolveClientAddress(peer, getRequestHeader(event, 'x-forwarded-for'), trustedProxies(event))
+}
+
+/** The client's address as budgets count it: IPv6 clients by their /64 network (`addressBudgetKey`). */
+export function requestClientBudgetKey(event: H3Event): string {
+  return addressBudgetKey(requestClientAddress(event))
 }

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
 import type { RateLimiterAbstract } from 'rate-limiter-flexible'
 import { getRedisClient } from '../redis/redis-client'
-import { requestClientAddress } from './client-address'
+import { requestClientBudgetKey } from './client-address'
 
 /** Default model requests per minute, per session and per IP (`NUXT_RATE_LIMIT_PER_MINUTE`). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 30
@@ -64,12 +64,12 @@ export function rateLimitPerMinute(configured: unknown): number {
 /**
  * Counts one request of `bucket` against the session and against the client's IP, and throws 429 with
  * `Retry-After` (seconds) when either is spent. Behind a reverse proxy set `NUXT_TRUST_PROXY` so the
- * client's own IP is counted, not the proxy's (`requestClientAddress`: the hop the trusted proxies saw).
+ * client's own IP is counted, not the proxy's (`requestClientBudgetKey`: the hop the trusted proxies saw).
  */
 export async function consumeRateLimit(event: H3Event, bucket: RateLimitBucket, sessionId: string | undefined): Promise<void> {
   const config = useRuntimeConfig(event)
   const limiter = limiterFor(bucket, rateLimitPerMinute(config.rateLimitPerMinute), String(config.redisUrl ?? '').trim())
-  const ip = requestClientAddress(event)
+  const ip = requestClientBudgetKey(event)
   const keys = [`ip:${ip}`, ...(sessionId ? [`session:${sessionId}`] : [])]
   try {
     await Promise.all(keys.map(key => limiter.consume(key)))

@@ -102,3 +102,16 @@ export function resolveClientAddress(peer: string | undefined, forwardedFor: str
   }
   return client.toString()
 }
+
+/**
+ * The key a budget counts an address under: an IPv4 address as it is, an IPv6 address by its /64 network. One
+ * IPv6 host is usually handed a whole /64, so counting single addresses would let it rotate to a fresh budget
+ * at will. Text that is not an address is kept (clipped), so it still counts as one client.
+ */
+export function addressBudgetKey(address: string): string {
+  const parsed = parseAddress(address)
+  if (!parsed) return address.slice(0, 64)
+  if (parsed.kind() === 'ipv4') return parsed.toString()
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map(part => part.toString(16))
+  return `${parts.join(':')}::/64`
+}
