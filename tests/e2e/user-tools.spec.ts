@@ -188,6 +188,64 @@ test.describe('tools written in the app', () => {
     expect(cspReports).toEqual([])
   })
 
+  test('the time limit holds whatever the handler does: an allocation loop, a microtask flood, then a normal call', async ({ page }) => {
+    await runWithoutAsking(page, ['allocate_forever', 'flood_microtasks', 'add_numbers'])
+    await openApp(page)
+    await openYourTools(page)
+    const noArguments = { type: 'object', properties: {} }
+    await page.getByTestId('user-tools-import-file').setInputFiles({
+      name: 'limits.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({
+        format: 'plugboard.user-tools',
+        version: 1,
+        tools: [
+          // Each push is one long native call inside QuickJS, where its interrupt handler is not consulted.
+          { name: 'allocate_forever', description: 'Allocates forever.', parameters: noArguments, code: 'const a = []; while (true) a.push(\'x\'.repeat(1 << 20))', timeoutMs: 2_000 },
+          { name: 'flood_microtasks', description: 'Queues microtasks forever.', parameters: noArguments, code: 'const f = () => Promise.resolve().then(f); f(); await new Promise(() => {})', timeoutMs: 2_000 },
+          { name: 'add_numbers', description: 'Adds a and b.', parameters: JSON.parse(ADD_SCHEMA), code: 'return args.a + args.b' },
+        ],
+      })),
+    })
+    await expect(page.getByTestId('user-tool')).toHaveCount(3)
+    await closeSettings(page)
+
+    /** The run's duration as the card shows it ("2.3 s", "840 ms"), in ms. */
+    const shownDurationMs = async (name: string) => {
+      const text = (await toolCard(page, name).getByTestId('tool-duration').textContent()) ?? ''
+      const match = /([\d.]+)\s*(ms|s)\b/.exec(text)
+      expect(match, `duration shown: "${text}"`).not.toBeNull()
+      return Number(match![1]) * (match![2] === 's' ? 1_000 : 1)
+    }
+
+    await sendMessage(page, 'call allocate_forever {}')
+    const allocating = toolCard(page, 'allocate_forever')
+    await expect(allocating).toHaveAttribute('data-status', 'running', { timeout: 20_000 })
+    // Waits for the outcome well past the limit: the assertion on time is the duration the app recorded.
+    await expect(allocating).toHaveAttribute('data-status', 'error', { timeout: 60_000 })
+    await expect(allocating.getByTestId('tool-summary')).toContainText('ran past its time limit of 2000 ms and was stopped')
+    const allocationMs = await shownDurationMs('allocate_forever')
+    test.info().annotations.push({ type: 'allocation loop, 2 s limit: ended after (ms)', description: String(allocationMs) })
+    expect(allocationMs).toBeLessThanOrEqual(3_000)
+    await waitForIdle(page)
+
+    await sendMessage(page, 'call flood_microtasks {}')
+    const flooding = toolCard(page, 'flood_microtasks')
+    await expect(flooding).toHaveAttribute('data-status', 'error', { timeout: 60_000 })
+    await expect(flooding.getByTestId('tool-summary')).toContainText('ran past its time limit of 2000 ms and was stopped')
+    const floodMs = await shownDurationMs('flood_microtasks')
+    test.info().annotations.push({ type: 'microtask flood, 2 s limit: ended after (ms)', description: String(floodMs) })
+    expect(floodMs).toBeLessThanOrEqual(3_000)
+    await waitForIdle(page)
+
+    // No worker is left behind, and the next call runs normally in a fresh one.
+    await expect.poll(() => page.workers().filter(worker => worker.url().includes('user-tool')).length).toBe(0)
+    await sendMessage(page, 'call add_numbers {"a": 19, "b": 23}')
+    await expect(toolCard(page, 'add_numbers')).toHaveAttribute('data-status', 'done', { timeout: 20_000 })
+    await waitForIdle(page)
+    await expect(lastAssistant(page)).toContainText('add_numbers tool returned: 42')
+  })
+
   test('Stop ends a running tool at once and terminates its worker', async ({ page }) => {
     await runWithoutAsking(page, ['spin_long'])
     await openApp(page)

@@ -1,13 +1,18 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { QuickJSWASMModule } from 'quickjs-emscripten-core'
 import { checkHandlerSyntax, createQuickJSRunner, runInQuickJS } from '~/utils/chat/user-tools/quickjs-runner'
 import type { QuickJSRunOutcome } from '~/utils/chat/user-tools/quickjs-runner'
+import { isModuleRetired } from '~/utils/chat/user-tools/quickjs-sandbox'
 import { USER_TOOL_MAX_LOG_LINES, USER_TOOL_MAX_RESULT_CHARS } from '~/utils/chat/user-tools/user-tool-limits'
 import { loadQuickJS } from './helpers/quickjs'
 
 let quickjs: QuickJSWASMModule
 beforeAll(async () => {
   quickjs = await loadQuickJS()
+})
+// A test that cuts a call off inside the engine retires the module (see the microtask tests): the next gets a new one.
+beforeEach(async () => {
+  if (isModuleRetired(quickjs)) quickjs = await loadQuickJS()
 })
 
 function run(code: string, args: unknown = {}, timeoutMs = 1_000): QuickJSRunOutcome {
@@ -126,6 +131,43 @@ describe('the sandbox\'s limits', () => {
   it('starts every call with fresh globals: one call cannot leave anything for the next', () => {
     expect(run('globalThis.leak = args.secret; Array.prototype.push = null; return 1', { secret: 'sk-123' })).toMatchObject({ ok: true })
     expect(run('return [typeof leak, typeof Array.prototype.push]')).toMatchObject({ ok: true, value: ['undefined', 'function'] })
+  })
+})
+
+describe('a flood of microtasks', () => {
+  const flood = 'const f = () => Promise.resolve().then(f); f(); await new Promise(() => {})'
+
+  it('is stopped at the time limit with a timeout, not an engine crash, and the next call works', async () => {
+    const runner = createQuickJSRunner(loadQuickJS)
+    const startedAt = Date.now()
+    expect(await runner.run({ code: flood, args: {}, timeoutMs: 500 }))
+      .toMatchObject({ ok: false, error: { name: 'TimeoutError', message: 'ran past its time limit of 500 ms and was stopped' } })
+    expect(Date.now() - startedAt).toBeLessThan(500 + 1_000)
+    expect(await runner.run({ code: 'return args.n * 2', args: { n: 21 }, timeoutMs: 500 })).toMatchObject({ ok: true, value: 42 })
+  })
+
+  it('is stopped however it grows, and even when the handler catches the interrupt', async () => {
+    const runner = createQuickJSRunner(loadQuickJS)
+    for (const code of [
+      'const f = () => { Promise.resolve().then(f); Promise.resolve().then(f) }; f(); await new Promise(() => {})',
+      'const spin = async () => { for (;;) {} }; for (;;) { try { await spin() } catch {} }',
+      'const spin = async () => { for (;;) {} }; try { await spin() } catch { return "escaped" }',
+    ]) {
+      expect(await runner.run({ code, args: {}, timeoutMs: 300 }), code).toMatchObject({ ok: false, error: { name: 'TimeoutError' } })
+    }
+  })
+
+  it('retires the module it was cut off in: the runner loads a new one, and the old one is never run again', async () => {
+    const load = vi.fn(loadQuickJS)
+    const runner = createQuickJSRunner(load)
+    expect(await runner.run({ code: 'return 1', args: {}, timeoutMs: 500 })).toMatchObject({ ok: true })
+    const first = await load.mock.results[0]!.value as QuickJSWASMModule
+    expect(await runner.run({ code: flood, args: {}, timeoutMs: 300 })).toMatchObject({ ok: false, error: { name: 'TimeoutError' } })
+    expect(isModuleRetired(first)).toBe(true)
+    expect(runInQuickJS(first, { code: 'return 1', args: {}, timeoutMs: 500 }))
+      .toMatchObject({ ok: false, error: { name: 'SandboxError', message: expect.stringMatching(/^the sandbox stopped: /) } })
+    expect(await runner.run({ code: 'return 2', args: {}, timeoutMs: 500 })).toMatchObject({ ok: true, value: 2 })
+    expect(load).toHaveBeenCalledTimes(2)
   })
 })
 

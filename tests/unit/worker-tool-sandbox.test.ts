@@ -121,6 +121,24 @@ describe('a tool with sandbox: worker', () => {
     expect(workers).toHaveLength(2)
   })
 
+  it('with killAfter, terminates a worker that has not answered by then, before the executor\'s timeout', async () => {
+    vi.useFakeTimers()
+    const { spawn, workers } = fakeWorkerSpawner(busyWorker)
+    const sandbox = createWorkerToolSandbox({
+      file: 'echo.ts',
+      toolName: 'echo',
+      spawn,
+      killAfter: { ms: 2_250, error: () => Object.assign(new Error('ran past its time limit of 2000 ms'), { name: 'TimeoutError' }) },
+    })
+    const pending = run(sandbox, [call('echo', { text: 'forever' })], { timeoutMs: 3_000 })
+    await vi.advanceTimersByTimeAsync(2_249)
+    expect(workers[0]!.terminated).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(workers[0]!.terminated).toBe(true)
+    const [result] = await pending
+    expect(result).toMatchObject({ status: 'error', error: { kind: 'execution', message: expect.stringContaining('ran past its time limit of 2000 ms') } })
+  })
+
   it('kills the worker when the user presses Stop, and the call ends cancelled', async () => {
     const stop = new AbortController()
     const { spawn, workers } = fakeWorkerSpawner(() => stop.abort())

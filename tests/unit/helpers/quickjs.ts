@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads'
 import { newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten-core'
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync'
 import { createQuickJSRunner } from '~/utils/chat/user-tools/quickjs-runner'
@@ -57,5 +58,37 @@ export function quickJSWorkerSpawner() {
       workers.push(worker)
       return worker
     },
+  }
+}
+
+/**
+ * A user tool worker on a real Node thread, running the app's runner (see user-tool-thread.worker.ts): unlike the
+ * stand-in above it can be terminated in the middle of a run, as the page terminates a browser worker.
+ */
+export class ThreadUserToolWorker implements UserToolWorker {
+  onmessage: UserToolWorker['onmessage'] = null
+  onerror: UserToolWorker['onerror'] = null
+  onmessageerror: UserToolWorker['onmessageerror'] = null
+  terminatedAt: number | undefined
+  private readonly thread = new Worker(new URL('./user-tool-thread.mjs', import.meta.url))
+  /** Resolves when the thread has stopped (terminated, or crashed). */
+  readonly exited = new Promise<void>(resolve => this.thread.once('exit', () => resolve()))
+  /** Resolves once QuickJS is loaded in the thread. */
+  readonly ready = new Promise<void>(resolve => this.thread.once('message', () => resolve()))
+
+  constructor() {
+    this.thread.on('message', (data) => {
+      if (data !== 'ready') this.onmessage?.({ data } as MessageEvent)
+    })
+    this.thread.on('error', error => this.onerror?.({ message: error.message } as ErrorEvent))
+  }
+
+  postMessage(message: UserToolWorkerRequest) {
+    this.thread.postMessage(message)
+  }
+
+  terminate() {
+    this.terminatedAt ??= Date.now()
+    void this.thread.terminate()
   }
 }

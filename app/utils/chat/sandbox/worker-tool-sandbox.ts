@@ -19,6 +19,12 @@ export interface WorkerToolSandboxOptions {
   spawn: () => SandboxWorker
   /** Idle workers kept warm between calls (a warm worker has the plugin and its libraries loaded). @default 1 */
   maxIdleWorkers?: number
+  /**
+   * The page terminates a call's worker this long after sending it the call, whatever the worker is doing, and the
+   * call rejects with `error()`. For workers that run code with a time limit of its own (tools written in the app):
+   * other calls end when the executor's timeout aborts their signal. @default none
+   */
+  killAfter?: { ms: number, error: () => Error }
 }
 
 export interface WorkerToolSandbox {
@@ -42,7 +48,7 @@ export function isSandboxedHandler(handler: unknown): boolean {
  * signal's reason; a worker that answered goes back to the idle pool.
  */
 export function createWorkerToolSandbox(options: WorkerToolSandboxOptions): WorkerToolSandbox {
-  const { file, toolName, spawn, maxIdleWorkers = 1 } = options
+  const { file, toolName, spawn, maxIdleWorkers = 1, killAfter } = options
   const idle: SandboxWorker[] = []
   const inFlight = new Set<() => void>()
   let disposed = false
@@ -59,7 +65,9 @@ export function createWorkerToolSandbox(options: WorkerToolSandboxOptions): Work
     }
 
     return new Promise((resolve, reject) => {
+      let killTimer: ReturnType<typeof setTimeout> | undefined
       const release = (keepWarm: boolean) => {
+        clearTimeout(killTimer)
         worker.onmessage = worker.onerror = worker.onmessageerror = null
         context.signal.removeEventListener('abort', onAbort)
         inFlight.delete(shutDown)
@@ -102,6 +110,13 @@ export function createWorkerToolSandbox(options: WorkerToolSandboxOptions): Work
       }
       catch (error) {
         fail(`could not be sent the arguments: ${(error as Error)?.message ?? error}`, error)
+        return
+      }
+      if (killAfter) {
+        killTimer = setTimeout(() => {
+          release(false)
+          reject(killAfter.error())
+        }, killAfter.ms)
       }
     })
   }

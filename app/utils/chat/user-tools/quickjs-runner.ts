@@ -6,12 +6,12 @@
  *
  * Pure: the caller hands in the loaded QuickJS module, so Node tests run the same code the worker runs.
  */
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core'
-import { createLogBuffer, installConsole, stringify } from './quickjs-console'
+import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core'
+import { createLogBuffer, installConsole } from './quickjs-console'
 import type { LogBuffer } from './quickjs-console'
-import {
-  USER_TOOL_MAX_RESULT_CHARS, USER_TOOL_MEMORY_BYTES, USER_TOOL_STACK_BYTES,
-} from './user-tool-limits'
+import { isModuleRetired, timeoutError, withSandbox } from './quickjs-sandbox'
+import type { RunError, Sandbox } from './quickjs-sandbox'
+import { USER_TOOL_MAX_RESULT_CHARS, USER_TOOL_MEMORY_BYTES } from './user-tool-limits'
 
 export interface QuickJSRunRequest {
   /** The handler: the body of `async function (args) { ... }`. */
@@ -61,7 +61,7 @@ const SYNTAX_CHECK = `"use strict";
 export function runInQuickJS(module: QuickJSWASMModule, request: QuickJSRunRequest): QuickJSRunOutcome {
   const logs = createLogBuffer()
   const memoryBytes = request.memoryBytes ?? USER_TOOL_MEMORY_BYTES
-  const failure = (error: { name: string, message: string }): QuickJSRunOutcome => ({ ok: false, error, logs: logs.lines, droppedLogs: logs.dropped })
+  const failure = (error: RunError): QuickJSRunOutcome => ({ ok: false, error, logs: logs.lines, droppedLogs: logs.dropped })
   let argsJson: string
   try {
     argsJson = JSON.stringify(request.args ?? {})
@@ -86,8 +86,14 @@ export function runInQuickJS(module: QuickJSWASMModule, request: QuickJSRunReque
     const promise = call.value
     try {
       // No timers and no I/O in here: every job the handler can wait for is already queued.
-      const jobs = runtime.executePendingJobs()
-      if (jobs.error) return fail(jobs.error)
+      const interruptsBefore = sandbox.interrupts
+      const ending = runJobs(sandbox, promise)
+      const interruptedInJobs = sandbox.interrupts > interruptsBefore
+      if (interruptedInJobs || runtime.hasPendingJob()) sandbox.abandon()
+      // An async function turns an interrupt into a rejected promise, which the handler may catch or never look at:
+      // once the clock has stopped the handler, the call ran out of time whatever its promise says.
+      if (sandbox.interrupts > 0 || ending === 'out-of-time') return failure(timeoutError(request.timeoutMs))
+      if (typeof ending === 'object') return fail(ending.error)
       const state = vm.getPromiseState(promise)
       if (state.type === 'pending') {
         return failure({ name: 'Error', message: 'the handler waited for something that never came (the sandbox has no timers and no network)' })
@@ -103,9 +109,34 @@ export function runInQuickJS(module: QuickJSWASMModule, request: QuickJSRunReque
   }, failure)
 }
 
+/**
+ * Jobs run per batch: between two batches the host looks at the promise and the clock, so a handler that queues
+ * microtasks forever is stopped at its deadline (QuickJS's interrupt handler is consulted only every 10,000 calls).
+ */
+const JOBS_PER_BATCH = 1_000
+
+/** Runs queued jobs until `promise` settles, the queue is empty, the deadline passes or a job fails outside it. */
+function runJobs(sandbox: Sandbox, promise: QuickJSHandle): 'settled' | 'idle' | 'out-of-time' | { error: QuickJSHandle } {
+  const { vm, runtime } = sandbox
+  for (;;) {
+    const jobs = runtime.executePendingJobs(JOBS_PER_BATCH)
+    if (jobs.error) return { error: jobs.error }
+    if (isSettled(vm, promise)) return 'settled'
+    if (!runtime.hasPendingJob()) return 'idle'
+    if (sandbox.pastDeadline()) return 'out-of-time'
+  }
+}
+
+function isSettled(vm: QuickJSContext, promise: QuickJSHandle): boolean {
+  const state = vm.getPromiseState(promise)
+  if (state.type === 'fulfilled') state.value.dispose()
+  else if (state.type === 'rejected') state.error.dispose()
+  return state.type !== 'pending'
+}
+
 /** Null when `code` parses as the body of an async function, else the SyntaxError's message. */
 export function checkHandlerSyntax(module: QuickJSWASMModule, code: string): string | null {
-  const asText = (error: { name: string, message: string }) => `${error.name}: ${error.message}`
+  const asText = (error: RunError) => `${error.name}: ${error.message}`
   return withSandbox(module, { memoryBytes: USER_TOOL_MEMORY_BYTES, deadline: Date.now() + 1_000 }, (sandbox) => {
     const { vm } = sandbox
     const checker = vm.unwrapResult(vm.evalCode(SYNTAX_CHECK, 'plugboard-check.js'))
@@ -121,87 +152,14 @@ export function checkHandlerSyntax(module: QuickJSWASMModule, code: string): str
   }, asText)
 }
 
-interface Sandbox {
-  vm: QuickJSContext
-  runtime: QuickJSRuntime
-  /** Gives a short new deadline for reading what the handler left (its value or error may have getters). */
-  allowReading: () => void
-  /** Reads (and frees) an error handle as a message a user can act on. */
-  readError: (handle: QuickJSHandle, timeoutMs: number, memoryBytes: number) => { name: string, message: string }
-}
-
-/** Time to read a result or an error once the handler is done; a getter that loops is stopped by it. */
-const READ_DEADLINE_MS = 200
-
-function withSandbox<T>(
-  module: QuickJSWASMModule,
-  limits: { memoryBytes: number, deadline: number },
-  body: (sandbox: Sandbox) => T,
-  onHostError: (error: { name: string, message: string }) => T,
-): T {
-  let runtime: QuickJSRuntime | undefined
-  let vm: QuickJSContext | undefined
-  try {
-    runtime = module.newRuntime()
-    runtime.setMemoryLimit(limits.memoryBytes)
-    runtime.setMaxStackSize(USER_TOOL_STACK_BYTES)
-    let deadline = limits.deadline
-    runtime.setInterruptHandler(() => Date.now() > deadline)
-    vm = runtime.newContext()
-    const context = vm
-    const allowReading = () => {
-      deadline = Date.now() + READ_DEADLINE_MS
-    }
-    return body({
-      vm: context,
-      runtime,
-      allowReading,
-      readError(handle, timeoutMs, memoryBytes) {
-        allowReading()
-        try {
-          return describeError(context.dump(handle), timeoutMs, memoryBytes)
-        }
-        catch {
-          return { name: 'Error', message: 'the handler threw something that could not be read' }
-        }
-        finally {
-          if (handle.alive) handle.dispose()
-        }
-      },
-    })
-  }
-  catch (error) {
-    // A fault of the engine itself, not the handler's (the host's stack ran out inside WebAssembly, an abort):
-    // the module's state is unknown from here on, so it is not used again.
-    brokenModules.add(module)
-    return onHostError({ name: 'SandboxError', message: `the sandbox failed: ${(error as Error)?.message ?? String(error)}` })
-  }
-  finally {
-    try {
-      vm?.dispose()
-      runtime?.dispose()
-    }
-    catch {
-      // QuickJS asserts that a freed runtime holds no objects; a handler cut off at the wrong moment can leave one.
-      brokenModules.add(module)
-    }
-  }
-}
-
-const brokenModules = new WeakSet<QuickJSWASMModule>()
-
-/** True once an engine fault left `module` in an unknown state: load a new one (see createQuickJSRunner). */
-export function isModuleBroken(module: QuickJSWASMModule): boolean {
-  return brokenModules.has(module)
-}
-
 export interface QuickJSRunner {
   run: (request: QuickJSRunRequest) => Promise<QuickJSRunOutcome>
   checkSyntax: (code: string) => Promise<string | null>
 }
 
 /**
- * Runs calls on one loaded QuickJS module, and loads a fresh one after an engine fault. `load` is
+ * Runs calls on one loaded QuickJS module, and loads a fresh one once it is retired (an engine fault, a call cut off
+ * inside it): a crashed module is never used again. `load` is
  * `newQuickJSWASMModuleFromVariant(variant)`: in the worker with the wasm file the app serves, in Node from disk.
  */
 export function createQuickJSRunner(load: () => Promise<QuickJSWASMModule>): QuickJSRunner {
@@ -210,7 +168,7 @@ export function createQuickJSRunner(load: () => Promise<QuickJSWASMModule>): Qui
     if (module) {
       try {
         const loaded = await module
-        if (!isModuleBroken(loaded)) return loaded
+        if (!isModuleRetired(loaded)) return loaded
       }
       catch {
         // the last load failed: try again
@@ -225,7 +183,7 @@ export function createQuickJSRunner(load: () => Promise<QuickJSWASMModule>): Qui
   }
 }
 
-function readValue(pair: unknown, failure: (error: { name: string, message: string }) => QuickJSRunOutcome,
+function readValue(pair: unknown, failure: (error: RunError) => QuickJSRunOutcome,
   logs: LogBuffer): QuickJSRunOutcome {
   if (!Array.isArray(pair) || typeof pair[1] !== 'string') {
     return failure({ name: 'TypeError', message: 'the handler\'s value could not be read (did it replace JSON or Promise?)' })
@@ -241,18 +199,4 @@ function readValue(pair: unknown, failure: (error: { name: string, message: stri
   catch {
     return failure({ name: 'TypeError', message: 'the handler returned a value that is not JSON' })
   }
-}
-
-/** The error a handler threw, in words a user can act on. The engine's own limits get their own names. */
-function describeError(dumped: unknown, timeoutMs: number, memoryBytes: number): { name: string, message: string } {
-  const error = (dumped && typeof dumped === 'object' ? dumped : {}) as { name?: unknown, message?: unknown }
-  const name = typeof error.name === 'string' ? error.name : 'Error'
-  const message = typeof error.message === 'string' ? error.message : stringify(dumped)
-  if (name === 'InternalError' && message === 'interrupted') {
-    return { name: 'TimeoutError', message: `ran past its time limit of ${timeoutMs} ms and was stopped` }
-  }
-  if (/out of memory/i.test(message)) {
-    return { name: 'MemoryLimitError', message: `ran out of memory (the sandbox allows ${Math.round(memoryBytes / 1024 / 1024)} MB)` }
-  }
-  return { name, message: message.slice(0, 2_000) }
 }

@@ -8,7 +8,7 @@ import { describeJsonKind, isPlainObject } from '../json-schema-structure'
 import { normalizeToolDefinition, TOOL_NAME_PATTERN } from '../tool-definition-validation'
 import type { RegisterableToolDefinition } from '../tool-registry-types'
 import {
-  USER_TOOL_DEFAULT_TIMEOUT_MS, USER_TOOL_KILL_MARGIN_MS, USER_TOOL_MAX_CODE_CHARS, USER_TOOL_MAX_DESCRIPTION_CHARS, USER_TOOL_MAX_SCHEMA_CHARS,
+  USER_TOOL_DEFAULT_TIMEOUT_MS, USER_TOOL_EXECUTOR_MARGIN_MS, USER_TOOL_MAX_CODE_CHARS, USER_TOOL_MAX_DESCRIPTION_CHARS, USER_TOOL_MAX_SCHEMA_CHARS,
   USER_TOOL_MAX_TIMEOUT_MS, USER_TOOL_MIN_TIMEOUT_MS,
 } from './user-tool-limits'
 
@@ -97,8 +97,8 @@ export function toToolDefinition(draft: UserToolDraft): RegisterableToolDefiniti
     function: { name: draft.name.trim(), description: draft.description.trim(), parameters: schema.schema },
     category: 'Your tools',
     icon: 'i-lucide-square-code',
-    // the executor's timeout kills the worker just after QuickJS was told to stop the handler
-    timeoutMs: (draft.timeoutMs ?? USER_TOOL_DEFAULT_TIMEOUT_MS) + USER_TOOL_KILL_MARGIN_MS,
+    // the page kills the worker at the limit (createUserToolSandbox); the executor's timeout comes after that
+    timeoutMs: (draft.timeoutMs ?? USER_TOOL_DEFAULT_TIMEOUT_MS) + USER_TOOL_EXECUTOR_MARGIN_MS,
     sandbox: 'worker',
     approval: 'ask',
     actsOutsideApp: false,

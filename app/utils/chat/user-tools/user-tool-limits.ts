@@ -11,16 +11,19 @@ export const USER_TOOL_MEMORY_BYTES = 32 * 1024 * 1024
  * already overflowed the host first.
  */
 export const USER_TOOL_STACK_BYTES = 128 * 1024
-/** How long a call may run when the tool does not say. The worker is terminated when it passes. */
+/** How long a call may run when the tool does not say. The worker is terminated when it passes (see below). */
 export const USER_TOOL_DEFAULT_TIMEOUT_MS = 5_000
 export const USER_TOOL_MIN_TIMEOUT_MS = 100
 export const USER_TOOL_MAX_TIMEOUT_MS = 60_000
 /**
- * QuickJS's interrupt handler stops the handler at its time limit; the page kills the worker this much later, so
- * the usual message is the sandbox's own ("ran past its time limit") and the kill is the backstop for whatever
- * ignores it.
+ * QuickJS's interrupt handler stops the handler at its time limit, but only where it is consulted: not inside one
+ * long native call (a 1 MB `repeat`, a huge `sort`), nor in an engine that crashed. The page terminates the worker
+ * this much after the limit whatever it is doing, so the usual message is still the sandbox's own and no call runs
+ * more than this past its limit.
  */
-export const USER_TOOL_KILL_MARGIN_MS = 1_000
+export const USER_TOOL_KILL_MARGIN_MS = 250
+/** The executor's timeout for a tool written in the app is later still: it only ends a call the page's kill missed. */
+export const USER_TOOL_EXECUTOR_MARGIN_MS = 1_000
 
 /** console.log output kept per call (lines and characters); the rest is counted, not kept. */
 export const USER_TOOL_MAX_LOG_LINES = 100

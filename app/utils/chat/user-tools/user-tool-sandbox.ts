@@ -1,6 +1,8 @@
 /**
  * The page's side of a tool written in the app: its calls run through the plugin sandbox's worker client (a worker
- * per call, terminated on timeout or Stop), with workers that run QuickJS instead of loading a plugin file. The editor's test run and syntax check use a throwaway worker of the same kind.
+ * per call, terminated on Stop, and by the page itself just after the tool's time limit whatever QuickJS is doing),
+ * with workers that run QuickJS instead of loading a plugin file. The editor's test run and syntax check use a
+ * throwaway worker of the same kind, under the same kill.
  */
 import type { SandboxRunRequest } from '../sandbox/sandbox-messages'
 import { createWorkerToolSandbox } from '../sandbox/worker-tool-sandbox'
@@ -27,7 +29,6 @@ export interface UserToolSandboxOptions {
 /** A handler for the registry (flagged as sandboxed) that runs `source` in QuickJS workers. */
 export function createUserToolSandbox(source: UserToolSource, options: UserToolSandboxOptions = {}): WorkerToolSandbox {
   const { spawn = spawnUserToolWorker } = options
-  // QuickJS interrupts at the tool's limit; the executor (timeoutMs + USER_TOOL_KILL_MARGIN_MS) kills the worker.
   const timeoutMs = source.timeoutMs ?? USER_TOOL_DEFAULT_TIMEOUT_MS
   return createWorkerToolSandbox({
     file: `user tool ${source.name}`,
@@ -36,7 +37,13 @@ export function createUserToolSandbox(source: UserToolSource, options: UserToolS
     // A fresh worker per call: nothing a call leaves (even in the engine) reaches the next, and a user with many
     // tools does not keep a warm worker, with its WebAssembly memory, for each of them.
     maxIdleWorkers: 0,
+    // QuickJS interrupts at the limit where it can; the page does not rely on it.
+    killAfter: { ms: timeoutMs + USER_TOOL_KILL_MARGIN_MS, error: () => Object.assign(new Error(killedMessage(timeoutMs)), { name: 'TimeoutError' }) },
   })
+}
+
+function killedMessage(timeoutMs: number): string {
+  return `ran past its time limit of ${timeoutMs} ms and was stopped (its worker was terminated)`
 }
 
 /** The pool speaks the plugin sandbox's request; this worker is sent the tool's source with the arguments instead. */
@@ -68,22 +75,30 @@ export interface TestRunOptions extends UserToolSandboxOptions {
 /** Runs the handler once in a throwaway worker, as a call would, and reports what happened. Never rejects. */
 export function testRunUserTool(code: string, args: unknown, options: TestRunOptions = {}): Promise<UserToolTestOutcome> {
   const timeoutMs = options.timeoutMs ?? USER_TOOL_DEFAULT_TIMEOUT_MS
-  return askOnce(options, { type: 'run', code, args, timeoutMs, startedAt: Date.now() }, timeoutMs + USER_TOOL_KILL_MARGIN_MS, (response) => {
+  const killed = { afterMs: timeoutMs + USER_TOOL_KILL_MARGIN_MS, name: 'TimeoutError', message: killedMessage(timeoutMs) }
+  return askOnce(options, { type: 'run', code, args, timeoutMs, startedAt: Date.now() }, killed, (response) => {
     if (response.type === 'result') return { ok: true, value: response.value, logs: response.logs, droppedLogs: response.droppedLogs }
     if (response.type === 'error') return { ok: false, name: response.name, message: response.message, logs: response.logs, droppedLogs: response.droppedLogs }
     return undefined
-  }, message => ({ ok: false, name: 'SandboxError', message, logs: [], droppedLogs: 0 }))
+  }, (message, name = 'SandboxError') => ({ ok: false, name, message, logs: [], droppedLogs: 0 }))
 }
 
 /** Null when the handler parses, else the SyntaxError ("SyntaxError: unexpected token in expression: ')'"). */
 export function checkUserToolSyntax(code: string, options: UserToolSandboxOptions & { signal?: AbortSignal } = {}): Promise<string | null> {
-  return askOnce(options, { type: 'check', code }, 5_000,
+  return askOnce(options, { type: 'check', code }, { afterMs: 5_000, name: 'TimeoutError', message: 'took more than 5 s; its worker was terminated' },
     response => (response.type === 'checked' ? response.problem : undefined),
     message => `The syntax could not be checked: ${message}`)
 }
 
-function askOnce<T>(options: TestRunOptions, request: UserToolWorkerRequest, killAfterMs: number,
-  read: (response: UserToolWorkerResponse) => T | undefined, onFailure: (message: string) => T): Promise<T> {
+/** When the page gives up on a worker, and what it says then. */
+interface KillAfter {
+  afterMs: number
+  name: string
+  message: string
+}
+
+function askOnce<T>(options: TestRunOptions, request: UserToolWorkerRequest, killAfter: KillAfter,
+  read: (response: UserToolWorkerResponse) => T | undefined, onFailure: (message: string, name?: string) => T): Promise<T> {
   return new Promise<T>((resolve) => {
     let worker: UserToolWorker
     try {
@@ -100,8 +115,8 @@ function askOnce<T>(options: TestRunOptions, request: UserToolWorkerRequest, kil
       worker.terminate()
       resolve(value)
     }
-    // The backstop for what QuickJS's interrupt does not stop: the whole worker goes.
-    const timer = setTimeout(() => finish(onFailure(`ran past its time limit of ${killAfterMs} ms; its worker was terminated`)), killAfterMs)
+    // For what QuickJS's interrupt does not stop: the whole worker goes.
+    const timer = setTimeout(() => finish(onFailure(killAfter.message, killAfter.name)), killAfter.afterMs)
     const onAbort = () => finish(onFailure('was cancelled'))
     if (options.signal?.aborted) return finish(onFailure('was cancelled'))
     options.signal?.addEventListener('abort', onAbort, { once: true })
