@@ -11,7 +11,9 @@ import type { AssistantMessage, ModelMessage, ToolDefinition, ToolMessage } from
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { listServerTools } from '../chat/tool-registry'
 import { browserTool } from './browser-tool'
+import type { BrowserToolOptions } from './browser-tool'
 import { readCutStep } from './cut-step'
+import { createParking } from './job-parking'
 import { jobApproval, withEditedCall } from './job-approval'
 import { claimJobLease } from './job-lease'
 import type { JobLease } from './job-lease'
@@ -19,6 +21,8 @@ import type { JobRecord, JobStatus, JobStore } from './job-store-types'
 import { LeaseLostError } from './lease-lost-error'
 import { resumeCutStep } from './resume-cut-step'
 import { forgetRunningJob, trackRunningJob } from './running-jobs'
+import type { JobSlot } from './job-slots'
+import { DEFAULT_JOB_WAIT_TIMEOUT_MS } from './job-wait-timeout'
 import { yieldToServing } from './runner-time-slice'
 
 /** A chat to answer on the server, as the browser sent it. */
@@ -114,6 +118,10 @@ export interface RunChatJobOptions {
   ownerId?: string
   /** How often the run renews its claim on the job (job-lease.ts). @default 10_000 */
   leaseRenewMs?: number
+  /** The queue's slot: given back while the chat waits for a person, taken again before it goes on. */
+  slot?: JobSlot
+  /** How long a call waits for a person (approval or tab). @default DEFAULT_JOB_WAIT_TIMEOUT_MS */
+  waitTimeoutMs?: number
 }
 
 const FINISHED: ReadonlySet<JobStatus> = new Set(['done', 'failed', 'stopped', 'interrupted'])
@@ -159,8 +167,11 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     pending = undefined
     await lease!.updateJob({ state: { ...state, messages, stepsDone, eventsThrough: lastEventId } satisfies ChatJobState })
   }
+  const parking = createParking(options.slot, controller.signal)
   /** Appends one event (numbered as a step of the whole chat) and keeps the step being recorded up to date. */
   const record = async (event: LoopEvent) => {
+    // A chat that waited for a person goes on only once it holds a runner slot again.
+    await parking.ready()
     // Past this turn's share of runner work, wait for the next one: the instance's readers go first.
     await yieldToServing()
     if (queueSignal?.aborted) throw new ShutdownError()
@@ -188,12 +199,13 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     const leaseSignal = lease.signal
     leaseSignal.addEventListener('abort', () => controller.abort(leaseSignal.reason), { once: true })
     const writer = lease
-    const onWaiting = (waiting: boolean) => writer.updateJob({ status: waiting ? 'paused' : 'running' }).then(() => {})
+    const onWaiting = (waiting: boolean) => parking.waiting(waiting, status => writer.updateJob({ status }).then(() => {}))
     // Stop asked for before this run could hear it (queued, or its instance died): end at once, 'aborted'.
     if (claimed.record.stopRequested) controller.abort(new Error('Stopped by the user.'))
     if (attempt > 1) console.warn(`[jobs] chat ${jobId}: run ${attempt}, going on after step ${offset}`)
-    const tools = jobTools(jobId, state, onWaiting)
-    const approval = jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting })
+    const waitTimeoutMs = options.waitTimeoutMs ?? DEFAULT_JOB_WAIT_TIMEOUT_MS
+    const tools = jobTools(jobId, state, { onWaiting, waitTimeoutMs })
+    const approval = jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting, waitTimeoutMs })
     const threadId = job.threadId ?? jobId
     // A takeover whose cut step had its reply: end that step's calls (none of them silently twice), then go on.
     const cut = attempt > 1 && offset < maxSteps ? await readCutStep(store, jobId, lastEventId, offset + 1) : undefined
@@ -265,13 +277,13 @@ function shiftStep(event: LoopEvent, offset: number): LoopEvent {
  * while it ran may run again only when its tool is a server tool with no effect outside the app (`actsOutsideApp`
  * unset): a browser tool may have run in the tab, and any other may have changed something elsewhere.
  */
-function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, onWaiting: (waiting: boolean) => Promise<void>): { set: ToolSet, isSafeToRepeat: (name: string) => boolean } {
+function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, waits: Omit<BrowserToolOptions, 'jobId'>): { set: ToolSet, isSafeToRepeat: (name: string) => boolean } {
   const wanted = new Set(input.serverToolNames)
   const serverTools = listServerTools().filter(tool => wanted.has(tool.name) && tool.runtime !== 'client')
   const serverNames = new Set(serverTools.map(tool => tool.executable.definition.function.name))
   const browser = (input.browserTools ?? [])
     .filter(definition => !serverNames.has(definition.function.name))
-    .map(definition => browserTool(definition, { jobId, onWaiting }))
+    .map(definition => browserTool(definition, { jobId, ...waits }))
   const repeatable = new Set(serverTools.filter(tool => !tool.actsOutsideApp).map(tool => tool.executable.definition.function.name))
   const executables: ExecutableTool[] = [...serverTools.map(tool => tool.executable), ...browser]
   return { set: toolSetFromArray(executables), isSafeToRepeat: name => repeatable.has(name) }
