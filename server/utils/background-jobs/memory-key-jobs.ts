@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { createInProcessJobQueue } from './in-process-job-queue'
+import type { JobLimits } from './job-admission'
 import type { JobQueue } from './job-queue'
 import { isFinishedJob } from './job-retention'
 import type { JobRecord, JobStore } from './job-store-types'
@@ -34,6 +35,8 @@ export interface MemoryKeyJobOptions {
   heartbeatMs?: number
   /** How long a call waits for a person (`NUXT_JOB_WAIT_TIMEOUT_MS`). @default DEFAULT_JOB_WAIT_TIMEOUT_MS */
   waitTimeoutMs?: number
+  /** The session's and client's caps (job-admission.ts): past them the job is refused with JobLimitError. */
+  limits?: JobLimits
 }
 
 /**
@@ -43,7 +46,7 @@ export interface MemoryKeyJobOptions {
  */
 export async function startMemoryKeyChatJob(store: JobStore, spec: ChatJobSpec, model: UserKeyChatModelOptions, options: MemoryKeyJobOptions = {}): Promise<JobRecord> {
   if (held.size >= MAX_MEMORY_KEY_JOBS) throw new Error('Too many replies on users\' own keys are running on this server; try again in a moment.')
-  const created = await createChatJob(store, spec)
+  const created = await createChatJob(store, spec, options.limits)
   const job = (await store.updateJob(created.id, { keyInMemory: true, ownerId: memoryKeyOwnerId, heartbeatAt: Date.now() }))!
   held.set(job.id, { store, model, waitTimeoutMs: options.waitTimeoutMs })
   await localQueue(options.heartbeatMs ?? 10_000).enqueue(job.id, { kind: 'chat' })

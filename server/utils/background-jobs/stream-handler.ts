@@ -13,6 +13,8 @@ import { listServerTools } from '../chat/tool-registry'
 import { browserTool } from './browser-tool'
 import type { BrowserToolOptions } from './browser-tool'
 import { readCutStep } from './cut-step'
+import { admitJob } from './job-admission'
+import type { JobLimits } from './job-admission'
 import { createParking } from './job-parking'
 import { jobApproval, withEditedCall } from './job-approval'
 import { claimJobLease } from './job-lease'
@@ -78,10 +80,17 @@ export interface ChatJobState {
 export interface ChatQueueData { kind: 'chat' }
 
 /** A chat to store and queue; like ChatJobInput but naming the model instead of holding one. */
-export type ChatJobSpec = Omit<ChatJobInput, 'model'> & { modelName: string }
+export type ChatJobSpec = Omit<ChatJobInput, 'model'> & {
+  modelName: string
+  /** The requesting client (a hash of its IP), counted against its cap (job-admission.ts). */
+  clientKey?: string
+}
 
-/** Stores a background chat's record, status 'queued', with everything the runner needs in its state. */
-export async function createChatJob(store: JobStore, spec: ChatJobSpec): Promise<JobRecord> {
+/**
+ * Stores a background chat's record, status 'queued', with everything the runner needs in its state. With
+ * `limits`, a chat that would take its session or client past a cap is refused first (JobLimitError).
+ */
+export async function createChatJob(store: JobStore, spec: ChatJobSpec, limits?: JobLimits): Promise<JobRecord> {
   const now = Date.now()
   const state: ChatJobState = {
     messages: spec.messages, modelName: spec.modelName, serverToolNames: spec.serverToolNames,
@@ -91,7 +100,12 @@ export async function createChatJob(store: JobStore, spec: ChatJobSpec): Promise
     ...(spec.toolPolicies ? { toolPolicies: spec.toolPolicies } : {}),
     stepsDone: 0,
   }
-  const job: JobRecord = { id: randomUUID(), sessionId: spec.sessionId, threadId: spec.threadId, kind: 'chat', status: 'queued', createdAt: now, updatedAt: now, state }
+  const stateBytes = jsonBytes(state)
+  if (limits) await admitJob(store, { sessionId: spec.sessionId, clientKey: spec.clientKey, bytes: stateBytes }, limits)
+  const job: JobRecord = {
+    id: randomUUID(), sessionId: spec.sessionId, threadId: spec.threadId, kind: 'chat', status: 'queued', createdAt: now, updatedAt: now, state, stateBytes,
+    ...(spec.clientKey && { clientKey: spec.clientKey }),
+  }
   await store.putJob(job)
   return job
 }
@@ -127,6 +141,17 @@ export interface RunChatJobOptions {
 const FINISHED: ReadonlySet<JobStatus> = new Set(['done', 'failed', 'stopped', 'interrupted'])
 
 /**
+ * What a finished job's record lets go of: its messages (up to the body limit and more after each step) are only
+ * for a run that goes on, and none does; the tab has the chat from the events. The record stays for its status.
+ */
+const FORGET_STATE = { state: undefined, stateBytes: undefined } satisfies Partial<JobRecord>
+
+/** About how many bytes `value` takes as JSON (what the stores keep). */
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '')
+}
+
+/**
  * Runs (or goes on with) a stored chat: shared/'s `runChatLoop` from the messages in the job's state, every
  * LoopEvent appended to the job's stream (the store numbers them after the last appended one, so a takeover's ids
  * go on from there). After each finished step the step's messages are saved into the state, so a takeover resumes
@@ -159,13 +184,16 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
   let last: LoopEvent | undefined
   let lastEventId = state.eventsThrough ?? 0
   let lease: JobLease | undefined
+  let stateBytes = job.stateBytes ?? 0
   const saveStep = async () => {
     if (!pending) return
     const calls = pending.message.tool_calls ?? []
-    messages = [...messages, pending.message, ...calls.map(call => pending!.results.get(call.id)!)]
+    const added = [pending.message, ...calls.map(call => pending!.results.get(call.id)!)]
+    messages = [...messages, ...added]
     stepsDone++
     pending = undefined
-    await lease!.updateJob({ state: { ...state, messages, stepsDone, eventsThrough: lastEventId } satisfies ChatJobState })
+    stateBytes += jsonBytes(added)
+    await lease!.updateJob({ state: { ...state, messages, stepsDone, eventsThrough: lastEventId } satisfies ChatJobState, stateBytes })
   }
   const parking = createParking(options.slot, controller.signal)
   /** Appends one event (numbered as a step of the whole chat) and keeps the step being recorded up to date. */
@@ -238,7 +266,7 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     }
     if (queueSignal?.aborted) throw new ShutdownError()
     const status = endStatus(last)
-    await lease.updateJob({ status, ...(last?.type === 'fail' ? { error: last.error.message } : {}) })
+    await lease.updateJob({ status, ...(last?.type === 'fail' ? { error: last.error.message } : {}), ...FORGET_STATE })
   }
   catch (error) {
     // Shutting down: leave the job as it is, for the queue to run it again (here after a restart, or elsewhere).
@@ -250,7 +278,7 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     console.error(`[jobs] chat ${jobId} failed: ${failure.message}`)
     const write = lease ?? { appendEvent: (event: unknown) => store.appendEvent(jobId, event), updateJob: (patch: Partial<JobRecord>) => store.updateJob(jobId, patch) }
     await write.appendEvent({ type: 'fail', steps: stepsDone, error: failure } satisfies LoopEvent).catch(() => {})
-    await write.updateJob({ status: 'failed', error: failure.message }).catch(() => {})
+    await write.updateJob({ status: 'failed', error: failure.message, ...FORGET_STATE }).catch(() => {})
   }
   finally {
     lease?.release()
