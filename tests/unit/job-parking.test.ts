@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { NO_ANSWER_CONTENT } from '#shared/loop/tool-approval'
 import type { JobStore } from '~~/server/utils/background-jobs/job-store-types'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
 import { createInProcessJobQueue } from '~~/server/utils/background-jobs/in-process-job-queue'
+import { createBullmqJobQueue } from '~~/server/utils/background-jobs/bullmq-job-queue'
 import type { JobQueue } from '~~/server/utils/background-jobs/job-queue'
 import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/stream-handler'
 import type { RunChatJobOptions } from '~~/server/utils/background-jobs/stream-handler'
@@ -12,6 +13,8 @@ import { answerBrowserCall } from '~~/server/utils/background-jobs/running-jobs'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 import type { ScriptedModel } from './helpers/scripted-model'
+import { startRedisServer } from './helpers/redis-server'
+import type { RedisServer } from './helpers/redis-server'
 
 const disposers: Array<() => unknown> = []
 afterEach(async () => {
@@ -36,10 +39,21 @@ interface Harness {
   start: (sessionId: string, model: ScriptedModel, extra?: { serverToolNames?: string[], browserTools?: never[] }) => Promise<string>
 }
 
-/** The server's path: a stored job, queued, run by the queue's worker with the run's slot (as chat-worker.ts does). */
-function harness(options: { concurrency: number, waitTimeoutMs?: number }): Harness {
+let redis: RedisServer | undefined
+let queueRun = 0
+afterAll(async () => {
+  await redis?.stop()
+})
+
+/**
+ * The server's path: a stored job, queued, run by the queue's worker with the run's slot (as chat-worker.ts does);
+ * in this process, or through BullMQ when `redisUrl` is given.
+ */
+function harness(options: { concurrency: number, waitTimeoutMs?: number, redisUrl?: string }): Harness {
   const store = createMemoryJobStore()
-  const queue = createInProcessJobQueue<{ kind: 'chat' }>({ concurrency: options.concurrency, attempts: 1 })
+  const queue = options.redisUrl
+    ? createBullmqJobQueue<{ kind: 'chat' }>({ url: options.redisUrl, name: `parking-${process.pid}-${++queueRun}`, concurrency: options.concurrency, attempts: 1 })
+    : createInProcessJobQueue<{ kind: 'chat' }>({ concurrency: options.concurrency, attempts: 1 })
   const models = new Map<string, ScriptedModel>()
   queue.startWorker(async (jobId, _data, { attempt, signal, slot }) => {
     const run: RunChatJobOptions = { attempt, signal, slot, model: models.get(jobId)!, ...(options.waitTimeoutMs && { waitTimeoutMs: options.waitTimeoutMs }) }
@@ -111,6 +125,28 @@ describe('a chat waiting for a person gives its runner slot back', () => {
     // A went on before C started (its end is no later than C's)
     expect(aJob!.updatedAt).toBeLessThanOrEqual(cJob!.updatedAt)
     expect(most).toBe(1)
+  })
+})
+
+describe('on Redis (BullMQ), a parked chat leaves its place in the worker too', () => {
+  beforeAll(async () => {
+    redis = await startRedisServer()
+  })
+
+  it('runs session B\'s chat to the end while ten chats of session A wait for approvals', async () => {
+    askTool('park_ask_bullmq')
+    const { store, start } = harness({ concurrency: 10, redisUrl: redis!.url })
+    const waiting: string[] = []
+    for (let index = 0; index < 10; index++) {
+      waiting.push(await start('session-a', createScriptedModel([toolCallStep([{ name: 'park_ask_bullmq', args: {}, id: 'ask' }]), textStep('A done.')]), { serverToolNames: ['park_ask_bullmq'] }))
+    }
+    await expect.poll(async () => (await Promise.all(waiting.map(id => store.getJob(id)))).filter(job => job?.status === 'paused').length, { timeout: 10_000 }).toBe(10)
+
+    const other = await start('session-b', createScriptedModel([textStep('B answered.')]))
+    await expect.poll(async () => (await store.getJob(other))?.status, { timeout: 10_000 }).toBe('done')
+
+    for (const id of waiting) expect(answerJobApproval(id, 'ask', { decision: 'allowed-once' })).toEqual({ ok: true })
+    await expect.poll(async () => (await Promise.all(waiting.map(id => store.getJob(id)))).every(job => job?.status === 'done'), { timeout: 10_000 }).toBe(true)
   })
 })
 
