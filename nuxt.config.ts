@@ -74,8 +74,21 @@ export default defineNuxtConfig({
      */
     jobLockDurationMs: 0,
     jobStalledIntervalMs: 0,
-    /** Background chats one instance runs at once; more wait in the queue. 0: the default (10). */
+    /**
+     * Background chats one instance runs at once; more wait in the queue. A chat waiting for an approval or a tab is
+     * parked and does not count. 0: the default (10).
+     */
     jobConcurrency: 0,
+    /** How long a background chat waits for an approval or a tab before the call ends without an answer, in ms. 0: 10 min. */
+    jobWaitTimeoutMs: 0,
+    /**
+     * Unfinished background chats (and workflow runs) one session / one IP may have, and the bytes their state may
+     * hold; past either, POST /api/chats answers 429. 0: the defaults (10 and 30 chats, 16 MB and 48 MB).
+     */
+    jobMaxActivePerSession: 0,
+    jobMaxActivePerIp: 0,
+    jobMaxBytesPerSession: 0,
+    jobMaxBytesPerIp: 0,
     /**
      * With Redis, in the built server: threads that run background chats, off the thread serving requests and
      * streams. '' : one per core beyond the first (at least one); 0: chats run on the main thread.

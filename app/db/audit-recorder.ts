@@ -136,7 +136,7 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
         return update(threadId, call.id, { toolName: call.function.name, argumentsAsked: call.function.arguments }, () => ({ status: 'awaiting-approval' }), 'start')
       }
       case 'tool-call-approval': {
-        const refused = event.decision === 'denied' || event.decision === 'never'
+        const refused = event.decision === 'denied' || event.decision === 'never' || event.decision === 'no-answer'
         return update(threadId, event.callId, { toolName: event.toolName, argumentsAsked: event.askedArguments }, row => ({
           decision: event.decision,
           decidedAt: event.decidedAt,

@@ -5,7 +5,7 @@ import type { EventChannel } from './event-channel'
 import type { ToolApprovalDecision } from './loop-event'
 import type { ApproveToolCall, ToolApprovalAnswer, ToolPolicyLookup } from './tool-approval'
 import {
-  DENIED_CONTENT, deniedToolResult, NO_APPROVER_CONTENT, REFUSED_CONTENT, waitUnlessAborted, withArguments,
+  DENIED_CONTENT, deniedToolResult, NO_ANSWER_CONTENT, NO_APPROVER_CONTENT, REFUSED_CONTENT, waitUnlessAborted, withArguments,
 } from './tool-approval'
 
 export interface DecideToolCallOptions {
@@ -59,6 +59,10 @@ export async function decideToolCall(call: ToolCall, options: DecideToolCallOpti
   if (decision === 'denied') {
     await report('denied')
     return { result: deniedToolResult(call, 'denied-by-user', DENIED_CONTENT) }
+  }
+  if (decision === 'no-answer') {
+    await report('no-answer')
+    return { result: deniedToolResult(call, 'no-answer', NO_ANSWER_CONTENT) }
   }
   const edited = typeof answer.value.arguments === 'string' ? answer.value.arguments : asked
   await report(decision === 'always-allowed' ? 'always-allowed' : 'allowed-once', edited)

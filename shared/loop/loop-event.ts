@@ -33,7 +33,8 @@ export type LoopEvent =
   | { type: 'tool-call-awaiting-approval', step: number, call: ToolCall }
   /**
    * What decided whether a call runs, before it runs (or instead of it): 'auto' (its policy runs it without asking),
-   * 'allowed-once', 'always-allowed', 'denied' (the user said no), 'never' (its policy refuses). `arguments` is
+   * 'allowed-once', 'always-allowed', 'denied' (the user said no), 'never' (its policy refuses), 'no-answer'
+   * (nobody answered within the wait limit of a server job). `arguments` is
    * what runs (the user may have edited them); `askedArguments` what the model asked for.
    */
   | { type: 'tool-call-approval', step: number, callId: string, toolName: string, decision: ToolApprovalDecision, arguments: string, askedArguments: string, decidedAt: number }
@@ -55,7 +56,7 @@ export type LoopEvent =
 export type LoopEventType = LoopEvent['type']
 
 /** How a call came to run or not (see the `tool-call-approval` event). */
-export type ToolApprovalDecision = 'auto' | 'allowed-once' | 'always-allowed' | 'denied' | 'never'
+export type ToolApprovalDecision = 'auto' | 'allowed-once' | 'always-allowed' | 'denied' | 'never' | 'no-answer'
 
 /** The one listener of a run. Awaited: the loop goes on once it settles, and a rejection ends the run with it. */
 export type LoopEventHandler = (event: LoopEvent) => void | Promise<void>

@@ -4,8 +4,12 @@ import type { ExecutableTool, ToolResult } from '../tools/tool-types'
 
 /** What the user answered on a card waiting for approval. */
 export interface ToolApprovalAnswer {
-  /** 'always-allowed' also sets the tool's policy to 'auto' (the caller's job: the loop only runs the call). */
-  decision: 'allowed-once' | 'always-allowed' | 'denied'
+  /**
+   * 'always-allowed' also sets the tool's policy to 'auto' (the caller's job: the loop only runs the call).
+   * 'no-answer': nobody answered within the run's wait limit (a server job's `NUXT_JOB_WAIT_TIMEOUT_MS`); the call
+   * does not run and the chat goes on.
+   */
+  decision: 'allowed-once' | 'always-allowed' | 'denied' | 'no-answer'
   /** The arguments as the user edited them (JSON text); absent: as the model asked. Checked against the schema before they run. */
   arguments?: string
 }
@@ -47,8 +51,11 @@ export const REFUSED_CONTENT = 'Not run: the user\'s settings never allow this t
 /** What the model reads when a call needs approval but the run has nobody to ask. */
 export const NO_APPROVER_CONTENT = 'Not run: this tool needs the user\'s approval and nobody could be asked.'
 
-/** The result of a call that did not run because the user or the policy said no (status 'denied'). */
-export function deniedToolResult(call: ToolCall, kind: 'denied-by-user' | 'refused-by-policy', content: string, at = Date.now()): ToolResult {
+/** What the model reads when nobody answered the approval request within the wait limit. */
+export const NO_ANSWER_CONTENT = 'Not run: the user did not answer the approval request in time. Do not call it again now; answer without it, or tell the user it needs their approval.'
+
+/** The result of a call that did not run because the user or the policy said no, or nobody answered (status 'denied'). */
+export function deniedToolResult(call: ToolCall, kind: 'denied-by-user' | 'refused-by-policy' | 'no-answer', content: string, at = Date.now()): ToolResult {
   return {
     callId: call.id, name: call.function.name, arguments: call.function.arguments, status: 'denied',
     content, fullContent: content, truncated: false, error: { kind, message: content }, startedAt: at, finishedAt: at,

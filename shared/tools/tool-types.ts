@@ -37,7 +37,7 @@ export interface ToolSet {
   get: (name: string) => ExecutableTool | undefined
 }
 
-/** 'denied': the call did not run because the user declined it or its approval policy is 'never' (see `error.kind`). */
+/** 'denied': the call did not run because the user declined it, nobody answered in time, or its approval policy is 'never' (see `error.kind`). */
 export type ToolResultStatus = 'done' | 'error' | 'cancelled' | 'skipped' | 'denied'
 
 export type ToolErrorKind =
@@ -52,6 +52,8 @@ export type ToolErrorKind =
   | 'denied-by-user'
   /** The tool's approval policy is 'never'. */
   | 'refused-by-policy'
+  /** Nobody answered its approval request within the wait limit (a server job's `NUXT_JOB_WAIT_TIMEOUT_MS`). */
+  | 'no-answer'
   /** Its server run was cut while it ran (the instance died) and the tool is not safe to run twice. */
   | 'interrupted'
 

@@ -9,6 +9,7 @@ import { applyJobControl, parseControlMessage } from '~~/server/utils/background
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { DENIED_CONTENT } from '#shared/loop/tool-approval'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
+import { watchSavedStates } from './helpers/saved-states'
 
 const disposers: Array<() => void> = []
 afterEach(() => {
@@ -42,15 +43,16 @@ function outsideTool(name: string, ran: unknown[]) {
 async function startAsking(name: string, ran: unknown[], toolPolicies?: Record<string, 'auto' | 'ask' | 'never'>) {
   outsideTool(name, ran)
   const store = createMemoryJobStore()
+  const savedState = watchSavedStates(store)
   const model = createScriptedModel([toolCallStep([{ name, args: { url: 'https://a.example' }, id: 'c1' }]), textStep('Done.')])
   const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [user], model, serverToolNames: [name], ...(toolPolicies && { toolPolicies }) })
-  return { store, model, job }
+  return { store, model, job, savedState }
 }
 
 describe('background chats wait for approval', () => {
   it('pauses on a call that asks, emits the awaiting event, and goes on with the edited arguments once a tab answers', async () => {
     const ran: unknown[] = []
-    const { store, model, job } = await startAsking('job_fetch_a', ran)
+    const { store, model, job, savedState } = await startAsking('job_fetch_a', ran)
     const awaiting = await waitForEvent(store, job.id, event => event.type === 'tool-call-awaiting-approval')
     expect(awaiting.event).toMatchObject({ step: 1, call: { id: 'c1', function: { name: 'job_fetch_a' } } })
     await vi.waitUntil(async () => (await store.getJob(job.id))?.status === 'paused')
@@ -71,7 +73,7 @@ describe('background chats wait for approval', () => {
       { role: 'tool', tool_call_id: 'c1', name: 'job_fetch_a', content: 'read https://b.example' },
     ])
     // a takeover would replay what ran
-    const state = (await store.getJob(job.id))!.state as { messages: unknown[] }
+    const state = savedState(job.id)!
     expect(state.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [edited] })
     expect(await store.getJob(job.id)).toMatchObject({ status: 'done' })
   })

@@ -8,9 +8,9 @@ import type { JobStore } from '~~/server/utils/background-jobs/job-store-types'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
 import { answerJobApproval } from '~~/server/utils/background-jobs/pending-approvals'
 import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/stream-handler'
-import type { ChatJobState } from '~~/server/utils/background-jobs/stream-handler'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
+import { watchSavedStates } from './helpers/saved-states'
 
 const disposers: Array<() => void> = []
 afterEach(() => {
@@ -48,6 +48,7 @@ describe('a takeover of a step cut after its reply', () => {
   it('saves a step whose calls had all ended and goes on, running none of them again', async () => {
     const tool = register('cut_saved', () => 'again')
     const store = createMemoryJobStore()
+    const savedState = watchSavedStates(store)
     const job = await createChatJob(store, { sessionId: 's1', threadId: 't1', messages: [user], modelName: 'scripted', serverToolNames: ['cut_saved'] })
     const calls = [call('c1', 'cut_saved'), call('c2', 'cut_saved', '{"n":2}')]
     await cutRun(store, job.id, [
@@ -71,7 +72,7 @@ describe('a takeover of a step cut after its reply', () => {
     const events = await eventsOf(store, job.id)
     expect(events.slice(6).map(event => event.type)).toEqual(['step-start', 'text-delta', 'step-finish', 'finish'])
     expect(events.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', steps: 2 })
-    const state = (await store.getJob(job.id))!.state as ChatJobState
+    const state = savedState(job.id)!
     expect(state.stepsDone).toBe(1)
     // The saved step ends at the cut run's last event: a later takeover reads on from there.
     expect(state.eventsThrough).toBe(6)

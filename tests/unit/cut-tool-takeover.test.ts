@@ -16,12 +16,12 @@ import { INTERRUPTED_TOOL_MESSAGE } from '~~/server/utils/background-jobs/cut-st
 import type { JobQueue } from '~~/server/utils/background-jobs/job-queue'
 import { createRedisJobStore } from '~~/server/utils/background-jobs/redis-job-store'
 import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/stream-handler'
-import type { ChatJobState } from '~~/server/utils/background-jobs/stream-handler'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { parallelCallsAnswer, stepOfRequest, toolStepAnswer } from '../fixtures/tool-steps-model/tool-steps-model'
 import { startRedisServer } from './helpers/redis-server'
 import { startRunnerProcess } from './helpers/runner-process'
 import type { RedisServer } from './helpers/redis-server'
+import { watchSavedStates } from './helpers/saved-states'
 
 const PREFIX = 'cut-tools:'
 let redisServer: RedisServer
@@ -72,6 +72,7 @@ describe('a chat whose instance dies while its tools run', () => {
     const a = startInstanceA(queueName)
     await vi.waitFor(() => expect(a.lines).toContain('ready'), { timeout: 20_000 })
     const store = createRedisJobStore({ redis, keyPrefix: PREFIX })
+    const savedState = watchSavedStates(store)
     const job = await createChatJob(store, { sessionId: 's1', threadId: 't1', messages: [{ role: 'user', content: 'go' }], modelName: 'steps', serverToolNames: ['outside_tool', 'pure_tool'] })
     const enqueuer = createBullmqJobQueue<unknown>({ url: redisServer.url, name: queueName })
     queues.push(enqueuer)
@@ -113,7 +114,7 @@ describe('a chat whose instance dies while its tools run', () => {
     expect(afterCut.filter(event => event.type === 'tool-call-running').map(event => (event as { call: { id: string } }).call.id)).toEqual(['call_pure'])
     expect(afterCut.find(event => event.type === 'tool-call-done')).toMatchObject({ step: 1, result: { callId: 'call_pure', content: 'pure_tool ran on B' } })
     expect(events.at(-1)!.event).toEqual({ type: 'finish', finishReason: 'stop', steps: 2 })
-    const state = (await store.getJob(job.id))!.state as ChatJobState
+    const state = savedState(job.id)!
     expect(state.stepsDone).toBe(1)
     expect(state.messages.at(-1)).toEqual(toolMessages[1])
   })

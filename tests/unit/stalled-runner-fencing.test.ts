@@ -19,6 +19,7 @@ import { stepOfRequest, toolStepAnswer } from '../fixtures/tool-steps-model/tool
 import { startRedisServer } from './helpers/redis-server'
 import { startRunnerProcess } from './helpers/runner-process'
 import type { RedisServer } from './helpers/redis-server'
+import { watchSavedStates } from './helpers/saved-states'
 
 const STEPS = 3
 const PREFIX = 'fencing:'
@@ -88,6 +89,7 @@ describe('a runner frozen past its lock while another instance takes its chat ov
       }
     })
     const store = createRedisJobStore({ redis, keyPrefix: PREFIX })
+    const savedState = watchSavedStates(store)
     const job = await createChatJob(store, { sessionId: 's1', threadId: 't1', messages: [{ role: 'user', content: 'go' }], modelName: 'steps', serverToolNames: ['fenced_tool'] })
     const enqueuer = createBullmqJobQueue<unknown>({ url: redisServer.url, name: queueName })
     queues.push(enqueuer)
@@ -125,7 +127,7 @@ describe('a runner frozen past its lock while another instance takes its chat ov
     expect(events.at(-1)!.event).toEqual({ type: 'finish', finishReason: 'stop', steps: STEPS })
     const record = await store.getJob(job.id)
     expect(record).toMatchObject({ status: 'done', ownerId: 'instance-b', runToken: 2 })
-    expect((record!.state as ChatJobState).stepsDone).toBe(2)
+    expect(savedState(job.id)!.stepsDone).toBe(2)
     dispose()
   })
 })

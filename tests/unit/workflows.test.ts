@@ -16,6 +16,7 @@ import type { Workflow } from '~~/server/utils/workflows/workflow-types'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 import { startRedisServer } from './helpers/redis-server'
 import type { RedisServer } from './helpers/redis-server'
+import { watchSavedStates } from './helpers/saved-states'
 
 const disposers: Array<() => void | Promise<void>> = []
 afterEach(async () => {
@@ -90,6 +91,7 @@ describe('background execution', () => {
     disposers.push(registerServerTool({ type: 'function', function: { name: 'wf_count', parameters: noArgs } }, onTool, { runtime: 'server' }))
     disposers.push(registerServerTool({ type: 'function', function: { name: 'wf_unused', parameters: noArgs } }, () => 'x', { runtime: 'server' }))
     const store = createMemoryJobStore()
+    const savedState = watchSavedStates(store)
     const model = createScriptedModel([toolCallStep([{ name: 'wf_count', id: 'w1' }]), textStep('Three new issues today.')])
     const queue: JobQueue<ChatQueueData> = createInProcessJobQueue<ChatQueueData>()
     disposers.push(() => queue.close())
@@ -103,7 +105,7 @@ describe('background execution', () => {
     expect(onTool).toHaveBeenCalledOnce()
     const events = (await store.readEvents<LoopEvent>(job.id, 0)).map(item => item.event)
     expect(events.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', steps: 2 })
-    expect(((await store.getJob(job.id))!.state as ChatJobState).serverToolNames).toEqual(['wf_count'])
+    expect(savedState(job.id)!.serverToolNames).toEqual(['wf_count'])
   })
 
   it('asks the run\'s own message instead of the first one, and refuses a run with nothing to ask', async () => {

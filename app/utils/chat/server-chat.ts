@@ -1,6 +1,7 @@
 import type { LoopEvent } from '#shared/loop/loop-event'
 import type { ToolCallMode } from '#shared/loop/loop-types'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
+import { ProviderError } from '#shared/errors/provider-error'
 import type { ToolSet } from '#shared/tools/tool-types'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import type { ModelMessage, ToolCall } from '#shared/types/chat'
@@ -44,9 +45,18 @@ export async function startServerChat(options: StartServerChatOptions): Promise<
     }),
   })
   const body = await response.json().catch(() => ({})) as { id?: string, message?: string }
-  if (!response.ok || !body.id) throw new Error(body.message ?? `The server could not start the chat (HTTP ${response.status}).`)
+  if (!response.ok || !body.id) throw startRefusal(response.status, body.message)
   await setServerJob(options.threadId, { id: body.id, lastEventId: 0 })
   return body.id
+}
+
+/**
+ * Why the server did not start the chat, as the reply's error: the server's own words (a cap on unfinished chats
+ * says what to do), not a generic "Something went wrong". Worth retrying later when the server is busy (429, 5xx).
+ */
+function startRefusal(status: number, message: string | undefined): ProviderError {
+  const text = typeof message === 'string' && message.trim() ? message : `The server could not start the chat (HTTP ${status}).`
+  return new ProviderError(text, { kind: 'unknown', status, retryable: status === 429 || status >= 500 })
 }
 
 /** Stop from this tab: the server stops the job wherever it was started. */

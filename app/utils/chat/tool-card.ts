@@ -26,6 +26,8 @@ export interface ToolCardData {
   error?: string
   /** The call did not run because the tool's approval policy is 'never' (status 'denied'). */
   refusedByPolicy?: boolean
+  /** The call did not run because nobody answered its approval request in time (a server job's wait limit). */
+  unanswered?: boolean
   /** The call failed because its handler ran past its time limit. */
   timedOut?: boolean
   durationMs?: number
@@ -70,6 +72,7 @@ function rowCard(row: MessageRecord, labels?: Record<string, { label: string, ic
     error: failed ? (row.error?.message || row.content || undefined) : undefined,
     timedOut: status === 'error' && row.error?.kind === 'timeout',
     refusedByPolicy: status === 'denied' && row.error?.kind === 'refused-by-policy',
+    unanswered: status === 'denied' && row.error?.kind === 'no-answer',
     durationMs,
     truncated: row.truncated,
   }

@@ -9,6 +9,9 @@ import { requireSessionId } from '../../utils/background-jobs/job-access'
 import { memoryKeyTimings, useChatQueue } from '../../utils/background-jobs/chat-worker'
 import { startMemoryKeyChatJob } from '../../utils/background-jobs/memory-key-jobs'
 import { createChatJob } from '../../utils/background-jobs/stream-handler'
+import { clientKeyOf, jobLimitResponse, useJobLimits } from '../../utils/background-jobs/job-admission-route'
+import { JobLimitError } from '../../utils/background-jobs/job-limit-error'
+import { resolveJobWaitTimeoutMs } from '../../utils/background-jobs/job-wait-timeout'
 
 const toolDefinition = z.object({
   type: z.literal('function'),
@@ -37,7 +40,8 @@ const startChatSchema = z.object({
 /**
  * POST /api/chats: answer a chat on the server, with the server's OpenRouter key and the operator's policy (or the
  * user's own key, held in this instance's memory only), so the reply goes on when the tab closes. Answers `{ id }` at once (201); the reply is read from
- * GET /api/chats/:id/events. The guard has checked the session and counted it on the 'model' bucket.
+ * GET /api/chats/:id/events. The guard has checked the session and counted it on the 'model' bucket. A session or IP
+ * past its cap on unfinished server chats (job-admission.ts) gets 429 with a message the tab shows.
  */
 export default defineEventHandler(async (event) => {
   const config = useRuntimeConfig(event)
@@ -46,14 +50,16 @@ export default defineEventHandler(async (event) => {
   if (!parsed.success) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Invalid chat: ${parsed.error.issues[0]?.message ?? 'bad body'}` })
   const body = parsed.data
   const store = chatJobStore()
+  const limits = useJobLimits(event)
   const spec = {
-    sessionId, threadId: body.threadId, modelName: body.model, serverToolNames: body.serverTools,
+    sessionId, clientKey: clientKeyOf(event), threadId: body.threadId, modelName: body.model, serverToolNames: body.serverTools,
     browserTools: body.browserTools as never, messages: body.messages as never, toolCallMode: body.toolCallMode, maxSteps: body.maxSteps,
     ...(body.toolPolicies && { toolPolicies: body.toolPolicies }),
   }
   if (body.apiKey) {
     const model = { apiKey: body.apiKey, baseUrl: String(config.openrouterBaseUrl), model: body.model, appUrl: config.public.appUrl, appTitle: config.public.appTitle }
-    const job = await startMemoryKeyChatJob(store, spec, model, { heartbeatMs: memoryKeyTimings().heartbeatMs }).catch((error: unknown) => {
+    const job = await startMemoryKeyChatJob(store, spec, model, { heartbeatMs: memoryKeyTimings().heartbeatMs, waitTimeoutMs: resolveJobWaitTimeoutMs(config.jobWaitTimeoutMs), limits }).catch((error: unknown) => {
+      if (JobLimitError.isInstance(error)) throw jobLimitResponse(error)
       throw createError({ statusCode: 503, statusMessage: 'Service Unavailable', message: error instanceof Error ? error.message : 'The reply could not start.' })
     })
     setResponseStatus(event, 201)
@@ -65,7 +71,9 @@ export default defineEventHandler(async (event) => {
   const verdict = checkOpenRouterBody({ model: body.model, messages: body.messages }, readOpenRouterPolicy(config))
   if (!verdict.ok) throw createError({ statusCode: verdict.statusCode, statusMessage: verdict.statusCode === 403 ? 'Forbidden' : 'Bad Request', message: verdict.message })
   // The job's state holds what any instance's worker needs to run it; the key stays in the runtime config.
-  const job = await createChatJob(store, spec)
+  const job = await createChatJob(store, spec, limits).catch((error: unknown) => {
+    throw jobLimitResponse(error)
+  })
   try {
     await useChatQueue().enqueue(job.id, { kind: 'chat' })
   }

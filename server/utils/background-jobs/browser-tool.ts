@@ -6,29 +6,31 @@ import { addPendingBrowserCall, removePendingBrowserCall } from './running-jobs'
 import type { BrowserToolAnswer } from './running-jobs'
 
 
-/** How long a job waits for a tab to run a browser-only tool before the call fails. @default 30 min */
-const BROWSER_TOOL_TIMEOUT_MS = 30 * 60_000
-
 export interface BrowserToolOptions {
   jobId: string
-  /** Told when the job starts and stops waiting, so its record says 'paused' / 'running'. */
+  /** Told when the job starts and stops waiting: its record says 'paused' / 'running', its slot is parked. */
   onWaiting: (waiting: boolean) => Promise<void> | void
+  /** How long the call waits for a tab before it fails as timed out (`NUXT_JOB_WAIT_TIMEOUT_MS`). */
+  waitTimeoutMs: number
 }
 
 /**
  * A tool the server cannot run (it lives in the user's tab): its handler parks the call with the card saying
  * "waiting for this browser" until a tab of the session answers through POST /api/chats/:id/tool-results (on any instance: the answer
- * reaches this one through the job control), the user cancels the call there (it ends 'cancelled'), or the job is
- * stopped (the executor then cancels the call).
+ * reaches this one through the job control), the user cancels the call there (it ends 'cancelled'), the job is
+ * stopped (the executor then cancels the call), or nobody answers within the wait limit (it ends 'timeout').
  */
 export function browserTool(definition: ToolDefinition, options: BrowserToolOptions): ExecutableTool {
   return {
     definition,
-    timeoutMs: BROWSER_TOOL_TIMEOUT_MS,
+    timeoutMs: options.waitTimeoutMs,
     handler: async (_args, context) => {
       // Registered before the card says "waiting": a tab that answers at once must find the call waiting.
-      const answered = new Promise<BrowserToolAnswer>((resolve) => {
+      const answered = new Promise<BrowserToolAnswer>((resolve, reject) => {
         addPendingBrowserCall(options.jobId, context.callId, { toolName: definition.function.name, resolve })
+        // Stop or the wait limit: the executor has ended the call already; this handler stops waiting, so its
+        // `finally` tells the job it waits no more (and the job takes its slot again).
+        context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true })
       })
       try {
         context.status(WAITING_FOR_BROWSER)

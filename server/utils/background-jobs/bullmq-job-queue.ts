@@ -3,6 +3,7 @@ import { Queue, Worker } from 'bullmq'
 import { Redis } from 'ioredis'
 import { redactUrl } from '../redis/redis-client'
 import { DEFAULT_JOB_CONCURRENCY } from './job-concurrency'
+import { createJobSlotPool } from './job-slots'
 import type { JobQueue, JobQueueOptions, QueuedJobHandler } from './job-queue'
 import { assertQueueJobId } from './queue-job-id'
 
@@ -58,15 +59,42 @@ export function createBullmqJobQueue<T>(options: BullmqJobQueueOptions): JobQueu
   let queue: Queue<QueuedPayload<T>> | undefined
   let worker: Worker<QueuedPayload<T>> | undefined
 
+  // Our slots limit running chats; BullMQ's own concurrency counts parked ones too (they stay active jobs, their
+  // lock renewed), so it is raised by one for each parked run: the worker fetches one more job in its place.
+  const concurrency = options.concurrency ?? DEFAULT_JOB_CONCURRENCY
+  const slots = createJobSlotPool(concurrency)
+  let parked = 0
+
+  function setParked(change: number): void {
+    parked += change
+    if (!worker || closing.signal.aborted) return
+    worker.concurrency = concurrency + parked
+    // BullMQ's loop waits for one of its active jobs to end before it looks at its concurrency again, and a parked
+    // job may not end for minutes: pause and resume is BullMQ's own way to wake the loop so it fetches now.
+    if (change > 0) {
+      void worker.pause(true).then(() => {
+        if (!closing.signal.aborted) return worker?.resume()
+      })
+    }
+  }
+
   function startWorker(handler: QueuedJobHandler<T>): void {
     if (worker) throw new Error('This job queue already has a worker.')
     worker = new Worker<QueuedPayload<T>>(name, async (job, _token, signal) => {
       const jobSignal = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal
-      await handler(job.data.jobId, job.data.data, { attempt: Math.max(1, job.attemptsStarted), signal: jobSignal })
+      // At once unless a parked run took the slot back just now (it goes first).
+      if (!(await slots.take(jobSignal))) throw new Error('This instance is shutting down; the job runs again.')
+      const slot = slots.slotFor({ onRelease: () => setParked(1), onAcquire: () => setParked(-1) })
+      try {
+        await handler(job.data.jobId, job.data.data, { attempt: Math.max(1, job.attemptsStarted), signal: jobSignal, slot })
+      }
+      finally {
+        slot.end()
+      }
     }, {
       connection,
       prefix,
-      concurrency: options.concurrency ?? DEFAULT_JOB_CONCURRENCY,
+      concurrency,
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: options.maxStalledCount ?? 2,

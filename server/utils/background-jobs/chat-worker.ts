@@ -3,6 +3,7 @@ import { OPENROUTER_NO_KEY_MESSAGE } from '../openrouter-proxy'
 import { readOpenRouterPolicy } from '../openrouter-policy'
 import { chatJobStore } from './chat-job-store'
 import { DEFAULT_JOB_CONCURRENCY } from './job-concurrency'
+import { resolveJobWaitTimeoutMs } from './job-wait-timeout'
 import { useJobControl } from './job-control'
 import { useJobQueue } from './job-queue'
 import { createServerChatModel } from './server-chat-model'
@@ -26,7 +27,7 @@ export function startChatWorker(): void {
   // Stop and browser answers sent from other instances reach the jobs this one runs.
   useJobControl()
   if (startChatRunnerThreads()) return
-  useChatQueue().startWorker(async (jobId, _data, { attempt, signal }) => {
+  useChatQueue().startWorker(async (jobId, _data, { attempt, signal, slot }) => {
     const config = useRuntimeConfig()
     const store = chatJobStore()
     const apiKey = String(config.openrouterApiKey ?? '').trim()
@@ -40,6 +41,8 @@ export function startChatWorker(): void {
       ownerId: instanceId,
       // Renewed as often as BullMQ renews its own lock, so a run that lost the job notices within a third of it.
       leaseRenewMs: memoryKeyTimings().heartbeatMs,
+      slot,
+      waitTimeoutMs: resolveJobWaitTimeoutMs(config.jobWaitTimeoutMs),
       model: (state: ChatJobState) => createServerChatModel({
         apiKey, baseUrl: String(config.openrouterBaseUrl), model: state.modelName, policy: readOpenRouterPolicy(config),
         appUrl: config.public.appUrl, appTitle: config.public.appTitle,
@@ -69,6 +72,7 @@ function startChatRunnerThreads(): boolean {
     appUrl: String(config.public.appUrl ?? ''),
     appTitle: String(config.public.appTitle ?? ''),
     concurrency: Math.max(1, Math.floor(Number(config.jobConcurrency)) || DEFAULT_JOB_CONCURRENCY),
+    waitTimeoutMs: resolveJobWaitTimeoutMs(config.jobWaitTimeoutMs),
     ...(lockDurationMs ? { lockDurationMs } : {}),
     ...(stalledIntervalMs ? { stalledIntervalMs } : {}),
     leaseRenewMs: memoryKeyTimings().heartbeatMs,

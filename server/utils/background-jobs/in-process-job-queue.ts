@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import { DEFAULT_JOB_CONCURRENCY } from './job-concurrency'
+import { createJobSlotPool } from './job-slots'
 import type { JobQueue, JobQueueOptions, QueuedJobHandler } from './job-queue'
 import { assertQueueJobId } from './queue-job-id'
 
@@ -10,8 +11,9 @@ interface QueuedJob<T> {
 }
 
 /**
- * The embedded queue: jobs run in this process, at most `concurrency` at once, retried with exponential backoff.
- * Nothing survives the process; the embedded JobStore marks the jobs a restart cut 'interrupted'.
+ * The embedded queue: jobs run in this process, at most `concurrency` at once (a run parked on a person's answer
+ * does not count: it gave its slot back), retried with exponential backoff. Nothing survives the process; the
+ * embedded JobStore marks the jobs a restart cut 'interrupted'.
  */
 export function createInProcessJobQueue<T>(options: JobQueueOptions = {}): JobQueue<T> {
   const concurrency = options.concurrency ?? DEFAULT_JOB_CONCURRENCY
@@ -21,6 +23,7 @@ export function createInProcessJobQueue<T>(options: JobQueueOptions = {}): JobQu
   // Waiting, running or between retries: enqueueing one of these again is a no-op, as on BullMQ.
   const known = new Set<string>()
   const running = new Set<Promise<void>>()
+  const slots = createJobSlotPool(concurrency, () => pump())
   const retryTimers = new Set<ReturnType<typeof setTimeout>>()
   const closing = new AbortController()
   // Every running job listens to it (one listener each): not a leak, so no warning past Node's default of 10.
@@ -28,19 +31,17 @@ export function createInProcessJobQueue<T>(options: JobQueueOptions = {}): JobQu
   let handler: QueuedJobHandler<T> | undefined
 
   function pump(): void {
-    while (handler && !closing.signal.aborted && running.size < concurrency && waiting.length > 0) {
+    while (handler && !closing.signal.aborted && waiting.length > 0 && slots.tryTake()) {
       const run = runOnce(handler, waiting.shift()!)
       running.add(run)
-      void run.finally(() => {
-        running.delete(run)
-        pump()
-      })
+      void run.finally(() => running.delete(run))
     }
   }
 
   async function runOnce(run: QueuedJobHandler<T>, job: QueuedJob<T>): Promise<void> {
+    const slot = slots.slotFor()
     try {
-      await run(job.jobId, job.data, { attempt: job.attempt, signal: closing.signal })
+      await run(job.jobId, job.data, { attempt: job.attempt, signal: closing.signal, slot })
       known.delete(job.jobId)
     }
     catch (error) {
@@ -56,6 +57,9 @@ export function createInProcessJobQueue<T>(options: JobQueueOptions = {}): JobQu
         pump()
       }, backoffMs * 2 ** (job.attempt - 1))
       retryTimers.add(timer)
+    }
+    finally {
+      slot.end()
     }
   }
 

@@ -2,6 +2,7 @@ import { createBullmqJobQueue } from './bullmq-job-queue'
 import type { BullmqJobQueueOptions } from './bullmq-job-queue'
 import { createInProcessJobQueue } from './in-process-job-queue'
 import { DEFAULT_JOB_CONCURRENCY } from './job-concurrency'
+import type { JobSlot } from './job-slots'
 
 /** What a handler learns about the run it is given. */
 export interface QueuedJobContext {
@@ -12,6 +13,11 @@ export interface QueuedJobContext {
   attempt: number
   /** Aborts when this instance's queue closes: stop soon and throw, so the job is not taken for finished. */
   signal: AbortSignal
+  /**
+   * The run's slot of the instance's concurrency: release it while the job waits for a person, acquire it again
+   * before going on (job-slots.ts). Ending the run gives a held slot back.
+   */
+  slot: JobSlot
 }
 
 /** Runs one job. Throwing means "not done": the job runs again while attempts remain. */

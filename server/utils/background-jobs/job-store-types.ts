@@ -35,8 +35,23 @@ export interface JobRecord {
   runToken?: number
   /** Set when status is 'failed' or 'interrupted'. */
   error?: string
-  /** Anything the runner needs to resume after a takeover (finished steps' messages, the tool switches at send time). */
+  /**
+   * Anything the runner needs to resume after a takeover (finished steps' messages, the tool switches at send time).
+   * Dropped when the job finishes: nothing runs it again, and the tab keeps the chat from its events.
+   */
   state?: unknown
+  /** The client that started it (a hash of its IP, job-admission.ts), so a client's unfinished jobs can be counted. */
+  clientKey?: string
+  /** About how many bytes `state` holds (its JSON), counted against the session's and the client's budgets. */
+  stateBytes?: number
+}
+
+/** What one session's or one client's unfinished jobs hold (job-admission.ts). */
+export interface JobUsage {
+  /** Unfinished jobs (queued, running or paused). */
+  jobs: number
+  /** The sum of their `stateBytes`. */
+  bytes: number
 }
 
 /** One event of a job's stream, with an id strictly increasing per job (1, 2, 3...). */
@@ -73,6 +88,8 @@ export interface JobStore {
   claimJob: (jobId: string, patch: Partial<JobRecord>) => Promise<JobRecord | undefined>
   /** Jobs of a session, newest first. */
   listJobs: (sessionId: string) => Promise<JobRecord[]>
+  /** What the unfinished jobs of a session, or of a client (`clientKey`), hold, without reading their state. */
+  activeUsage: (owner: { sessionId: string } | { clientKey: string }) => Promise<JobUsage>
   /**
    * Appends one event; returns its id (previous id + 1). Never loses or reorders an appended event. With `fence`,
    * refused with LeaseLostError (nothing appended) unless the job's record exists with that runToken.

@@ -141,6 +141,19 @@ export function createMemoryJobStore(options: MemoryJobStoreOptions = {}): JobSt
         .map(entry => structuredClone(entry.record!))
       return records.sort((a, b) => b.createdAt - a.createdAt)
     },
+    async activeUsage(owner) {
+      await ready
+      const now = Date.now()
+      const usage = { jobs: 0, bytes: 0 }
+      for (const entry of entries.values()) {
+        const record = entry.record
+        if (!record || isFinishedJob(record) || isExpired(entry, now)) continue
+        if ('sessionId' in owner ? record.sessionId !== owner.sessionId : record.clientKey !== owner.clientKey) continue
+        usage.jobs++
+        usage.bytes += record.stateBytes ?? 0
+      }
+      return usage
+    },
     async appendEvent(jobId, event, fence) {
       await ready
       checkFence(jobId, current(jobId)?.record, fence)

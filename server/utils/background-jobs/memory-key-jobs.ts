@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { createInProcessJobQueue } from './in-process-job-queue'
+import type { JobLimits } from './job-admission'
 import type { JobQueue } from './job-queue'
 import { isFinishedJob } from './job-retention'
 import type { JobRecord, JobStore } from './job-store-types'
@@ -22,6 +23,7 @@ export const memoryKeyOwnerId = randomUUID()
 interface HeldJob {
   store: JobStore
   model: UserKeyChatModelOptions
+  waitTimeoutMs?: number
 }
 
 /** The keys, by job id: only here, only while the job runs. */
@@ -31,6 +33,10 @@ let queue: JobQueue<{ kind: 'chat' }> | undefined
 export interface MemoryKeyJobOptions {
   /** How often the runner says it is alive, in ms; another instance interrupts the job after 3 missed beats. @default 10_000 */
   heartbeatMs?: number
+  /** How long a call waits for a person (`NUXT_JOB_WAIT_TIMEOUT_MS`). @default DEFAULT_JOB_WAIT_TIMEOUT_MS */
+  waitTimeoutMs?: number
+  /** The session's and client's caps (job-admission.ts): past them the job is refused with JobLimitError. */
+  limits?: JobLimits
 }
 
 /**
@@ -40,9 +46,9 @@ export interface MemoryKeyJobOptions {
  */
 export async function startMemoryKeyChatJob(store: JobStore, spec: ChatJobSpec, model: UserKeyChatModelOptions, options: MemoryKeyJobOptions = {}): Promise<JobRecord> {
   if (held.size >= MAX_MEMORY_KEY_JOBS) throw new Error('Too many replies on users\' own keys are running on this server; try again in a moment.')
-  const created = await createChatJob(store, spec)
+  const created = await createChatJob(store, spec, options.limits)
   const job = (await store.updateJob(created.id, { keyInMemory: true, ownerId: memoryKeyOwnerId, heartbeatAt: Date.now() }))!
-  held.set(job.id, { store, model })
+  held.set(job.id, { store, model, waitTimeoutMs: options.waitTimeoutMs })
   await localQueue(options.heartbeatMs ?? 10_000).enqueue(job.id, { kind: 'chat' })
   return job
 }
@@ -51,14 +57,14 @@ function localQueue(heartbeatMs: number): JobQueue<{ kind: 'chat' }> {
   if (queue) return queue
   // One run each: a retry would need the key after a failure, and there is nothing to take over from.
   queue = createInProcessJobQueue<{ kind: 'chat' }>({ attempts: 1 })
-  queue.startWorker(async (jobId, _data, { signal }) => {
+  queue.startWorker(async (jobId, _data, { signal, slot }) => {
     const job = held.get(jobId)
     if (!job) return
     const beat = setInterval(() => {
       job.store.updateJob(jobId, { heartbeatAt: Date.now() }).catch(() => {})
     }, heartbeatMs)
     try {
-      await runChatJob(job.store, jobId, { signal, ownerId: memoryKeyOwnerId, model: state => createUserKeyChatModel({ ...job.model, model: state.modelName }) })
+      await runChatJob(job.store, jobId, { signal, slot, waitTimeoutMs: job.waitTimeoutMs, ownerId: memoryKeyOwnerId, model: state => createUserKeyChatModel({ ...job.model, model: state.modelName }) })
     }
     catch (error) {
       // This process shuts down: with it goes the key, so the reply ends here, kept as far as it got.

@@ -23,15 +23,22 @@ export interface WaitForJobApprovalOptions {
   schema?: ToolSchema
   /** Stop: rejects the wait. */
   signal: AbortSignal
+  /** Past it the wait ends with `{ decision: 'no-answer' }` (`NUXT_JOB_WAIT_TIMEOUT_MS`). */
+  timeoutMs: number
 }
 
-/** Waits, without a time limit, for the answer to one call. */
+/** Waits for the answer to one call, at most `timeoutMs`: then the answer is 'no-answer'. */
 export function waitForJobApproval(options: WaitForJobApprovalOptions): Promise<ToolApprovalAnswer> {
   const { jobId, callId, signal } = options
   return new Promise((resolve, reject) => {
     const calls = waiting.get(jobId) ?? new Map<string, WaitingCall>()
     waiting.set(jobId, calls)
+    const timer = setTimeout(() => {
+      done()
+      resolve({ decision: 'no-answer' })
+    }, options.timeoutMs)
     const done = () => {
+      clearTimeout(timer)
       calls.delete(callId)
       if (calls.size === 0 && waiting.get(jobId) === calls) waiting.delete(jobId)
       signal.removeEventListener('abort', onAbort)

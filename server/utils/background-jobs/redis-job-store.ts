@@ -35,6 +35,7 @@ export function createRedisJobStore(options: RedisJobStoreOptions): JobStore {
   const recordKey = (jobId: string) => `${prefix}job:{${jobId}}`
   const eventsKey = (jobId: string) => `${prefix}job:{${jobId}}:events`
   const sessionKey = (sessionId: string) => `${prefix}session:${sessionId}:jobs`
+  const clientKeyOf = (clientKey: string) => `${prefix}client:${clientKey}:jobs`
   const ttlOf = (job: JobRecord) => (isFinishedJob(job) ? retention.finishedJobTtlMs : retention.idleJobTtlMs)
 
   async function merge(jobId: string, patch: Partial<JobRecord>, mode: 'update' | 'claim', fence?: JobFence): Promise<JobRecord | undefined> {
@@ -50,15 +51,15 @@ export function createRedisJobStore(options: RedisJobStoreOptions): JobStore {
     async putJob(job) {
       const { set } = encodeJobFields(job)
       const ttl = ttlOf(job)
-      await redis.multi()
+      const write = redis.multi()
         .del(recordKey(job.id))
         .hset(recordKey(job.id), ...set)
         .pexpire(recordKey(job.id), ttl)
         .pexpire(eventsKey(job.id), ttl)
         .zadd(sessionKey(job.sessionId), job.createdAt, job.id)
         .pexpire(sessionKey(job.sessionId), retention.idleJobTtlMs)
-        .exec()
-        .then(throwFirstError)
+      if (job.clientKey) write.zadd(clientKeyOf(job.clientKey), job.createdAt, job.id).pexpire(clientKeyOf(job.clientKey), retention.idleJobTtlMs)
+      await write.exec().then(throwFirstError)
     },
     async getJob(jobId) {
       return decodeJobFields(await redis.hgetall(recordKey(jobId)))
@@ -81,6 +82,30 @@ export function createRedisJobStore(options: RedisJobStoreOptions): JobStore {
       // Expired jobs (or ones moved to another session) leave their id behind in the index: tidy it now.
       if (gone.length > 0) await redis.zrem(sessionKey(sessionId), ...gone)
       return jobs.sort((a, b) => b.createdAt - a.createdAt)
+    },
+    async activeUsage(owner) {
+      const [index, field, value] = 'sessionId' in owner
+        ? [sessionKey(owner.sessionId), 'sessionId', owner.sessionId] as const
+        : [clientKeyOf(owner.clientKey), 'clientKey', owner.clientKey] as const
+      const ids = await redis.zrange(index, 0, -1)
+      if (ids.length === 0) return { jobs: 0, bytes: 0 }
+      // Three small fields a job, never its state: a budget check must not read megabytes.
+      const pipeline = redis.pipeline()
+      for (const id of ids) pipeline.hmget(recordKey(id), 'status', 'stateBytes', field)
+      const replies = throwFirstError(await pipeline.exec()) as Array<Array<string | null>>
+      const usage = { jobs: 0, bytes: 0 }
+      const gone: string[] = []
+      replies.forEach(([status, bytes, owned], at) => {
+        const fields = Object.entries({ status, stateBytes: bytes, [field]: owned }).filter((pair): pair is [string, string] => pair[1] !== null)
+        const job = decodeJobFields(Object.fromEntries(fields))
+        // Expired, or not this owner's any more: tidy the index as listJobs does.
+        if (!job?.status || job[field] !== value) return gone.push(ids[at]!)
+        if (isFinishedJob(job)) return
+        usage.jobs++
+        usage.bytes += Number(job.stateBytes) || 0
+      })
+      if (gone.length > 0) await redis.zrem(index, ...gone)
+      return usage
     },
     async appendEvent(jobId, event, fence) {
       const id = await scripts.appendJobEvent(eventsKey(jobId), recordKey(jobId), encodeEvent(event), retention.maxEventsPerJob, retention.finishedJobTtlMs, retention.idleJobTtlMs, fenceToken(fence))

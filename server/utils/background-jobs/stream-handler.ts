@@ -11,7 +11,11 @@ import type { AssistantMessage, ModelMessage, ToolDefinition, ToolMessage } from
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { listServerTools } from '../chat/tool-registry'
 import { browserTool } from './browser-tool'
+import type { BrowserToolOptions } from './browser-tool'
 import { readCutStep } from './cut-step'
+import { admitJob } from './job-admission'
+import type { JobLimits } from './job-admission'
+import { createParking } from './job-parking'
 import { jobApproval, withEditedCall } from './job-approval'
 import { claimJobLease } from './job-lease'
 import type { JobLease } from './job-lease'
@@ -19,6 +23,8 @@ import type { JobRecord, JobStatus, JobStore } from './job-store-types'
 import { LeaseLostError } from './lease-lost-error'
 import { resumeCutStep } from './resume-cut-step'
 import { forgetRunningJob, trackRunningJob } from './running-jobs'
+import type { JobSlot } from './job-slots'
+import { DEFAULT_JOB_WAIT_TIMEOUT_MS } from './job-wait-timeout'
 import { yieldToServing } from './runner-time-slice'
 
 /** A chat to answer on the server, as the browser sent it. */
@@ -74,10 +80,17 @@ export interface ChatJobState {
 export interface ChatQueueData { kind: 'chat' }
 
 /** A chat to store and queue; like ChatJobInput but naming the model instead of holding one. */
-export type ChatJobSpec = Omit<ChatJobInput, 'model'> & { modelName: string }
+export type ChatJobSpec = Omit<ChatJobInput, 'model'> & {
+  modelName: string
+  /** The requesting client (a hash of its IP), counted against its cap (job-admission.ts). */
+  clientKey?: string
+}
 
-/** Stores a background chat's record, status 'queued', with everything the runner needs in its state. */
-export async function createChatJob(store: JobStore, spec: ChatJobSpec): Promise<JobRecord> {
+/**
+ * Stores a background chat's record, status 'queued', with everything the runner needs in its state. With
+ * `limits`, a chat that would take its session or client past a cap is refused first (JobLimitError).
+ */
+export async function createChatJob(store: JobStore, spec: ChatJobSpec, limits?: JobLimits): Promise<JobRecord> {
   const now = Date.now()
   const state: ChatJobState = {
     messages: spec.messages, modelName: spec.modelName, serverToolNames: spec.serverToolNames,
@@ -87,7 +100,12 @@ export async function createChatJob(store: JobStore, spec: ChatJobSpec): Promise
     ...(spec.toolPolicies ? { toolPolicies: spec.toolPolicies } : {}),
     stepsDone: 0,
   }
-  const job: JobRecord = { id: randomUUID(), sessionId: spec.sessionId, threadId: spec.threadId, kind: 'chat', status: 'queued', createdAt: now, updatedAt: now, state }
+  const stateBytes = jsonBytes(state)
+  if (limits) await admitJob(store, { sessionId: spec.sessionId, clientKey: spec.clientKey, bytes: stateBytes }, limits)
+  const job: JobRecord = {
+    id: randomUUID(), sessionId: spec.sessionId, threadId: spec.threadId, kind: 'chat', status: 'queued', createdAt: now, updatedAt: now, state, stateBytes,
+    ...(spec.clientKey && { clientKey: spec.clientKey }),
+  }
   await store.putJob(job)
   return job
 }
@@ -114,9 +132,24 @@ export interface RunChatJobOptions {
   ownerId?: string
   /** How often the run renews its claim on the job (job-lease.ts). @default 10_000 */
   leaseRenewMs?: number
+  /** The queue's slot: given back while the chat waits for a person, taken again before it goes on. */
+  slot?: JobSlot
+  /** How long a call waits for a person (approval or tab). @default DEFAULT_JOB_WAIT_TIMEOUT_MS */
+  waitTimeoutMs?: number
 }
 
 const FINISHED: ReadonlySet<JobStatus> = new Set(['done', 'failed', 'stopped', 'interrupted'])
+
+/**
+ * What a finished job's record lets go of: its messages (up to the body limit and more after each step) are only
+ * for a run that goes on, and none does; the tab has the chat from the events. The record stays for its status.
+ */
+const FORGET_STATE = { state: undefined, stateBytes: undefined } satisfies Partial<JobRecord>
+
+/** About how many bytes `value` takes as JSON (what the stores keep). */
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '')
+}
 
 /**
  * Runs (or goes on with) a stored chat: shared/'s `runChatLoop` from the messages in the job's state, every
@@ -151,16 +184,22 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
   let last: LoopEvent | undefined
   let lastEventId = state.eventsThrough ?? 0
   let lease: JobLease | undefined
+  let stateBytes = job.stateBytes ?? 0
   const saveStep = async () => {
     if (!pending) return
     const calls = pending.message.tool_calls ?? []
-    messages = [...messages, pending.message, ...calls.map(call => pending!.results.get(call.id)!)]
+    const added = [pending.message, ...calls.map(call => pending!.results.get(call.id)!)]
+    messages = [...messages, ...added]
     stepsDone++
     pending = undefined
-    await lease!.updateJob({ state: { ...state, messages, stepsDone, eventsThrough: lastEventId } satisfies ChatJobState })
+    stateBytes += jsonBytes(added)
+    await lease!.updateJob({ state: { ...state, messages, stepsDone, eventsThrough: lastEventId } satisfies ChatJobState, stateBytes })
   }
+  const parking = createParking(options.slot, controller.signal)
   /** Appends one event (numbered as a step of the whole chat) and keeps the step being recorded up to date. */
   const record = async (event: LoopEvent) => {
+    // A chat that waited for a person goes on only once it holds a runner slot again.
+    await parking.ready()
     // Past this turn's share of runner work, wait for the next one: the instance's readers go first.
     await yieldToServing()
     if (queueSignal?.aborted) throw new ShutdownError()
@@ -188,12 +227,13 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     const leaseSignal = lease.signal
     leaseSignal.addEventListener('abort', () => controller.abort(leaseSignal.reason), { once: true })
     const writer = lease
-    const onWaiting = (waiting: boolean) => writer.updateJob({ status: waiting ? 'paused' : 'running' }).then(() => {})
+    const onWaiting = (waiting: boolean) => parking.waiting(waiting, status => writer.updateJob({ status }).then(() => {}))
     // Stop asked for before this run could hear it (queued, or its instance died): end at once, 'aborted'.
     if (claimed.record.stopRequested) controller.abort(new Error('Stopped by the user.'))
     if (attempt > 1) console.warn(`[jobs] chat ${jobId}: run ${attempt}, going on after step ${offset}`)
-    const tools = jobTools(jobId, state, onWaiting)
-    const approval = jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting })
+    const waitTimeoutMs = options.waitTimeoutMs ?? DEFAULT_JOB_WAIT_TIMEOUT_MS
+    const tools = jobTools(jobId, state, { onWaiting, waitTimeoutMs })
+    const approval = jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting, waitTimeoutMs })
     const threadId = job.threadId ?? jobId
     // A takeover whose cut step had its reply: end that step's calls (none of them silently twice), then go on.
     const cut = attempt > 1 && offset < maxSteps ? await readCutStep(store, jobId, lastEventId, offset + 1) : undefined
@@ -226,7 +266,7 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     }
     if (queueSignal?.aborted) throw new ShutdownError()
     const status = endStatus(last)
-    await lease.updateJob({ status, ...(last?.type === 'fail' ? { error: last.error.message } : {}) })
+    await lease.updateJob({ status, ...(last?.type === 'fail' ? { error: last.error.message } : {}), ...FORGET_STATE })
   }
   catch (error) {
     // Shutting down: leave the job as it is, for the queue to run it again (here after a restart, or elsewhere).
@@ -238,7 +278,7 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     console.error(`[jobs] chat ${jobId} failed: ${failure.message}`)
     const write = lease ?? { appendEvent: (event: unknown) => store.appendEvent(jobId, event), updateJob: (patch: Partial<JobRecord>) => store.updateJob(jobId, patch) }
     await write.appendEvent({ type: 'fail', steps: stepsDone, error: failure } satisfies LoopEvent).catch(() => {})
-    await write.updateJob({ status: 'failed', error: failure.message }).catch(() => {})
+    await write.updateJob({ status: 'failed', error: failure.message, ...FORGET_STATE }).catch(() => {})
   }
   finally {
     lease?.release()
@@ -265,13 +305,13 @@ function shiftStep(event: LoopEvent, offset: number): LoopEvent {
  * while it ran may run again only when its tool is a server tool with no effect outside the app (`actsOutsideApp`
  * unset): a browser tool may have run in the tab, and any other may have changed something elsewhere.
  */
-function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, onWaiting: (waiting: boolean) => Promise<void>): { set: ToolSet, isSafeToRepeat: (name: string) => boolean } {
+function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, waits: Omit<BrowserToolOptions, 'jobId'>): { set: ToolSet, isSafeToRepeat: (name: string) => boolean } {
   const wanted = new Set(input.serverToolNames)
   const serverTools = listServerTools().filter(tool => wanted.has(tool.name) && tool.runtime !== 'client')
   const serverNames = new Set(serverTools.map(tool => tool.executable.definition.function.name))
   const browser = (input.browserTools ?? [])
     .filter(definition => !serverNames.has(definition.function.name))
-    .map(definition => browserTool(definition, { jobId, onWaiting }))
+    .map(definition => browserTool(definition, { jobId, ...waits }))
   const repeatable = new Set(serverTools.filter(tool => !tool.actsOutsideApp).map(tool => tool.executable.definition.function.name))
   const executables: ExecutableTool[] = [...serverTools.map(tool => tool.executable), ...browser]
   return { set: toolSetFromArray(executables), isSafeToRepeat: name => repeatable.has(name) }

@@ -3,6 +3,7 @@ import { executeServerTool, listServerTools } from '../chat/tool-registry'
 import type { JobQueue } from '../background-jobs/job-queue'
 import type { JobRecord, JobStore } from '../background-jobs/job-store-types'
 import { createChatJob } from '../background-jobs/stream-handler'
+import type { JobLimits } from '../background-jobs/job-admission'
 import type { ChatQueueData } from '../background-jobs/stream-handler'
 import type { Workflow } from './workflow-types'
 
@@ -32,6 +33,10 @@ export interface StartWorkflowRunOptions {
   threadId: string
   /** Asked instead of the workflow's first message. */
   message?: string
+  /** The requesting client (a hash of its IP), counted against its cap. */
+  clientKey?: string
+  /** The session's and client's caps (job-admission.ts): past them the run is refused with JobLimitError. */
+  limits?: JobLimits
 }
 
 /** The run has nothing to ask: neither the workflow nor the request gave a first message. */
@@ -54,7 +59,8 @@ export async function startWorkflowRun(store: JobStore, queue: JobQueue<ChatQueu
   const job = await createChatJob(store, {
     sessionId: options.sessionId, threadId: options.threadId, messages, modelName: workflow.model,
     serverToolNames: Object.keys(workflowToolHandlers(workflow)),
-  })
+    ...(options.clientKey && { clientKey: options.clientKey }),
+  }, options.limits)
   try {
     await queue.enqueue(job.id, { kind: 'chat' })
   }

@@ -50,6 +50,22 @@ export function describeJobStoreContract(name: string, harness: JobStoreHarness)
       vi.useRealTimers()
     })
 
+    it('counts a session\'s and a client\'s unfinished jobs and their bytes, without reading their state', async () => {
+      const { a, b } = await open()
+      const client = `client-${sequence}`
+      await a.putJob(newJob({ sessionId: 'usage-1', clientKey: client, status: 'queued', stateBytes: 1000 }))
+      await a.putJob(newJob({ sessionId: 'usage-1', clientKey: client, status: 'paused', stateBytes: 500 }))
+      const finishing = newJob({ sessionId: 'usage-1', clientKey: client, status: 'running', stateBytes: 7 })
+      await a.putJob(finishing)
+      await a.putJob(newJob({ sessionId: 'usage-2', clientKey: client, status: 'running', stateBytes: 40 }))
+      await a.putJob(newJob({ sessionId: 'usage-1', status: 'done', stateBytes: 99 }))
+      expect(await b.activeUsage({ sessionId: 'usage-1' })).toEqual({ jobs: 3, bytes: 1507 })
+      expect(await b.activeUsage({ clientKey: client })).toEqual({ jobs: 4, bytes: 1547 })
+      await a.updateJob(finishing.id, { status: 'done', state: undefined, stateBytes: undefined })
+      expect(await b.activeUsage({ sessionId: 'usage-1' })).toEqual({ jobs: 2, bytes: 1500 })
+      expect(await b.activeUsage({ clientKey: 'nobody' })).toEqual({ jobs: 0, bytes: 0 })
+    })
+
     it('keeps job records and lists a session\'s jobs newest first, without other sessions\' jobs', async () => {
       const { a, b } = await open()
       const older = newJob({ createdAt: 1, state: { messages: [{ role: 'user', content: 'hi' }] } })

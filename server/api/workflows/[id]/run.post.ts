@@ -3,6 +3,7 @@ import { SMALL_BODY_LIMIT_BYTES } from '../../../utils/http/request-limits'
 import { OPENROUTER_NO_KEY_MESSAGE } from '../../../utils/openrouter-proxy'
 import { chatJobStore } from '../../../utils/background-jobs/chat-job-store'
 import { useChatQueue } from '../../../utils/background-jobs/chat-worker'
+import { clientKeyOf, jobLimitResponse, useJobLimits } from '../../../utils/background-jobs/job-admission-route'
 import { startWorkflowRun, WorkflowRunError } from '../../../utils/workflows/background-execution'
 import { invalidWorkflow, requireOwnWorkflow } from '../../../utils/workflows/workflow-access'
 import { workflowRunSchema } from '../../../utils/workflows/workflow-types'
@@ -17,12 +18,12 @@ export default defineEventHandler(async (event) => {
   if (!parsed.success) throw invalidWorkflow(parsed.error.issues)
   if (!String(useRuntimeConfig(event).openrouterApiKey ?? '').trim()) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
   try {
-    const job = await startWorkflowRun(chatJobStore(), useChatQueue(), workflow, { sessionId: workflow.sessionId, ...parsed.data })
+    const job = await startWorkflowRun(chatJobStore(), useChatQueue(), workflow, { sessionId: workflow.sessionId, ...parsed.data, clientKey: clientKeyOf(event), limits: useJobLimits(event) })
     setResponseStatus(event, 201)
     return { id: job.id, threadId: parsed.data.threadId }
   }
   catch (error) {
     if (error instanceof WorkflowRunError) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: error.message })
-    throw error
+    throw jobLimitResponse(error)
   }
 })

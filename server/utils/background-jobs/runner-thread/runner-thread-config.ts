@@ -11,8 +11,10 @@ export interface RunnerThreadConfig {
   policy: OpenRouterPolicy
   appUrl: string
   appTitle: string
-  /** Chats this thread runs at once (`NUXT_JOB_CONCURRENCY`). */
+  /** Chats this thread runs at once (`NUXT_JOB_CONCURRENCY`); parked ones do not count. */
   concurrency: number
+  /** How long a chat waits for a person (`NUXT_JOB_WAIT_TIMEOUT_MS`). */
+  waitTimeoutMs: number
   lockDurationMs?: number
   stalledIntervalMs?: number
   /** How often a run renews its claim on its job (a third of the lock). */

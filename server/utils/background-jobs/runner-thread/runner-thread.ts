@@ -29,7 +29,7 @@ const queue = createBullmqJobQueue<ChatQueueData>({
   ...(config.stalledIntervalMs ? { stalledIntervalMs: config.stalledIntervalMs } : {}),
 })
 
-queue.startWorker(async (jobId, _data, { attempt, signal }) => {
+queue.startWorker(async (jobId, _data, { attempt, signal, slot }) => {
   if (!config.apiKey) {
     await store.updateJob(jobId, { status: 'failed', error: OPENROUTER_NO_KEY_MESSAGE })
     return
@@ -41,6 +41,8 @@ queue.startWorker(async (jobId, _data, { attempt, signal }) => {
     signal,
     ownerId: config.ownerId,
     leaseRenewMs: config.leaseRenewMs,
+    slot,
+    waitTimeoutMs: config.waitTimeoutMs,
     model: (state: ChatJobState) => createServerChatModel({
       apiKey: config.apiKey, baseUrl: config.openrouterBaseUrl, model: state.modelName, policy: config.policy,
       appUrl: config.appUrl, appTitle: config.appTitle,

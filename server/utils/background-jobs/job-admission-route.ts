@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto'
+import type { H3Event } from 'h3'
+import { trustsProxy } from '../security/browser-session'
+import { resolveJobLimits } from './job-admission'
+import type { JobLimits } from './job-admission'
+import { JobLimitError } from './job-limit-error'
+
+// The routes' side of job-admission.ts (Nitro only; the runner threads never load it).
+
+/** The client of a request as a job records it: a hash of its IP (the forwarded one behind a trusted proxy). */
+export function clientKeyOf(event: H3Event): string {
+  const ip = getRequestIP(event, { xForwardedFor: trustsProxy(event) }) ?? 'unknown'
+  return createHash('sha256').update(ip).digest('hex').slice(0, 32)
+}
+
+/** The server's limits, from the runtime config (Nitro only). */
+export function useJobLimits(event?: H3Event): JobLimits {
+  const config = useRuntimeConfig(event)
+  return resolveJobLimits({
+    maxActivePerSession: config.jobMaxActivePerSession, maxActivePerIp: config.jobMaxActivePerIp,
+    maxBytesPerSession: config.jobMaxBytesPerSession, maxBytesPerIp: config.jobMaxBytesPerIp,
+  })
+}
+
+/** A JobLimitError as the route's answer (429 with its message, which the tab shows); anything else as it is. */
+export function jobLimitResponse(error: unknown): unknown {
+  return JobLimitError.isInstance(error) ? createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: error.message }) : error
+}
+
