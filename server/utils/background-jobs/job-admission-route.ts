@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
-import { trustsProxy } from '../security/browser-session'
+import { requestClientBudgetKey } from '../security/client-address'
 import { resolveJobLimits } from './job-admission'
 import type { JobLimits } from './job-admission'
 import { JobLimitError } from './job-limit-error'
 
 // The routes' side of job-admission.ts (Nitro only; the runner threads never load it).
 
-/** The client of a request as a job records it: a hash of its IP (the forwarded one behind a trusted proxy). */
+/**
+ * The client of a request as a job records it: a hash of the address budgets count (behind trusted proxies the hop
+ * they saw, never the client's own X-Forwarded-For entries; IPv6 by its /64).
+ */
 export function clientKeyOf(event: H3Event): string {
-  const ip = getRequestIP(event, { xForwardedFor: trustsProxy(event) }) ?? 'unknown'
+  const ip = requestClientBudgetKey(event)
   return createHash('sha256').update(ip).digest('hex').slice(0, 32)
 }
 
