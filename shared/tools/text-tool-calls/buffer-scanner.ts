@@ -1,4 +1,4 @@
-import { scanBalanced, type BalancedScan } from './safe-json'
+import { continueBalanced, scanBalanced, type BalancedScan, type BalancedScanState } from './safe-json'
 import { skipWhitespace } from './build-call'
 
 /**
@@ -21,8 +21,6 @@ export interface TrackedBufferScanner extends BufferScanner {
   track: (buffer: string, moved: boolean) => void
 }
 
-interface BalancedState { index: number, depth: number, inString: boolean, escaped: boolean, end?: number }
-
 /** The plain scans, for parsers called without a stream (and for texts that are not the buffer). */
 export const PLAIN_SCANNER: BufferScanner = {
   scanBalanced,
@@ -33,35 +31,17 @@ export const PLAIN_SCANNER: BufferScanner = {
 /** Creates the scanner of one stream; positions are kept per start and cleared when the buffer's front moves. */
 export function createBufferScanner(): TrackedBufferScanner {
   let buffer = ''
-  const balanced = new Map<number, BalancedState>()
+  const balanced = new Map<number, BalancedScanState | { end: number }>()
   const whitespace = new Map<number, number>()
   const searches = new Map<string, { found: number, searchedTo: number }>()
 
   function resumeBalanced(start: number): BalancedScan {
-    let state = balanced.get(start)
-    if (!state) balanced.set(start, state = { index: start, depth: 0, inString: false, escaped: false })
-    if (state.end !== undefined) return { complete: true, end: state.end }
-    let { index, depth, inString, escaped } = state
-    for (; index < buffer.length; index++) {
-      const char = buffer[index]
-      if (inString) {
-        if (escaped) escaped = false
-        else if (char === '\\') escaped = true
-        else if (char === '"') inString = false
-        continue
-      }
-      if (char === '"') inString = true
-      else if (char === '{' || char === '[') depth++
-      else if (char === '}' || char === ']') {
-        depth--
-        if (depth === 0) {
-          state.end = index + 1
-          return { complete: true, end: index + 1 }
-        }
-      }
-    }
-    Object.assign(state, { index, depth, inString, escaped })
-    return { complete: false }
+    const known = balanced.get(start)
+    if (known && 'end' in known) return { complete: true, end: known.end }
+    const state = known ?? { index: start, depth: 0, inString: false, escaped: false }
+    const scan = continueBalanced(buffer, state)
+    balanced.set(start, scan.complete ? { end: scan.end } : state)
+    return scan
   }
 
   return {

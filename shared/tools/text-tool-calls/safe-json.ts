@@ -36,15 +36,21 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 export type BalancedScan = { complete: true, end: number } | { complete: false }
 
+/** Where a balanced scan stopped: resumed by {@link continueBalanced} once the text has grown. */
+export interface BalancedScanState { index: number, depth: number, inString: boolean, escaped: boolean }
+
 /**
  * Finds where the JSON object or array opening at `start` closes, honouring strings and escapes.
  * Bracket kinds are not checked here: JSON.parse validates the slice afterwards.
  */
 export function scanBalanced(text: string, start: number): BalancedScan {
-  let depth = 0
-  let inString = false
-  let escaped = false
-  for (let index = start; index < text.length; index++) {
+  return continueBalanced(text, { index: start, depth: 0, inString: false, escaped: false })
+}
+
+/** {@link scanBalanced} from a kept state, which it advances to the end of `text` when the value is still open. */
+export function continueBalanced(text: string, state: BalancedScanState): BalancedScan {
+  let { index, depth, inString, escaped } = state
+  for (; index < text.length; index++) {
     const char = text[index]
     if (inString) {
       if (escaped) escaped = false
@@ -59,5 +65,6 @@ export function scanBalanced(text: string, start: number): BalancedScan {
       if (depth === 0) return { complete: true, end: index + 1 }
     }
   }
+  Object.assign(state, { index, depth, inString, escaped })
   return { complete: false }
 }

@@ -87,6 +87,15 @@ function parseToolCallTag(text: string, start: number, context: ParseContext): B
   return calls.length > 0 ? { status: 'calls', calls, end } : { status: 'text' }
 }
 
+const MISTRAL_NAME = /[\w.-]+/y
+const MISTRAL_CALL_ID = /\[CALL_ID\][\w-]*/y
+
+/** A sticky pattern's match at `index` (no slice of the rest, no search past `index`). */
+function matchAt(pattern: RegExp, text: string, index: number): RegExpExecArray | null {
+  pattern.lastIndex = index
+  return pattern.exec(text)
+}
+
 /** Mistral `[TOOL_CALLS]`: `[{…}]` arrays (before tokenizer v11) or `name{…}` / `name[ARGS]{…}` (v11+). */
 function parseMistral(text: string, start: number, context: ParseContext): BlockResult {
   const index = context.scan.skipWhitespace(text, start + '[TOOL_CALLS]'.length)
@@ -94,10 +103,10 @@ function parseMistral(text: string, start: number, context: ParseContext): Block
   if (text[index] === '[' || text[index] === '{') {
     return withOptionalCloser(text, parseJsonCalls(text, index, context, TAGGED), ['[/TOOL_CALLS]'], context)
   }
-  const name = /^[\w.-]+/.exec(text.slice(index))
+  const name = matchAt(MISTRAL_NAME, text, index)
   if (name) {
     let cursor = index + name[0].length
-    const callId = /^\[CALL_ID\][\w-]*/.exec(text.slice(cursor))
+    const callId = matchAt(MISTRAL_CALL_ID, text, cursor)
     if (callId) cursor += callId[0].length
     if (text.startsWith('[ARGS]', cursor)) cursor += '[ARGS]'.length
     if (cursor >= text.length || '[ARGS]'.startsWith(text.slice(cursor)) || '[CALL_ID]'.startsWith(text.slice(cursor))) return needMoreOrText(context)
