@@ -4,7 +4,7 @@
 // While `measureWork(run)` runs, `RegExp.prototype.exec` is replaced. Every RegExp operation goes through it
 // (split, replace, test, match, matchAll and search all call `exec` once it is not the built-in one), so the code
 // under test needs no change: each call is run by the counting interpreter of backtracking-regex.ts and checked
-// against V8's own answer. The string built-ins that scan (toLowerCase, toUpperCase, indexOf, includes,
+// against V8's own answer. The string built-ins that scan (toLowerCase, toUpperCase, indexOf, includes, the trims,
 // JSON.parse/stringify) add the characters they read.
 import { compileRegex, matchAt } from './backtracking-regex'
 import type { StepMeter } from './backtracking-regex'
@@ -65,8 +65,34 @@ export interface MeasureWorkOptions {
  * scanning string built-ins read. Deterministic: the same call always gives the same number.
  */
 export function measureWork<T>(run: () => T, options: MeasureWorkOptions = {}): { result: T, work: number } {
+  const uninstall = installMeter(options)
+  try {
+    const result = run()
+    return { result, work: meter.steps }
+  }
+  finally {
+    uninstall()
+  }
+}
+
+/**
+ * {@link measureWork} for an async run (a stream reader). The meter stays installed until the run settles, so
+ * nothing else may run meanwhile: await it before starting another.
+ */
+export async function measureWorkAsync<T>(run: () => Promise<T>, options: MeasureWorkOptions = {}): Promise<{ result: T, work: number }> {
+  const uninstall = installMeter(options)
+  try {
+    const result = await run()
+    return { result, work: meter.steps }
+  }
+  finally {
+    uninstall()
+  }
+}
+
+function installMeter(options: MeasureWorkOptions): () => void {
   const { maxWork = 20_000_000 } = options
-  const { toLowerCase, toUpperCase, indexOf, includes } = String.prototype
+  const { toLowerCase, toUpperCase, indexOf, includes, trim, trimStart, trimEnd } = String.prototype
   const { parse, stringify } = JSON
   const proto = String.prototype as unknown as Record<string, unknown>
   RegExp.prototype.exec = countedExec
@@ -90,6 +116,14 @@ export function measureWork<T>(run: () => T, options: MeasureWorkOptions = {}): 
     count(this.length)
     return includes.call(this, search, from)
   }
+  // The trims read the white space they remove and one character more at each end they trim.
+  for (const [name, native] of [['trim', trim], ['trimStart', trimStart], ['trimEnd', trimEnd]] as const) {
+    proto[name] = function (this: string) {
+      const trimmed = native.call(this)
+      count(this.length - trimmed.length + 1)
+      return trimmed
+    }
+  }
   JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
     count(String(text).length)
     return parse(text, reviver)
@@ -101,14 +135,10 @@ export function measureWork<T>(run: () => T, options: MeasureWorkOptions = {}): 
   }) as typeof JSON.stringify
   meter.steps = 0
   meter.budget = maxWork
-  try {
-    const result = run()
-    return { result, work: meter.steps }
-  }
-  finally {
+  return () => {
     meter.budget = Infinity
     RegExp.prototype.exec = nativeExec
-    Object.assign(proto, { toLowerCase, toUpperCase, indexOf, includes })
+    Object.assign(proto, { toLowerCase, toUpperCase, indexOf, includes, trim, trimStart, trimEnd })
     Object.assign(JSON, { parse, stringify })
   }
 }
