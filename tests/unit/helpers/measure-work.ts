@@ -43,7 +43,7 @@ function interpretedExec(regexp: RegExp, text: string): RegExpExecArray | null {
       result = Object.assign(captures, { index: start, input: text, groups: undefined }) as unknown as RegExpExecArray
       break
     }
-    if (sticky) break
+    if (sticky || anchoredAtStart(regexp)) break
   }
   if (global || sticky) regexp.lastIndex = result ? result.index + result[0].length : 0
 
@@ -52,6 +52,27 @@ function interpretedExec(regexp: RegExp, text: string): RegExpExecArray | null {
   const [ours, theirs] = [result, expected].map(match => nativeStringify(match && [...match, match.index]))
   if (ours !== theirs) throw new Error(`the counting interpreter disagrees with V8 on /${regexp.source}/${regexp.flags} at ${from}: ${ours} vs ${theirs}`)
   return result
+}
+
+/**
+ * True for a pattern that can only match at the start of the text (`^…` outside multiline mode, no top-level `|`):
+ * V8 tries it at the first position only, so the interpreter does too.
+ */
+function anchoredAtStart(regexp: RegExp): boolean {
+  const { source, multiline } = regexp
+  if (multiline || !source.startsWith('^')) return false
+  let depth = 0
+  let inClass = false
+  for (let index = 1; index < source.length; index++) {
+    const char = source[index]
+    if (char === '\\') index++
+    else if (inClass) inClass = char !== ']'
+    else if (char === '[') inClass = true
+    else if (char === '(') depth++
+    else if (char === ')') depth--
+    else if (char === '|' && depth === 0) return false
+  }
+  return true
 }
 
 /** Options of `measureWork`. */
