@@ -1,7 +1,7 @@
 // The text tool-call parser's work over a stream grows linearly with the stream, measured deterministically as in
 // demo-linear-work.test.ts: regular-expression steps and the characters that string built-ins scan
-// (tests/unit/helpers/measure-work.ts), plus the characters the balanced JSON scan reads (counted here, since its
-// loop calls nothing the meter sees). Every case streams in 8-character deltas, as a model's tokens arrive. A parser
+// (tests/unit/helpers/measure-work.ts), plus the characters the balanced JSON scans read (counted here, since their
+// loops call nothing the meter sees). Every case streams in 8-character deltas, as a model's tokens arrive. A parser
 // that reads its whole buffer again on each delta shows 16 from n to 4n; linear work shows at most 4, plus an
 // eighth for a held block that is read again once it has grown by an eighth.
 import { describe, expect, it, vi } from 'vitest'
@@ -19,11 +19,10 @@ vi.mock('#shared/tools/text-tool-calls/safe-json', async (importOriginal) => {
       balanced.characters += (scan.complete ? scan.end : text.length) - start
       return scan
     },
-    continueBalanced: (text: string, state: { index: number, depth: number, inString: boolean, escaped: boolean }) => {
-      const from = state.index
-      const scan = original.continueBalanced(text, state)
-      balanced.characters += (scan.complete ? scan.end : text.length) - from
-      return scan
+    continueBracketReading: (...[text, reading, offset, closes]: Parameters<typeof original.continueBracketReading>) => {
+      const from = reading.index
+      original.continueBracketReading(text, reading, offset, closes)
+      balanced.characters += reading.index - from
     },
   }
 })
@@ -35,11 +34,11 @@ function deltasOf(text: string): string[] {
   return Array.from({ length: Math.ceil(text.length / DELTA) }, (_, index) => text.slice(index * DELTA, (index + 1) * DELTA))
 }
 
-function streamed(text: string): { calls: ParsedTextToolCall[], work: number } {
+function streamed(text: string, deltas = deltasOf(text)): { calls: ParsedTextToolCall[], work: number } {
   balanced.characters = 0
   const { result, work } = measureWork(() => {
     const stream = createTextToolCallStream({ toolNames })
-    const calls = deltasOf(text).flatMap(delta => stream.push(delta).calls)
+    const calls = deltas.flatMap(delta => stream.push(delta).calls)
     return [...calls, ...stream.flush().calls]
   })
   return { calls: result, work: work + balanced.characters }
@@ -91,5 +90,17 @@ describe('text tool-call parsing work grows linearly with the stream', () => {
     const [small, large] = [streamed(build(4_000)), streamed(build(16_000))]
     if (expectedCalls >= 0) expect(large.calls).toHaveLength(expectedCalls)
     expect(large.work / small.work).toBeLessThanOrEqual(4.5)
+  })
+})
+
+describe('text tool-call parsing work grows linearly with a reply that comes in one piece', () => {
+  it.each([
+    ['unclosed "{"', (n: number) => '{'.repeat(n)],
+    ['unclosed "[{"', (n: number) => '[{'.repeat(n / 2)],
+    ['objects that never close and are not calls', (n: number) => '{"a": '.repeat(n / 6)],
+    ['JSON code fences that are not calls', (n: number) => '```json\n{'.repeat(n / 9)],
+  ])('%s: 4 times the text costs at most 4 times the work', (_, build) => {
+    const [small, large] = [build(4_000), build(16_000)].map(text => streamed(text, [text]))
+    expect(large!.work / small!.work).toBeLessThanOrEqual(4.5)
   })
 })

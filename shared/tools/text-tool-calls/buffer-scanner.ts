@@ -1,5 +1,6 @@
-import { continueBalanced, scanBalanced, type BalancedScan, type BalancedScanState } from './safe-json'
+import { scanBalanced, type BalancedScan } from './safe-json'
 import { skipWhitespace } from './build-call'
+import { createBracketReadings } from './bracket-readings'
 
 /**
  * The scans a format parser runs over the stream's buffer, with their progress kept between deltas. While a block
@@ -16,9 +17,9 @@ export interface BufferScanner {
   indexOf: (text: string, needle: string, from: number) => number
 }
 
-/** A scanner the stream owns: `track` after every change of the buffer, with `moved` when its front was cut. */
+/** A scanner the stream owns: `track` after every change of the buffer, with how many characters left its front. */
 export interface TrackedBufferScanner extends BufferScanner {
-  track: (buffer: string, moved: boolean) => void
+  track: (buffer: string, cut: number) => void
 }
 
 /** The plain scans, for parsers called without a stream (and for texts that are not the buffer). */
@@ -31,30 +32,21 @@ export const PLAIN_SCANNER: BufferScanner = {
 /** Creates the scanner of one stream; positions are kept per start and cleared when the buffer's front moves. */
 export function createBufferScanner(): TrackedBufferScanner {
   let buffer = ''
-  const balanced = new Map<number, BalancedScanState | { end: number }>()
+  const brackets = createBracketReadings()
   const whitespace = new Map<number, number>()
   const searches = new Map<string, { found: number, searchedTo: number }>()
 
-  function resumeBalanced(start: number): BalancedScan {
-    const known = balanced.get(start)
-    if (known && 'end' in known) return { complete: true, end: known.end }
-    const state = known ?? { index: start, depth: 0, inString: false, escaped: false }
-    const scan = continueBalanced(buffer, state)
-    balanced.set(start, scan.complete ? { end: scan.end } : state)
-    return scan
-  }
-
   return {
-    track(next, moved) {
+    track(next, cut) {
       buffer = next
-      if (moved) {
-        balanced.clear()
+      brackets.track(next, cut)
+      if (cut > 0) {
         whitespace.clear()
         searches.clear()
       }
     },
     scanBalanced(text, start) {
-      return text === buffer ? resumeBalanced(start) : scanBalanced(text, start)
+      return text === buffer && (text[start] === '{' || text[start] === '[') ? brackets.scan(start) : scanBalanced(text, start)
     },
     skipWhitespace(text, index) {
       if (text !== buffer) return skipWhitespace(text, index)

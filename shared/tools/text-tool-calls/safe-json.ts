@@ -68,3 +68,39 @@ export function continueBalanced(text: string, state: BalancedScanState): Balanc
   Object.assign(state, { index, depth, inString, escaped })
   return { complete: false }
 }
+
+/**
+ * One left-to-right reading of a text's brackets, with its own idea of where strings are (it started at a bracket
+ * outside any string). `open` holds the brackets still open, innermost last; a level may hold the brackets of
+ * several readings that were merged once they agreed on where strings are.
+ */
+export interface BracketReading { index: number, inString: boolean, escaped: boolean, open: number[][] }
+
+/**
+ * Reads `text` on from `reading.index` and records in `closes`, for every opening bracket that is outside a string in
+ * this reading, where it closes (`-1` while it is open). Positions are the text's plus `offset`. What
+ * `scanBalanced(text, p)` answers depends only on the text from `p` on, so it is complete exactly when p's entry is
+ * (ending after it), whichever reading recorded it.
+ */
+export function continueBracketReading(text: string, reading: BracketReading, offset: number, closes: Map<number, number>): void {
+  let { index, inString, escaped } = reading
+  const { open } = reading
+  for (const end = offset + text.length; index < end; index++) {
+    const char = text[index - offset]
+    if (inString) {
+      if (escaped) escaped = false
+      else if (char === '\\') escaped = true
+      else if (char === '"') inString = false
+      continue
+    }
+    if (char === '"') inString = true
+    else if (char === '{' || char === '[') {
+      open.push([index])
+      closes.set(index, -1)
+    }
+    else if ((char === '}' || char === ']') && open.length > 0) {
+      for (const position of open.pop()!) closes.set(position, index)
+    }
+  }
+  Object.assign(reading, { index, inString, escaped })
+}

@@ -63,7 +63,7 @@ export function createTextToolCallStream(options: TextToolCallOptions): TextTool
   function cut(count: number): void {
     if (count === 0) return
     buffer = buffer.slice(count)
-    scanner.track(buffer, true)
+    scanner.track(buffer, count)
     openerIndex.track(buffer, count)
   }
 
@@ -177,7 +177,7 @@ export function createTextToolCallStream(options: TextToolCallOptions): TextTool
   return {
     push(delta) {
       buffer += delta
-      scanner.track(buffer, false)
+      scanner.track(buffer, 0)
       openerIndex.track(buffer, 0)
       if (buffer.length < rereadAt) return { text: '', calls: [] }
       return process(false)
