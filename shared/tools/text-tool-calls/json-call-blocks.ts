@@ -43,27 +43,36 @@ export function parseJsonCallArray(text: string, start: number, context: ParseCo
       return calls.length > 0 ? { status: 'calls', calls, end } : { status: 'text', end, rejectedJson: true }
     }
     if (elements > 0) {
-      if (char !== ',') return rejectWhole(text, start, scan)
+      if (char !== ',') return rejectJsonValue(text, start, context)
       index = scan.skipWhitespace(text, index + 1)
       if (index >= text.length) return needMoreOrText(context)
     }
-    if (text[index] !== '{') return rejectWhole(text, start, scan)
+    if (text[index] !== '{') return rejectJsonValue(text, start, context)
     const element = scan.scanBalanced(text, index)
     if (!element.complete) return elements === 0 ? resumableNeedMoreOrText(context) : needMoreOrText(context)
     const parsed = safeJsonParse(text.slice(index, element.end))
-    if (!parsed.ok) return rejectWhole(text, start, scan)
+    if (!parsed.ok) return rejectJsonValue(text, start, context)
     const verdict = callFromObject(parsed.value, context, options)
-    if (verdict.kind === 'not-a-call') return rejectWhole(text, start, scan)
+    if (verdict.kind === 'not-a-call') return rejectJsonValue(text, start, context)
     if (verdict.kind === 'call') calls.push(verdict.call)
     elements++
     index = element.end
   }
 }
 
-/** Rejects a JSON value as text, skipping it whole when complete so that nested objects are not mistaken for calls. */
-function rejectWhole(text: string, start: number, scanner: BufferScanner): BlockResult {
-  const scan = scanner.scanBalanced(text, start)
-  return scan.complete ? { status: 'text', end: scan.end, rejectedJson: true } : { status: 'text' }
+/**
+ * The most characters a JSON value that is not a call may span and still be skipped whole as text (so that the
+ * objects nested in it are not mistaken for calls). While it streams, the text from its opening bracket is held
+ * back until it closes or grows past this: whether it closes decides how the text inside is read, and the answer
+ * must not depend on how the text was cut into deltas. A longer (or unclosed) value gives up only its bracket.
+ */
+export const REJECTED_VALUE_MAX_CHARS = 1_024
+
+/** Rejects the JSON value at `start` as text: whole when it closes within REJECTED_VALUE_MAX_CHARS, else its bracket. */
+export function rejectJsonValue(text: string, start: number, context: ParseContext): BlockResult {
+  const scan = context.scan.scanBalanced(text, start)
+  if (scan.complete) return scan.end - start <= REJECTED_VALUE_MAX_CHARS ? { status: 'text', end: scan.end, rejectedJson: true } : { status: 'text' }
+  return text.length - start <= REJECTED_VALUE_MAX_CHARS ? resumableNeedMoreOrText(context) : { status: 'text' }
 }
 
 /**

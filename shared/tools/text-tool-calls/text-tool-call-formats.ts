@@ -1,6 +1,6 @@
 import type { BlockResult, ParseContext, ParsedTextToolCall, StartFormat, TextToolCallFormat } from './text-tool-call-types'
 import { couldBeToolName, makeCall, matchToolNameAt, needMoreOrText, resolveToolName, resumableNeedMoreOrText, skipWhitespace } from './build-call'
-import { opensWithCallKey, parseJsonCallArray, parseJsonCalls, parseJsonCallSequence } from './json-call-blocks'
+import { opensWithCallKey, parseJsonCallArray, parseJsonCalls, parseJsonCallSequence, rejectJsonValue } from './json-call-blocks'
 import { GLM_TAGS, LONGCAT_TAGS, parseArgumentKeyBody, parseMinimaxInvokes, parseQwenFunction } from './xml-call-blocks'
 import { parsePythonCalls } from './python-calls'
 import { parseGemmaCall } from './gemma-calls'
@@ -186,13 +186,6 @@ function parseFence(text: string, start: number, context: ParseContext): BlockRe
   if (text.startsWith('```', after)) return { ...result, end: after + 3 }
   if (after >= text.length) return context.final ? { ...result, end: after } : { status: 'need-more' }
   return notACall
-}
-
-/** Whole-value rejection for JSON that follows a rejected JSON value, or whose first key is not a call key. */
-function rejectJsonValue(text: string, start: number, context: ParseContext): BlockResult {
-  const scan = context.scan.scanBalanced(text, start)
-  if (scan.complete) return { status: 'text', end: scan.end, rejectedJson: true }
-  return { status: 'text' }
 }
 
 /** A bare `{"name": …, "arguments": …}` object (or a `;`-separated run of them) anywhere in the text. */
