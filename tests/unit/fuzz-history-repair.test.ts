@@ -37,14 +37,14 @@ function callsIn(messages: readonly unknown[]): number {
 }
 
 describe('history repair, fuzzed', () => {
-  it('turns any message list into one a strict server accepts, without throwing (5,000 runs)', () => {
+  it('turns any message list into one a strict server accepts, without throwing (20,000 runs)', () => {
     fc.assert(fc.property(history, (messages) => {
       const repaired = repairToolHistory(messages)
       expect(validateStrictHistory(repaired)).toEqual([])
-    }), fuzzOptions(5_000))
+    }), fuzzOptions(20_000))
   })
 
-  it('gives at most one message per message and call given, and no more text than it was given plus its notes (3,000 runs)', () => {
+  it('gives at most one message per message and call given, and no more text than it was given plus its notes (10,000 runs)', () => {
     fc.assert(fc.property(history, (messages) => {
       const repaired = repairToolHistory(messages)
       const calls = callsIn(messages)
@@ -53,21 +53,21 @@ describe('history repair, fuzzed', () => {
       // A call may gain a note for its answer (~60 characters), its name again and an id suffix: 200 at most.
       const size = (value: unknown) => JSON.stringify(value ?? null)?.length ?? 0
       expect(size(repaired)).toBeLessThanOrEqual(size(messages) + 200 * (calls + 1))
-    }), fuzzOptions(3_000))
+    }), fuzzOptions(10_000))
   })
 
-  it('leaves a history it repaired as it is (1,000 runs)', () => {
+  it('leaves a history it repaired as it is (4,000 runs)', () => {
     fc.assert(fc.property(history, (messages) => {
       const repaired = repairToolHistory(messages)
       expect(repairToolHistory(repaired)).toEqual(repaired)
-    }), fuzzOptions(1_000))
+    }), fuzzOptions(4_000))
   })
 
-  it('does not modify the list it is given (1,000 runs)', () => {
+  it('does not modify the list it is given (4,000 runs)', () => {
     fc.assert(fc.property(history, (messages) => {
       const before = structuredClone(messages)
       repairToolHistory(messages)
       expect(messages).toEqual(before)
-    }), fuzzOptions(1_000))
+    }), fuzzOptions(4_000))
   })
 })

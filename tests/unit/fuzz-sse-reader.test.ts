@@ -39,28 +39,28 @@ const SSE_PIECES = ['data: ', 'data:', 'event: error\n', 'event: ping\n', 'id: 7
   '{"choices":[{"index":0,"delta":{"reasoning":"r","reasoning_details":[{"type":"reasoning.text","text":"t"}]}}]}', '{', '}', '"', 'é', '\u0000']
 
 describe('SSE reader, fuzzed', () => {
-  it(`gives the events of each of the ${files.length} recorded streams however its bytes are cut into reads (400 runs)`, async () => {
+  it(`gives the events of each of the ${files.length} recorded streams however its bytes are cut into reads (1,000 runs)`, async () => {
     const whole = await Promise.all(files.map(bytes => read([bytes])))
     await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: files.length - 1 }), readSizes, async (file, sizes) => {
       expect(await read(cut(files[file]!, sizes))).toEqual(whole[file])
-    }), fuzzOptions(400))
+    }), fuzzOptions(1_000))
   })
 
-  it('never throws on a body of arbitrary bytes in arbitrary reads (1,500 runs)', async () => {
+  it('never throws on a body of arbitrary bytes in arbitrary reads (4,000 runs)', async () => {
     await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 400 }), readSizes, async (bytes, sizes) => {
       const events = await read(cut(bytes, sizes))
       expect(events.at(-1)).toMatchObject({ type: expect.stringMatching(/^(done|error)$/) })
-    }), fuzzOptions(1_500))
+    }), fuzzOptions(4_000))
   })
 
-  it('never throws on a soup of SSE lines and chunk JSON, and reads it the same however it is cut (1,500 runs)', async () => {
+  it('never throws on a soup of SSE lines and chunk JSON, and reads it the same however it is cut (4,000 runs)', async () => {
     const soup = fc.array(fc.constantFrom(...SSE_PIECES), { maxLength: 40 }).map(pieces => new TextEncoder().encode(pieces.join('')))
     await fc.assert(fc.asyncProperty(soup, readSizes, async (bytes, sizes) => {
       expect(await read(cut(bytes, sizes))).toEqual(await read([bytes]))
-    }), fuzzOptions(1_500))
+    }), fuzzOptions(4_000))
   })
 
-  it('never throws on arbitrary JSON in data lines (1,500 runs)', async () => {
+  it('never throws on arbitrary JSON in data lines (3,000 runs)', async () => {
     const chunkLike = fc.oneof(
       fc.jsonValue(),
       fc.record({ choices: fc.array(fc.record({ index: fc.jsonValue(), delta: fc.jsonValue(), finish_reason: fc.jsonValue() }, { requiredKeys: [] }), { maxLength: 2 }), usage: fc.jsonValue(), error: fc.jsonValue() }, { requiredKeys: [] }),
@@ -71,6 +71,6 @@ describe('SSE reader, fuzzed', () => {
     await fc.assert(fc.asyncProperty(body, async (text) => {
       const events = await read([text])
       expect(events.at(-1)).toMatchObject({ type: expect.stringMatching(/^(done|error)$/) })
-    }), fuzzOptions(1_500))
+    }), fuzzOptions(3_000))
   })
 })

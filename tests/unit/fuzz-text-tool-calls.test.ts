@@ -61,30 +61,30 @@ function expectBounded(input: string, output: { text: string, calls: ParsedTextT
 }
 
 describe('text tool-call parser, fuzzed', () => {
-  it('never throws on arbitrary text in arbitrary deltas, and its output is bounded by its input (3,000 runs)', () => {
+  it('never throws on arbitrary text in arbitrary deltas, and its output is bounded by its input (10,000 runs)', () => {
     fc.assert(fc.property(anyText, deltaSizes, (text, sizes) => {
       expectBounded(text, run(cut(text, sizes)))
-    }), fuzzOptions(3_000))
+    }), fuzzOptions(10_000))
   })
 
-  it('gives the calls and text of the whole text however a soup of call syntax is cut (4,000 runs)', () => {
+  it('gives the calls and text of the whole text however a soup of call syntax is cut (12,000 runs)', () => {
     fc.assert(fc.property(soup, deltaSizes, (text, sizes) => {
       const whole = run([text])
       expectBounded(text, whole)
       expect(run(cut(text, sizes))).toEqual(whole)
+    }), fuzzOptions(12_000))
+  })
+
+  it('gives the calls and text of the whole text when a soup arrives one character at a time (4,000 runs)', () => {
+    fc.assert(fc.property(soup, (text) => {
+      expect(run([...text])).toEqual(run([text]))
     }), fuzzOptions(4_000))
   })
 
-  it('gives the calls and text of the whole text when a soup arrives one character at a time (1,500 runs)', () => {
-    fc.assert(fc.property(soup, (text) => {
-      expect(run([...text])).toEqual(run([text]))
-    }), fuzzOptions(1_500))
-  })
-
-  it('gives the calls and text of the whole text for arbitrary text in arbitrary deltas (2,000 runs)', () => {
+  it('gives the calls and text of the whole text for arbitrary text in arbitrary deltas (6,000 runs)', () => {
     fc.assert(fc.property(anyText, deltaSizes, (text, sizes) => {
       expect(run(cut(text, sizes))).toEqual(run([text]))
-    }), fuzzOptions(2_000))
+    }), fuzzOptions(6_000))
   })
 })
 

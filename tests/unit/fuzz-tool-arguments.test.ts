@@ -50,7 +50,7 @@ function expectAnswer(tool: ToolDefinition, value: unknown): void {
 }
 
 describe('tool arguments, fuzzed', () => {
-  it('parses arbitrary text into an object or a short reason, never throwing (4,000 runs)', () => {
+  it('parses arbitrary text into an object or a short reason, never throwing (12,000 runs)', () => {
     fc.assert(fc.property(argumentText, (text) => {
       const result = parseToolArguments(text)
       if (result.ok) {
@@ -58,17 +58,17 @@ describe('tool arguments, fuzzed', () => {
         expect(Array.isArray(result.value)).toBe(false)
       }
       else expect(result.error.length).toBeLessThanOrEqual(400)
-    }), fuzzOptions(4_000))
+    }), fuzzOptions(12_000))
   })
 
-  it.each(SCHEMAS.map(tool => [tool.function.name, tool] as const))('checks arbitrary JSON against %s: valid or a short reason, never throwing (1,000 runs)', (_, tool) => {
-    fc.assert(fc.property(argumentsFor(tool), value => expectAnswer(tool, value)), fuzzOptions(1_000))
+  it.each(SCHEMAS.map(tool => [tool.function.name, tool] as const))('checks arbitrary JSON against %s: valid or a short reason, never throwing (3,000 runs)', (_, tool) => {
+    fc.assert(fc.property(argumentsFor(tool), value => expectAnswer(tool, value)), fuzzOptions(3_000))
   })
 
-  it('checks whatever arbitrary text parses to against every schema (1,000 runs)', () => {
+  it('checks whatever arbitrary text parses to against every schema (3,000 runs)', () => {
     fc.assert(fc.property(argumentText, (text) => {
       const parsed = parseToolArguments(text)
       if (parsed.ok) for (const tool of SCHEMAS) expectAnswer(tool, parsed.value)
-    }), fuzzOptions(1_000))
+    }), fuzzOptions(3_000))
   })
 })
