@@ -27,6 +27,9 @@ const PIECES = [
 
 const soup = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map(pieces => pieces.join(''))
 const anyText = fc.string({ unit: 'binary', maxLength: 300 })
+/** Soups with long runs in them, so that held blocks pass the length past which they are read again only once grown. */
+const longSoup = fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...PIECES) }, { weight: 1, arbitrary: fc.constantFrom('x'.repeat(700), ' '.repeat(600), '"long text" '.repeat(60), '{"k": 1}, '.repeat(80)) }), { maxLength: 40 })
+  .map(pieces => pieces.join(''))
 /** Delta sizes, used in turn until the text is used up. */
 const deltaSizes = fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 20 })
 
@@ -73,6 +76,14 @@ describe('text tool-call parser, fuzzed', () => {
       expectBounded(text, whole)
       expect(run(cut(text, sizes))).toEqual(whole)
     }), fuzzOptions(12_000))
+  })
+
+  it('gives the calls and text of the whole text however a soup with long runs is cut (1,500 runs)', () => {
+    fc.assert(fc.property(longSoup, deltaSizes, (text, sizes) => {
+      const whole = run([text])
+      expectBounded(text, whole)
+      expect(run(cut(text, sizes))).toEqual(whole)
+    }), fuzzOptions(1_500))
   })
 
   it('gives the calls and text of the whole text when a soup arrives one character at a time (4,000 runs)', () => {
