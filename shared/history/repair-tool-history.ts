@@ -33,6 +33,7 @@ export const MISSING_TOOL_RESULT = 'Cancelled: no result was recorded.'
 export function repairToolHistory(messages: readonly ModelMessage[]): ModelMessage[] {
   const repaired: ModelMessage[] = []
   const usedIds = new Set<string>()
+  const nextSuffix = new Map<string, number>()
   let index = 0
   while (index < messages.length) {
     const message = messages[index]!
@@ -44,13 +45,13 @@ export function repairToolHistory(messages: readonly ModelMessage[]): ModelMessa
     }
     const answers: ToolMessage[] = []
     while (messages[index]?.role === 'tool') answers.push(messages[index++] as ToolMessage)
-    repaired.push(...repairTurn(message, answers, usedIds))
+    repaired.push(...repairTurn(message, answers, usedIds, nextSuffix))
   }
   return repaired
 }
 
 /** One assistant message and the tool messages right after it → the messages the model should see for them. */
-function repairTurn(message: AssistantMessage, answers: ToolMessage[], usedIds: Set<string>): ModelMessage[] {
+function repairTurn(message: AssistantMessage, answers: ToolMessage[], usedIds: Set<string>, nextSuffix: Map<string, number>): ModelMessage[] {
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : []
   const answerOf = matchAnswers(calls, answers)
   const kept: ToolCall[] = []
@@ -62,7 +63,7 @@ function repairTurn(message: AssistantMessage, answers: ToolMessage[], usedIds: 
     const args = normalizeBlankArguments(call.function.arguments)
     const whole = isJsonObjectText(args)
     if (!whole && !answer) return // rule 5, unanswered
-    const id = freshId(call.id, usedIds)
+    const id = freshId(call.id, usedIds, nextSuffix)
     kept.push({ id, type: 'function', function: { name, arguments: whole ? args : '{}' } })
     const content = !whole ? CUT_OFF_RESULT : answer ? answerText(answer) : MISSING_TOOL_RESULT
     results.push({ role: 'tool', tool_call_id: id, name, content })
@@ -77,10 +78,21 @@ function repairTurn(message: AssistantMessage, answers: ToolMessage[], usedIds: 
  * id that has none yet, so two calls sharing an id each keep their own answer. Extra answers are dropped.
  */
 function matchAnswers(calls: readonly ToolCall[], answers: readonly ToolMessage[]): Map<number, ToolMessage> {
+  // The positions of each id's calls, in order, still waiting for an answer.
+  const waiting = new Map<unknown, number[]>()
+  calls.forEach((call, position) => {
+    const positions = waiting.get(call?.id)
+    if (positions) positions.push(position)
+    else waiting.set(call?.id, [position])
+  })
+  const next = new Map<unknown, number>()
   const matched = new Map<number, ToolMessage>()
   for (const answer of answers) {
-    const position = calls.findIndex((call, at) => call?.id === answer.tool_call_id && !matched.has(at))
-    if (position >= 0) matched.set(position, answer)
+    const positions = waiting.get(answer.tool_call_id)
+    const taken = next.get(answer.tool_call_id) ?? 0
+    if (!positions || taken >= positions.length) continue
+    matched.set(positions[taken]!, answer)
+    next.set(answer.tool_call_id, taken + 1)
   }
   return matched
 }
@@ -92,11 +104,18 @@ function repairName(name: unknown): string | undefined {
   return name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64)
 }
 
-/** Rule 7: the id itself when it is new to the history, otherwise the first free `<id>_<n>`. */
-function freshId(id: unknown, usedIds: Set<string>): string {
+/**
+ * Rule 7: the id itself when it is new to the history, otherwise the first free `<id>_<n>`. Ids are never freed,
+ * so the search for a base goes on from the last number it gave (many calls sharing one id cost one step each).
+ */
+function freshId(id: unknown, usedIds: Set<string>, nextSuffix: Map<string, number>): string {
   const base = typeof id === 'string' && id !== '' ? id : 'call_without_id'
   let candidate = base
-  for (let n = 2; usedIds.has(candidate); n++) candidate = `${base}_${n}`
+  let n = nextSuffix.get(base) ?? 2
+  if (usedIds.has(candidate)) {
+    while (usedIds.has(candidate = `${base}_${n}`)) n++
+    nextSuffix.set(base, n + 1)
+  }
   usedIds.add(candidate)
   return candidate
 }

@@ -14,18 +14,24 @@ export interface ThinkTagSplitter {
 
 const OPEN_TAGS = ['<think>', '<thinking>']
 const CLOSE_TAGS: Record<string, string> = { '<think>': '</think>', '<thinking>': '</thinking>' }
+/** What `trimStart` removes (JavaScript's white space and line terminators), read from a kept position. */
+const LEADING_SPACE = /\s*/y
 
 /** Creates a splitter for one reply. */
 export function createThinkTagSplitter(): ThinkTagSplitter {
   let mode: 'undecided' | 'reasoning' | 'after-reasoning' | 'text' = 'undecided'
   let held = ''
   let closeTag = ''
+  /** Leading white space of `held` already read while undecided: a long run of it is read once, not per delta. */
+  let leadingSpace = 0
 
   function push(delta: string) {
     const out = { text: '', reasoning: '' }
     held += delta
     if (mode === 'undecided') {
-      const start = held.trimStart()
+      LEADING_SPACE.lastIndex = leadingSpace
+      leadingSpace += LEADING_SPACE.exec(held)![0].length
+      const start = held.slice(leadingSpace)
       const open = OPEN_TAGS.find(tag => start.startsWith(tag))
       if (open) {
         mode = 'reasoning'

@@ -1,5 +1,6 @@
 import type { ToolCall } from '../types/chat'
 import type { StreamEvent } from '../stream/stream-event'
+import { createCompleteJsonTracker, type CompleteJsonTracker } from './complete-json-tracker'
 
 export type ToolCallDeltaEvent = Extract<StreamEvent, { type: 'tool-call-delta' }>
 
@@ -34,8 +35,11 @@ interface PendingCall {
   name: string
   announced: boolean
   fragments: string[]
-  /** Whole-call repeats replace the text instead of appending, so keep the current text separately. */
-  text: string
+  /**
+   * The current text: whole-call repeats replace it instead of appending, so it is kept apart from the fragments.
+   * Whether it is complete JSON is asked after many deltas, so the answer is kept up as the text grows.
+   */
+  json: CompleteJsonTracker
 }
 
 /**
@@ -49,9 +53,11 @@ export function createToolCallAccumulator(options: ToolCallAccumulatorOptions = 
   const idPrefix = options.idPrefix ?? `call_${Math.random().toString(36).slice(2, 10)}`
   const pending: PendingCall[] = []
   const currentByIndex = new Map<number, PendingCall>()
+  const callsPerIndex = new Map<number, number>()
 
   function startCall(index: number, id: string | undefined): PendingCall {
-    const sameIndex = pending.filter(call => call.index === index).length
+    const sameIndex = callsPerIndex.get(index) ?? 0
+    callsPerIndex.set(index, sameIndex + 1)
     const call: PendingCall = {
       index,
       order: pending.length,
@@ -60,7 +66,7 @@ export function createToolCallAccumulator(options: ToolCallAccumulatorOptions = 
       name: '',
       announced: false,
       fragments: [],
-      text: '',
+      json: createCompleteJsonTracker(),
     }
     pending.push(call)
     currentByIndex.set(index, call)
@@ -69,7 +75,7 @@ export function createToolCallAccumulator(options: ToolCallAccumulatorOptions = 
 
   function isNextCall(call: PendingCall, event: ToolCallDeltaEvent): boolean {
     if (!event.id || !call.providerId || event.id === call.id) return false
-    return isCompleteJson(call.text) || Boolean(event.name && call.name && event.name !== call.name)
+    return call.json.isComplete() || Boolean(event.name && call.name && event.name !== call.name)
   }
 
   function push(event: ToolCallDeltaEvent): StreamingToolCall | undefined {
@@ -101,8 +107,9 @@ function appendArguments(call: PendingCall, delta: string | undefined): void {
   if (!delta) return
   call.fragments.push(delta)
   // A provider that repeats the whole call sends the complete JSON again (or a longer version of it).
-  if (call.text && delta.startsWith(call.text) && isCompleteJson(call.text)) call.text = delta
-  else call.text += delta
+  const text = call.json.text()
+  if (text && delta.startsWith(text) && call.json.isComplete()) call.json.reset(delta)
+  else call.json.append(delta)
 }
 
 /**
@@ -110,8 +117,9 @@ function appendArguments(call: PendingCall, delta: string | undefined): void {
  * broken JSON; if every fragment extends the previous one and the last is valid, the last is the call.
  */
 function finalArguments(call: PendingCall): string {
-  const { fragments, text } = call
-  if (fragments.length < 2 || isCompleteJson(text)) return text
+  const { fragments } = call
+  const text = call.json.text()
+  if (fragments.length < 2 || call.json.isComplete()) return text
   const cumulative = fragments.every((fragment, i) => i === 0 || fragment.startsWith(fragments[i - 1]!))
   const last = fragments[fragments.length - 1]!
   return cumulative && isCompleteJson(last) ? last : text

@@ -103,6 +103,11 @@ export function needMoreOrText(context: ParseContext, end?: number): BlockResult
   return context.final ? { status: 'text', end } : { status: 'need-more' }
 }
 
+/** {@link needMoreOrText} for a parser that got here through the scanner's resumed scans only. */
+export function resumableNeedMoreOrText(context: ParseContext, end?: number): BlockResult {
+  return context.final ? { status: 'text', end } : { status: 'need-more', resumable: true }
+}
+
 export function skipWhitespace(text: string, index: number): number {
   while (index < text.length && /\s/.test(text[index]!)) index++
   return index

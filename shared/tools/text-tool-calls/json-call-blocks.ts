@@ -1,6 +1,7 @@
 import type { BlockResult, ParseContext, ParsedTextToolCall } from './text-tool-call-types'
-import { callFromObject, needMoreOrText, skipWhitespace, type CallObjectOptions } from './build-call'
-import { safeJsonParse, scanBalanced } from './safe-json'
+import { callFromObject, needMoreOrText, resumableNeedMoreOrText, type CallObjectOptions } from './build-call'
+import { safeJsonParse } from './safe-json'
+import { PLAIN_SCANNER, type BufferScanner } from './buffer-scanner'
 
 /** Keys a bare JSON call may open with; anything else in prose is plain JSON, not a call. */
 const CALL_KEYS = ['name', 'arguments', 'parameters']
@@ -9,8 +10,8 @@ const CALL_KEYS = ['name', 'arguments', 'parameters']
  * Streaming guard for bare JSON: `{` must be followed by a quoted call key. Returns `yes`, `no`, or `maybe`
  * when the text ends before the first key is complete.
  */
-export function opensWithCallKey(text: string, start: number): 'yes' | 'no' | 'maybe' {
-  let index = skipWhitespace(text, start + 1)
+export function opensWithCallKey(text: string, start: number, scan: BufferScanner = PLAIN_SCANNER): 'yes' | 'no' | 'maybe' {
+  let index = scan.skipWhitespace(text, start + 1)
   if (index >= text.length) return 'maybe'
   if (text[index] !== '"') return 'no'
   index++
@@ -27,12 +28,13 @@ export function opensWithCallKey(text: string, start: number): 'yes' | 'no' | 'm
  */
 export function parseJsonCallArray(text: string, start: number, context: ParseContext, options: CallObjectOptions): BlockResult {
   const calls: ParsedTextToolCall[] = []
+  const { scan } = context
   let index = start + 1
   let elements = 0
   for (;;) {
-    index = skipWhitespace(text, index)
+    index = scan.skipWhitespace(text, index)
     if (index >= text.length) {
-      if (!context.final) return { status: 'need-more' }
+      if (!context.final) return { status: 'need-more', resumable: elements === 0 }
       return elements > 0 && calls.length > 0 ? { status: 'calls', calls, end: index } : { status: 'text' }
     }
     const char = text[index]
@@ -41,27 +43,36 @@ export function parseJsonCallArray(text: string, start: number, context: ParseCo
       return calls.length > 0 ? { status: 'calls', calls, end } : { status: 'text', end, rejectedJson: true }
     }
     if (elements > 0) {
-      if (char !== ',') return rejectWhole(text, start)
-      index = skipWhitespace(text, index + 1)
+      if (char !== ',') return rejectJsonValue(text, start, context)
+      index = scan.skipWhitespace(text, index + 1)
       if (index >= text.length) return needMoreOrText(context)
     }
-    if (text[index] !== '{') return rejectWhole(text, start)
-    const scan = scanBalanced(text, index)
-    if (!scan.complete) return needMoreOrText(context)
-    const parsed = safeJsonParse(text.slice(index, scan.end))
-    if (!parsed.ok) return rejectWhole(text, start)
+    if (text[index] !== '{') return rejectJsonValue(text, start, context)
+    const element = scan.scanBalanced(text, index)
+    if (!element.complete) return elements === 0 ? resumableNeedMoreOrText(context) : needMoreOrText(context)
+    const parsed = safeJsonParse(text.slice(index, element.end))
+    if (!parsed.ok) return rejectJsonValue(text, start, context)
     const verdict = callFromObject(parsed.value, context, options)
-    if (verdict.kind === 'not-a-call') return rejectWhole(text, start)
+    if (verdict.kind === 'not-a-call') return rejectJsonValue(text, start, context)
     if (verdict.kind === 'call') calls.push(verdict.call)
     elements++
-    index = scan.end
+    index = element.end
   }
 }
 
-/** Rejects a JSON value as text, skipping it whole when complete so that nested objects are not mistaken for calls. */
-function rejectWhole(text: string, start: number): BlockResult {
-  const scan = scanBalanced(text, start)
-  return scan.complete ? { status: 'text', end: scan.end, rejectedJson: true } : { status: 'text' }
+/**
+ * The most characters a JSON value that is not a call may span and still be skipped whole as text (so that the
+ * objects nested in it are not mistaken for calls). While it streams, the text from its opening bracket is held
+ * back until it closes or grows past this: whether it closes decides how the text inside is read, and the answer
+ * must not depend on how the text was cut into deltas. A longer (or unclosed) value gives up only its bracket.
+ */
+export const REJECTED_VALUE_MAX_CHARS = 1_024
+
+/** Rejects the JSON value at `start` as text: whole when it closes within REJECTED_VALUE_MAX_CHARS, else its bracket. */
+export function rejectJsonValue(text: string, start: number, context: ParseContext): BlockResult {
+  const scan = context.scan.scanBalanced(text, start)
+  if (scan.complete) return scan.end - start <= REJECTED_VALUE_MAX_CHARS ? { status: 'text', end: scan.end, rejectedJson: true } : { status: 'text' }
+  return text.length - start <= REJECTED_VALUE_MAX_CHARS ? resumableNeedMoreOrText(context) : { status: 'text' }
 }
 
 /**
@@ -73,10 +84,10 @@ export function parseJsonCallSequence(text: string, start: number, context: Pars
   let index = start
   let end = start
   for (;;) {
-    const scan = scanBalanced(text, index)
+    const scan = context.scan.scanBalanced(text, index)
     if (!scan.complete) {
-      if (calls.length === 0) return needMoreOrText(context)
-      if (!context.final && opensWithCallKey(text, index) !== 'no') return { status: 'need-more' }
+      if (calls.length === 0) return resumableNeedMoreOrText(context)
+      if (!context.final && opensWithCallKey(text, index, context.scan) !== 'no') return { status: 'need-more' }
       break
     }
     const parsed = safeJsonParse(text.slice(index, scan.end))

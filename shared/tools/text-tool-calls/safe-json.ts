@@ -36,15 +36,21 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 export type BalancedScan = { complete: true, end: number } | { complete: false }
 
+/** Where a balanced scan stopped: resumed by {@link continueBalanced} once the text has grown. */
+export interface BalancedScanState { index: number, depth: number, inString: boolean, escaped: boolean }
+
 /**
  * Finds where the JSON object or array opening at `start` closes, honouring strings and escapes.
  * Bracket kinds are not checked here: JSON.parse validates the slice afterwards.
  */
 export function scanBalanced(text: string, start: number): BalancedScan {
-  let depth = 0
-  let inString = false
-  let escaped = false
-  for (let index = start; index < text.length; index++) {
+  return continueBalanced(text, { index: start, depth: 0, inString: false, escaped: false })
+}
+
+/** {@link scanBalanced} from a kept state, which it advances to the end of `text` when the value is still open. */
+export function continueBalanced(text: string, state: BalancedScanState): BalancedScan {
+  let { index, depth, inString, escaped } = state
+  for (; index < text.length; index++) {
     const char = text[index]
     if (inString) {
       if (escaped) escaped = false
@@ -59,5 +65,42 @@ export function scanBalanced(text: string, start: number): BalancedScan {
       if (depth === 0) return { complete: true, end: index + 1 }
     }
   }
+  Object.assign(state, { index, depth, inString, escaped })
   return { complete: false }
+}
+
+/**
+ * One left-to-right reading of a text's brackets, with its own idea of where strings are (it started at a bracket
+ * outside any string). `open` holds the brackets still open, innermost last; a level may hold the brackets of
+ * several readings that were merged once they agreed on where strings are.
+ */
+export interface BracketReading { index: number, inString: boolean, escaped: boolean, open: number[][] }
+
+/**
+ * Reads `text` on from `reading.index` and records in `closes`, for every opening bracket that is outside a string in
+ * this reading, where it closes (`-1` while it is open). Positions are the text's plus `offset`. What
+ * `scanBalanced(text, p)` answers depends only on the text from `p` on, so it is complete exactly when p's entry is
+ * (ending after it), whichever reading recorded it.
+ */
+export function continueBracketReading(text: string, reading: BracketReading, offset: number, closes: Map<number, number>): void {
+  let { index, inString, escaped } = reading
+  const { open } = reading
+  for (const end = offset + text.length; index < end; index++) {
+    const char = text[index - offset]
+    if (inString) {
+      if (escaped) escaped = false
+      else if (char === '\\') escaped = true
+      else if (char === '"') inString = false
+      continue
+    }
+    if (char === '"') inString = true
+    else if (char === '{' || char === '[') {
+      open.push([index])
+      closes.set(index, -1)
+    }
+    else if ((char === '}' || char === ']') && open.length > 0) {
+      for (const position of open.pop()!) closes.set(position, index)
+    }
+  }
+  Object.assign(reading, { index, inString, escaped })
 }

@@ -1,10 +1,10 @@
 import type { BlockResult, ParseContext, ParsedTextToolCall, StartFormat, TextToolCallFormat } from './text-tool-call-types'
-import { couldBeToolName, makeCall, matchToolNameAt, needMoreOrText, resolveToolName, skipWhitespace } from './build-call'
-import { opensWithCallKey, parseJsonCallArray, parseJsonCalls, parseJsonCallSequence } from './json-call-blocks'
+import { couldBeToolName, makeCall, matchToolNameAt, needMoreOrText, resolveToolName, resumableNeedMoreOrText, skipWhitespace } from './build-call'
+import { opensWithCallKey, parseJsonCallArray, parseJsonCalls, parseJsonCallSequence, rejectJsonValue } from './json-call-blocks'
 import { GLM_TAGS, LONGCAT_TAGS, parseArgumentKeyBody, parseMinimaxInvokes, parseQwenFunction } from './xml-call-blocks'
 import { parsePythonCalls } from './python-calls'
 import { parseGemmaCall } from './gemma-calls'
-import { isPlainObject, safeJsonParse, scanBalanced } from './safe-json'
+import { isPlainObject, safeJsonParse } from './safe-json'
 
 const TAGGED = { allowMissingArguments: true, allowStringArguments: true }
 const BARE = { allowMissingArguments: false, allowStringArguments: false }
@@ -35,11 +35,11 @@ function withOptionalCloser(text: string, result: BlockResult, markers: string[]
 function wrapped(open: string, close: string, readBody: (text: string, start: number, context: ParseContext) => BlockResult,
   earlyCheck?: (text: string, bodyStart: number, context: ParseContext) => boolean): TextToolCallFormat['parse'] {
   return (text, start, context) => {
-    const bodyStart = skipWhitespace(text, start + open.length)
-    const closeAt = text.indexOf(close, bodyStart)
+    const bodyStart = context.scan.skipWhitespace(text, start + open.length)
+    const closeAt = context.scan.indexOf(text, close, bodyStart)
     if (closeAt === -1 && !context.final) {
       if (bodyStart < text.length && earlyCheck && !earlyCheck(text, bodyStart, context)) return { status: 'text' }
-      return { status: 'need-more' }
+      return { status: 'need-more', resumable: !earlyCheck }
     }
     const stop = closeAt === -1 ? text.length : closeAt
     if (bodyStart >= stop) return { status: 'text' }
@@ -53,16 +53,17 @@ function wrapped(open: string, close: string, readBody: (text: string, start: nu
 function parseToolCallTag(text: string, start: number, context: ParseContext): BlockResult {
   const open = '<tool_call>'
   const close = '</tool_call>'
-  const bodyStart = skipWhitespace(text, start + open.length)
-  if (bodyStart >= text.length) return needMoreOrText(context)
-  const closeAt = text.indexOf(close, bodyStart)
-  const nextOpen = text.indexOf(open, bodyStart)
+  const bodyStart = context.scan.skipWhitespace(text, start + open.length)
+  if (bodyStart >= text.length) return resumableNeedMoreOrText(context)
+  const closeAt = context.scan.indexOf(text, close, bodyStart)
+  const nextOpen = context.scan.indexOf(text, open, bodyStart)
   const blockEnd = nextOpen !== -1 && (closeAt === -1 || nextOpen < closeAt) ? nextOpen : closeAt
   const first = text[bodyStart]!
   const rest = text.slice(bodyStart)
   const isFunction = rest.startsWith('<function=')
   if (blockEnd === -1 && !context.final) {
-    if (first === '{' || first === '[' || isFunction || '<function='.startsWith(rest)) return { status: 'need-more' }
+    if (first === '{' || first === '[' || isFunction) return { status: 'need-more', resumable: true }
+    if ('<function='.startsWith(rest)) return { status: 'need-more' }
     const name = /^[^\s<]*/.exec(rest)![0]
     return couldBeToolName(name, context) ? { status: 'need-more' } : { status: 'text' }
   }
@@ -86,17 +87,26 @@ function parseToolCallTag(text: string, start: number, context: ParseContext): B
   return calls.length > 0 ? { status: 'calls', calls, end } : { status: 'text' }
 }
 
+const MISTRAL_NAME = /[\w.-]+/y
+const MISTRAL_CALL_ID = /\[CALL_ID\][\w-]*/y
+
+/** A sticky pattern's match at `index` (no slice of the rest, no search past `index`). */
+function matchAt(pattern: RegExp, text: string, index: number): RegExpExecArray | null {
+  pattern.lastIndex = index
+  return pattern.exec(text)
+}
+
 /** Mistral `[TOOL_CALLS]`: `[{…}]` arrays (before tokenizer v11) or `name{…}` / `name[ARGS]{…}` (v11+). */
 function parseMistral(text: string, start: number, context: ParseContext): BlockResult {
-  const index = skipWhitespace(text, start + '[TOOL_CALLS]'.length)
-  if (index >= text.length) return needMoreOrText(context)
+  const index = context.scan.skipWhitespace(text, start + '[TOOL_CALLS]'.length)
+  if (index >= text.length) return resumableNeedMoreOrText(context)
   if (text[index] === '[' || text[index] === '{') {
     return withOptionalCloser(text, parseJsonCalls(text, index, context, TAGGED), ['[/TOOL_CALLS]'], context)
   }
-  const name = /^[\w.-]+/.exec(text.slice(index))
+  const name = matchAt(MISTRAL_NAME, text, index)
   if (name) {
     let cursor = index + name[0].length
-    const callId = /^\[CALL_ID\][\w-]*/.exec(text.slice(cursor))
+    const callId = matchAt(MISTRAL_CALL_ID, text, cursor)
     if (callId) cursor += callId[0].length
     if (text.startsWith('[ARGS]', cursor)) cursor += '[ARGS]'.length
     if (cursor >= text.length || '[ARGS]'.startsWith(text.slice(cursor)) || '[CALL_ID]'.startsWith(text.slice(cursor))) return needMoreOrText(context)
@@ -111,8 +121,8 @@ function parseMistral(text: string, start: number, context: ParseContext): Block
 function parseNameThenArguments(text: string, braceAt: number, rawName: string, context: ParseContext): BlockResult {
   if (braceAt >= text.length) return needMoreOrText(context)
   if (text[braceAt] !== '{') return { status: 'text' }
-  const scan = scanBalanced(text, braceAt)
-  if (!scan.complete) return needMoreOrText(context)
+  const scan = context.scan.scanBalanced(text, braceAt)
+  if (!scan.complete) return resumableNeedMoreOrText(context)
   const parsed = safeJsonParse(text.slice(braceAt, scan.end))
   const name = resolveToolName(rawName, context)
   if (!parsed.ok || !isPlainObject(parsed.value) || !name) return { status: 'text' }
@@ -159,14 +169,14 @@ function parseFence(text: string, start: number, context: ParseContext): BlockRe
   if (lineEnd >= text.length) return needMoreOrText(context)
   const notACall: BlockResult = { status: 'text', end: lineEnd, opensFence: true }
   if (text[lineEnd] !== '\n' || !['', 'json', 'tool_call', 'tool_calls', 'tool_code'].includes(language.toLowerCase())) return notACall
-  const bodyStart = skipWhitespace(text, lineEnd)
-  if (bodyStart >= text.length) return needMoreOrText(context, lineEnd)
+  const bodyStart = context.scan.skipWhitespace(text, lineEnd)
+  if (bodyStart >= text.length) return resumableNeedMoreOrText(context, lineEnd)
   const first = text[bodyStart]
   if (first !== '{' && first !== '[') return notACall
-  const probe = first === '{' ? bodyStart : skipWhitespace(text, bodyStart + 1)
-  if (probe >= text.length) return needMoreOrText(context, lineEnd)
+  const probe = first === '{' ? bodyStart : context.scan.skipWhitespace(text, bodyStart + 1)
+  if (probe >= text.length) return resumableNeedMoreOrText(context, lineEnd)
   if (text[probe] !== '{') return notACall
-  const key = opensWithCallKey(text, probe)
+  const key = opensWithCallKey(text, probe, context.scan)
   if (key === 'no') return notACall
   if (key === 'maybe') return needMoreOrText(context, lineEnd)
   const result = parseJsonCalls(text, bodyStart, context, BARE)
@@ -178,30 +188,23 @@ function parseFence(text: string, start: number, context: ParseContext): BlockRe
   return notACall
 }
 
-/** Whole-value rejection for JSON that follows a rejected JSON value, or whose first key is not a call key. */
-function rejectJsonValue(text: string, start: number, context: ParseContext): BlockResult {
-  const scan = scanBalanced(text, start)
-  if (scan.complete) return { status: 'text', end: scan.end, rejectedJson: true }
-  return { status: 'text' }
-}
-
 /** A bare `{"name": …, "arguments": …}` object (or a `;`-separated run of them) anywhere in the text. */
 function parseBareObject(text: string, start: number, context: ParseContext): BlockResult {
   if (context.afterRejectedJson) return rejectJsonValue(text, start, context)
-  const key = opensWithCallKey(text, start)
-  if (key === 'maybe') return needMoreOrText(context)
+  const key = opensWithCallKey(text, start, context.scan)
+  if (key === 'maybe') return resumableNeedMoreOrText(context)
   if (key === 'no') return rejectJsonValue(text, start, context)
   return parseJsonCallSequence(text, start, context, BARE)
 }
 
 /** A bare `[{…}]` call array or a pythonic `[f(a=1), g()]` list anywhere in the text. */
 function parseBareList(text: string, start: number, context: ParseContext): BlockResult {
-  const index = skipWhitespace(text, start + 1)
-  if (index >= text.length) return needMoreOrText(context)
+  const index = context.scan.skipWhitespace(text, start + 1)
+  if (index >= text.length) return resumableNeedMoreOrText(context)
   if (text[index] === '{') {
     if (context.afterRejectedJson) return rejectJsonValue(text, start, context)
-    const key = opensWithCallKey(text, index)
-    if (key === 'maybe') return needMoreOrText(context)
+    const key = opensWithCallKey(text, index, context.scan)
+    if (key === 'maybe') return resumableNeedMoreOrText(context)
     if (key === 'no') return rejectJsonValue(text, start, context)
     return parseJsonCallArray(text, start, context, BARE)
   }
@@ -221,8 +224,8 @@ export const TEXT_TOOL_CALL_FORMATS: TextToolCallFormat[] = [
     name: 'llama-python-tag',
     openers: ['<|python_tag|>'],
     parse: (text, start, context) => {
-      const index = skipWhitespace(text, start + '<|python_tag|>'.length)
-      if (index >= text.length) return needMoreOrText(context)
+      const index = context.scan.skipWhitespace(text, start + '<|python_tag|>'.length)
+      if (index >= text.length) return resumableNeedMoreOrText(context)
       const result = text[index] === '{' ? parseJsonCallSequence(text, index, context, BARE) : { status: 'text' as const }
       return withOptionalCloser(text, result, ['<|eom_id|>', '<|eot_id|>'], context)
     },
@@ -232,8 +235,8 @@ export const TEXT_TOOL_CALL_FORMATS: TextToolCallFormat[] = [
     name: 'granite',
     openers: ['<|tool_call|>'],
     parse: (text, start, context) => {
-      const index = skipWhitespace(text, start + '<|tool_call|>'.length)
-      return index >= text.length ? needMoreOrText(context) : parseJsonCalls(text, index, context, TAGGED)
+      const index = context.scan.skipWhitespace(text, start + '<|tool_call|>'.length)
+      return index >= text.length ? resumableNeedMoreOrText(context) : parseJsonCalls(text, index, context, TAGGED)
     },
   },
   { name: 'phi4-mini', openers: ['functools['], parse: (text, start, context) => parseJsonCallArray(text, start + 'functools'.length, context, TAGGED) },

@@ -1,4 +1,5 @@
 import type { JsonSchemaObject, ToolDefinition } from '../../types/chat'
+import type { BufferScanner } from './buffer-scanner'
 
 /** One tool call recovered from model text. `arguments` is JSON text (an object for well-formed calls). */
 export interface ParsedTextToolCall {
@@ -39,15 +40,19 @@ export interface ParseContext {
   schemas: ReadonlyMap<string, JsonSchemaObject>
   /** True when the previous bare JSON value was rejected and only whitespace, `;` or `,` followed it. */
   afterRejectedJson: boolean
+  /** The scans over the stream's buffer, resumed between deltas (plain scans outside a stream). */
+  scan: BufferScanner
 }
 
 /**
  * A parser's verdict at one opener: `calls` (markup consumed up to `end`), `need-more` (streaming: the
  * buffer may still turn into a call, hold it back) or `text` (not a call: emit `end` characters as text).
+ * A `resumable` need-more was answered from the scanner's kept state, so asking again after each delta costs
+ * only the delta; any other need-more re-reads the block, and the stream asks again only once it has grown.
  */
 export type BlockResult =
   | { status: 'calls', calls: ParsedTextToolCall[], end: number }
-  | { status: 'need-more' }
+  | { status: 'need-more', resumable?: boolean }
   | { status: 'text', end?: number, rejectedJson?: boolean, opensFence?: boolean }
 
 /** A text tool-call syntax: literal openers found anywhere, or (startOnly) a parser tried at the output's start. */

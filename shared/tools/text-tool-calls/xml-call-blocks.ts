@@ -1,5 +1,5 @@
 import type { BlockResult, ParseContext, ParsedTextToolCall } from './text-tool-call-types'
-import { coerceParameter, couldBeToolName, makeCall, needMoreOrText, resolveToolName } from './build-call'
+import { coerceParameter, couldBeToolName, makeCall, needMoreOrText, resolveToolName, resumableNeedMoreOrText } from './build-call'
 import { isForbiddenKey } from './safe-json'
 
 const FUNCTION_OPEN = '<function='
@@ -12,7 +12,7 @@ const FUNCTION_CLOSE = '</function>'
  */
 export function parseQwenFunction(text: string, start: number, context: ParseContext, stop = text.length): BlockResult {
   const nameStart = start + FUNCTION_OPEN.length
-  const nameEnd = text.indexOf('>', nameStart)
+  const nameEnd = context.scan.indexOf(text, '>', nameStart)
   const nameSoFar = text.slice(nameStart, nameEnd === -1 ? stop : nameEnd)
   if (/[\n<]/.test(nameSoFar)) return { status: 'text' }
   if (nameEnd === -1 || nameEnd >= stop) {
@@ -21,8 +21,8 @@ export function parseQwenFunction(text: string, start: number, context: ParseCon
   }
   const name = resolveToolName(nameSoFar, context)
   if (!name) return { status: 'text' }
-  const close = text.indexOf(FUNCTION_CLOSE, nameEnd)
-  if ((close === -1 || close > stop) && !context.final && stop === text.length) return { status: 'need-more' }
+  const close = context.scan.indexOf(text, FUNCTION_CLOSE, nameEnd)
+  if ((close === -1 || close > stop) && !context.final && stop === text.length) return { status: 'need-more', resumable: true }
   const bodyEnd = close === -1 || close > stop ? stop : close
   const body = text.slice(nameEnd + 1, bodyEnd)
   const args: Record<string, unknown> = {}
@@ -81,8 +81,8 @@ export function parseMinimaxInvokes(text: string, start: number, context: ParseC
   const wrapperOpen = '<minimax:tool_call>'
   const wrapperClose = '</minimax:tool_call>'
   const wrapped = text.startsWith(wrapperOpen, start)
-  const close = text.indexOf(wrapped ? wrapperClose : INVOKE_CLOSE, start)
-  if (close === -1) return needMoreOrText(context)
+  const close = context.scan.indexOf(text, wrapped ? wrapperClose : INVOKE_CLOSE, start)
+  if (close === -1) return resumableNeedMoreOrText(context)
   const end = close + (wrapped ? wrapperClose : INVOKE_CLOSE).length
   const block = text.slice(start, end)
   const calls: ParsedTextToolCall[] = []

@@ -4,7 +4,7 @@
 // While `measureWork(run)` runs, `RegExp.prototype.exec` is replaced. Every RegExp operation goes through it
 // (split, replace, test, match, matchAll and search all call `exec` once it is not the built-in one), so the code
 // under test needs no change: each call is run by the counting interpreter of backtracking-regex.ts and checked
-// against V8's own answer. The string built-ins that scan (toLowerCase, toUpperCase, indexOf, includes,
+// against V8's own answer. The string built-ins that scan (toLowerCase, toUpperCase, indexOf, includes, the trims,
 // JSON.parse/stringify) add the characters they read.
 import { compileRegex, matchAt } from './backtracking-regex'
 import type { StepMeter } from './backtracking-regex'
@@ -43,7 +43,7 @@ function interpretedExec(regexp: RegExp, text: string): RegExpExecArray | null {
       result = Object.assign(captures, { index: start, input: text, groups: undefined }) as unknown as RegExpExecArray
       break
     }
-    if (sticky) break
+    if (sticky || anchoredAtStart(regexp)) break
   }
   if (global || sticky) regexp.lastIndex = result ? result.index + result[0].length : 0
 
@@ -52,6 +52,27 @@ function interpretedExec(regexp: RegExp, text: string): RegExpExecArray | null {
   const [ours, theirs] = [result, expected].map(match => nativeStringify(match && [...match, match.index]))
   if (ours !== theirs) throw new Error(`the counting interpreter disagrees with V8 on /${regexp.source}/${regexp.flags} at ${from}: ${ours} vs ${theirs}`)
   return result
+}
+
+/**
+ * True for a pattern that can only match at the start of the text (`^…` outside multiline mode, no top-level `|`):
+ * V8 tries it at the first position only, so the interpreter does too.
+ */
+function anchoredAtStart(regexp: RegExp): boolean {
+  const { source, multiline } = regexp
+  if (multiline || !source.startsWith('^')) return false
+  let depth = 0
+  let inClass = false
+  for (let index = 1; index < source.length; index++) {
+    const char = source[index]
+    if (char === '\\') index++
+    else if (inClass) inClass = char !== ']'
+    else if (char === '[') inClass = true
+    else if (char === '(') depth++
+    else if (char === ')') depth--
+    else if (char === '|' && depth === 0) return false
+  }
+  return true
 }
 
 /** Options of `measureWork`. */
@@ -65,8 +86,34 @@ export interface MeasureWorkOptions {
  * scanning string built-ins read. Deterministic: the same call always gives the same number.
  */
 export function measureWork<T>(run: () => T, options: MeasureWorkOptions = {}): { result: T, work: number } {
+  const uninstall = installMeter(options)
+  try {
+    const result = run()
+    return { result, work: meter.steps }
+  }
+  finally {
+    uninstall()
+  }
+}
+
+/**
+ * {@link measureWork} for an async run (a stream reader). The meter stays installed until the run settles, so
+ * nothing else may run meanwhile: await it before starting another.
+ */
+export async function measureWorkAsync<T>(run: () => Promise<T>, options: MeasureWorkOptions = {}): Promise<{ result: T, work: number }> {
+  const uninstall = installMeter(options)
+  try {
+    const result = await run()
+    return { result, work: meter.steps }
+  }
+  finally {
+    uninstall()
+  }
+}
+
+function installMeter(options: MeasureWorkOptions): () => void {
   const { maxWork = 20_000_000 } = options
-  const { toLowerCase, toUpperCase, indexOf, includes } = String.prototype
+  const { toLowerCase, toUpperCase, indexOf, includes, trim, trimStart, trimEnd } = String.prototype
   const { parse, stringify } = JSON
   const proto = String.prototype as unknown as Record<string, unknown>
   RegExp.prototype.exec = countedExec
@@ -90,6 +137,14 @@ export function measureWork<T>(run: () => T, options: MeasureWorkOptions = {}): 
     count(this.length)
     return includes.call(this, search, from)
   }
+  // The trims read the white space they remove and one character more at each end they trim.
+  for (const [name, native] of [['trim', trim], ['trimStart', trimStart], ['trimEnd', trimEnd]] as const) {
+    proto[name] = function (this: string) {
+      const trimmed = native.call(this)
+      count(this.length - trimmed.length + 1)
+      return trimmed
+    }
+  }
   JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
     count(String(text).length)
     return parse(text, reviver)
@@ -101,14 +156,10 @@ export function measureWork<T>(run: () => T, options: MeasureWorkOptions = {}): 
   }) as typeof JSON.stringify
   meter.steps = 0
   meter.budget = maxWork
-  try {
-    const result = run()
-    return { result, work: meter.steps }
-  }
-  finally {
+  return () => {
     meter.budget = Infinity
     RegExp.prototype.exec = nativeExec
-    Object.assign(proto, { toLowerCase, toUpperCase, indexOf, includes })
+    Object.assign(proto, { toLowerCase, toUpperCase, indexOf, includes, trim, trimStart, trimEnd })
     Object.assign(JSON, { parse, stringify })
   }
 }
