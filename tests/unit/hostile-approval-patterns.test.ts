@@ -1,7 +1,10 @@
 // Issue 20's probe, as an attacker runs it on the server: POST /api/chats with a browser tool whose parameters
 // carry a backtracking pattern, the model calls it, and the approval answer's edited arguments (or the model's
 // own) are checked on the server's thread. They must be refused at once, with the schema's words.
-import { afterEach, describe, expect, it } from 'vitest'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import * as h3 from 'h3'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import type { ToolDefinition } from '#shared/types/chat'
 import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/job-store-types'
@@ -68,5 +71,49 @@ describe('an approval answer against a client\'s backtracking pattern', () => {
     const { store, model, job } = await startAsking(clientTool('lookup_c', '^((a+)+|hi-mcp)$'), { q: `${'a'.repeat(100_000)}!` }, 'auto')
     await waitForEvent(store, job.id, event => event.type === 'finish')
     expect(model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'c1', content: expect.stringContaining('q: does not match the required pattern') })
+  })
+})
+
+describe('POST /api/chats/:id/approvals over HTTP', () => {
+  it('answers the attacker\'s 100,000 a\'s with a 400 naming the pattern problem, and serves another request meanwhile', async () => {
+    const store = createMemoryJobStore()
+    vi.doMock('~~/server/utils/background-jobs/chat-job-store', () => ({ chatJobStore: () => store }))
+    vi.doMock('~~/server/utils/security/browser-session', () => ({ readBrowserSession: async () => ({ id: 's1', issuedAt: 1 }) }))
+    for (const name of ['defineEventHandler', 'createError', 'getRouterParam', 'getRequestHeader'] as const) (globalThis as Record<string, unknown>)[name] = h3[name]
+    ;(globalThis as Record<string, unknown>).useRuntimeConfig = () => ({ redisUrl: '' })
+    const route = (await import('~~/server/api/chats/[id]/approvals.post')).default
+
+    const tool = clientTool('lookup_d', '^((a+)+|hi-mcp)$')
+    const model = createScriptedModel([toolCallStep([{ name: 'lookup_d', args: { q: 'hi-mcp' }, id: 'c1' }]), textStep('Done.')])
+    const job = await startChatJob(store, { sessionId: 's1', threadId: 't1', messages: [user], model, serverToolNames: [], browserTools: [tool], toolPolicies: { lookup_d: 'ask' } })
+    started.push(job.id)
+    await waitForEvent(store, job.id, event => event.type === 'tool-call-awaiting-approval')
+
+    // Nitro's error handler sends the error's message; plain h3 keeps it back, so it is read here.
+    const refusals: string[] = []
+    const app = h3.createApp({ onError: error => void refusals.push(error.message) })
+    const router = h3.createRouter()
+    router.post('/api/chats/:id/approvals', route)
+    router.get('/', h3.defineEventHandler(() => 'the app'))
+    app.use(router)
+    const server = createServer(h3.toNodeListener(app))
+    await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const [answer, page] = await Promise.all([
+        fetch(`${base}/api/chats/${job.id}/approvals`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ callId: 'c1', decision: 'allowed-once', arguments: JSON.stringify({ q: `${'a'.repeat(100_000)}!` }) }) }),
+        fetch(`${base}/`),
+      ])
+      expect(answer.status).toBe(400)
+      expect(refusals).toEqual([expect.stringMatching(/^The edited arguments cannot be used: invalid arguments for "lookup_d": q: does not match the required pattern/)])
+      expect(await page.text()).toBe('the app')
+      const good = await fetch(`${base}/api/chats/${job.id}/approvals`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ callId: 'c1', decision: 'denied' }) })
+      expect(await good.json()).toEqual({ id: job.id, callId: 'c1', decision: 'denied' })
+    }
+    finally {
+      await new Promise(done => server.close(done))
+      vi.doUnmock('~~/server/utils/background-jobs/chat-job-store')
+      vi.doUnmock('~~/server/utils/security/browser-session')
+    }
   })
 })
