@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { findSchemaProblem } from '~/utils/chat/json-schema-structure'
 import { InvalidToolInputError } from '#shared/errors/invalid-tool-input-error'
 import { validateToolArguments } from '#shared/tools/validate-tool-arguments'
-import { MAX_PATTERN_CHARS } from '#shared/tools/patterns/linear-pattern'
+import { compileLinearPattern, MAX_PATTERN_CHARS, releaseLinearPattern } from '#shared/tools/patterns/linear-pattern'
 
 /** The probe of issue 20: a client's browser tool whose pattern backtracks exponentially on `aaa…a!`. */
 const PROBE_PATTERN = '^((a+)+|hi-mcp)$'
@@ -119,5 +119,21 @@ describe('patterns that need backtracking', () => {
 
   it('keeps refusing an invalid pattern as before, as a schema that cannot be used', () => {
     expect(messageOf(check({ type: 'object', properties: { q: { type: 'string', pattern: '(' } } }, { q: 'a' }))).toMatch(/parameter schema cannot be used: Invalid regular expression/)
+  })
+})
+
+describe('the compiled-pattern cache', () => {
+  it('keeps a pattern that read little, and drops one whose DFA may have grown past its memory bound', () => {
+    const small = compileLinearPattern('^[a-z]+-cache-small$')
+    small.test('abc-cache-small')
+    releaseLinearPattern('^[a-z]+-cache-small$', small)
+    expect(compileLinearPattern('^[a-z]+-cache-small$')).toBe(small)
+
+    const large = compileLinearPattern('(a|b)*a(a|b){12}-cache-large$')
+    large.test('ab'.repeat(50_000))
+    releaseLinearPattern('(a|b)*a(a|b){12}-cache-large$', large)
+    const again = compileLinearPattern('(a|b)*a(a|b){12}-cache-large$')
+    expect(again).not.toBe(large)
+    expect(again.test(`b${'a'.repeat(13)}-cache-large`)).toBe(true)
   })
 })

@@ -9,11 +9,18 @@ import { ecmascriptToRe2, PatternNotLinearError } from './ecmascript-to-re2'
 export const MAX_PATTERN_CHARS = 4_096
 
 /**
- * Compiled patterns kept, least recently used dropped first. A schema's patterns are tested once per string
- * it checks, and compiling one costs far more than a test; refusals are kept too, so a refused pattern sent
- * again is not translated again.
+ * Compiled patterns kept, least recently used dropped first. Compiling costs 0.3–1 ms for an ordinary pattern,
+ * far more than a test; refusals are kept too, so a refused pattern sent again is not translated again.
  */
-const MAX_CACHED_PATTERNS = 512
+const MAX_CACHED_PATTERNS = 256
+
+/**
+ * A compiled pattern is kept only while its DFA may have grown this much: re2js builds DFA states as it reads,
+ * up to 8 MB per pattern, and 256 hostile patterns at 8 MB each would pin 2 GB. Estimated with re2js's own
+ * figures (at most one state per character read, 150 bytes plus 8 per instruction each); a pattern over it is
+ * dropped after the validation that used it and compiled again when next needed.
+ */
+const MAX_RETAINED_DFA_BYTES = 1024 * 1024
 
 /** A pattern compiled to run in time linear in the input, with the size of its program (the cost per character). */
 export interface LinearPattern {
@@ -21,6 +28,8 @@ export interface LinearPattern {
   test: (input: string) => boolean
   /** re2js's program size: the work per input character is at most proportional to it. */
   programSize: number
+  /** Characters tested so far: bounds the DFA states this pattern may hold. */
+  charactersRead: number
 }
 
 const cache = new Map<string, LinearPattern | UnsafePatternError>()
@@ -51,7 +60,15 @@ function compile(source: string): LinearPattern | UnsafePatternError {
   }
   try {
     const compiled = RE2JS.compile(ecmascriptToRe2(source))
-    return { test: input => compiled.test(input), programSize: compiled.programSize() }
+    const pattern: LinearPattern = {
+      test: (input) => {
+        pattern.charactersRead += input.length + 1
+        return compiled.test(input)
+      },
+      programSize: compiled.programSize(),
+      charactersRead: 0,
+    }
+    return pattern
   }
   catch (error) {
     const reason = error instanceof PatternNotLinearError
@@ -60,4 +77,9 @@ function compile(source: string): LinearPattern | UnsafePatternError {
       : `the linear-time engine cannot compile it (${error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error)})`
     return new UnsafePatternError({ pattern: source, reason, cause: error })
   }
+}
+
+/** Drops `source`'s compiled pattern from the cache when its DFA may hold more than MAX_RETAINED_DFA_BYTES. */
+export function releaseLinearPattern(source: string, pattern: LinearPattern): void {
+  if (pattern.charactersRead * (150 + 8 * pattern.programSize) > MAX_RETAINED_DFA_BYTES && cache.get(source) === pattern) cache.delete(source)
 }

@@ -1,6 +1,7 @@
 import { UnsafePatternError } from '../../errors/unsafe-pattern-error'
 import { installBoundedFormats } from './bounded-formats'
-import { compileLinearPattern } from './linear-pattern'
+import { compileLinearPattern, releaseLinearPattern } from './linear-pattern'
+import type { LinearPattern } from './linear-pattern'
 
 /**
  * Work allowed to the patterns of one validation, in input characters × program instructions. Linear time is
@@ -15,6 +16,8 @@ const NativeRegExp = RegExp
 
 let depth = 0
 let workLeft = MAX_PATTERN_WORK
+/** The patterns of the running validation: cfworker builds a RegExp per string, this compiles each once. */
+const patternsInUse = new Map<string, LinearPattern>()
 
 /**
  * Stands in for `RegExp` while @cfworker/json-schema validates. cfworker runs `new RegExp(pattern, 'u').test(…)`
@@ -33,7 +36,8 @@ class LinearRegExp {
   }
 
   test(input: string): boolean {
-    const pattern = compileLinearPattern(this.source)
+    let pattern = patternsInUse.get(this.source)
+    if (!pattern) patternsInUse.set(this.source, pattern = compileLinearPattern(this.source))
     const text = String(input)
     const work = (text.length + 1) * pattern.programSize
     if (work > workLeft) {
@@ -63,6 +67,10 @@ export function withLinearPatterns<T>(validate: () => T): T {
   }
   finally {
     depth--
-    if (depth === 0) globalThis.RegExp = NativeRegExp
+    if (depth === 0) {
+      globalThis.RegExp = NativeRegExp
+      for (const [source, pattern] of patternsInUse) releaseLinearPattern(source, pattern)
+      patternsInUse.clear()
+    }
   }
 }
