@@ -29,10 +29,10 @@ class LinearRegExp {
   readonly source: string
 
   constructor(pattern: string, flags?: string) {
+    this.source = pattern
     // Only cfworker's own calls are meant; anything else keeps the real thing.
     if (typeof pattern !== 'string' || flags !== 'u') return new NativeRegExp(pattern, flags) as unknown as LinearRegExp
     new NativeRegExp(pattern, flags)
-    this.source = pattern
   }
 
   test(input: string): boolean {
