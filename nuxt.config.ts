@@ -112,7 +112,7 @@ export default defineNuxtConfig({
   // for a year by Nuxt already. (Cast: the Nitro part of the config type does not list compressPublicAssets.)
   nitro: { compressPublicAssets: { gzip: true, brotli: true } } as NonNullable<Parameters<typeof defineNuxtConfig>[0]['nitro']>,
   vite: {
-    optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema'] },
+    optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema', 're2js'] },
     // The tool sandbox worker (app/utils/chat/sandbox) lazy-loads plugin files and their libraries, which needs
     // code splitting: Vite's default 'iife' worker format cannot split.
     worker: { format: 'es' },

@@ -8,8 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker'
 import * as z from 'zod/v4'
+import { LinearJsonSchemaValidator } from './linear-json-schema-validator'
 import { MAX_MCP_LIST_PAGES, MAX_MCP_LISTED_TOOLS } from './mcp-limits'
 import { checkMcpTools, describeSkippedTools } from './mcp-tool-list'
 import type { McpToolEntry, SkippedMcpTool } from './mcp-tool-list'
@@ -143,7 +143,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   }
 
   async function open(): Promise<void> {
-    const current = new Client({ name: 'plugboard', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
+    const current = new Client({ name: 'plugboard', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: new LinearJsonSchemaValidator() })
     const transport = new StreamableHTTPClientTransport(new URL(options.url), {
       fetch: options.fetch,
       requestInit: { headers: options.headers },

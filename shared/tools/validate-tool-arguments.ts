@@ -1,10 +1,11 @@
-import { Validator } from '@cfworker/json-schema'
 import type { OutputUnit, Schema, SchemaDraft } from '@cfworker/json-schema'
 import { InvalidToolInputError } from '../errors/invalid-tool-input-error'
+import { UnsafePatternError } from '../errors/unsafe-pattern-error'
 import { describeValue } from '../errors/describe-value'
 import { describeSchemaErrors } from './describe-schema-errors'
 import { FULL_REPORT_MAX_CHARS } from './tool-limits'
 import { refuseCostlyUniqueItems } from './unique-items-budget'
+import { LinearPatternValidator } from './patterns/linear-pattern-validator'
 
 export { parseToolArguments } from './parse-tool-arguments'
 export type { ParseToolArgumentsResult } from './parse-tool-arguments'
@@ -40,6 +41,9 @@ export function validateToolArguments(toolName: string, schema: ToolSchema, valu
   catch (error) {
     const message = error instanceof RangeError
       ? 'arguments are too large or too deeply nested to check against the schema'
+      // A pattern that needs backtracking, or too much work for these arguments: the call cannot be checked.
+      : UnsafePatternError.isInstance(error)
+        ? `the tool's parameter schema cannot be checked: ${error.message}`
       // cfworker throws on an unresolvable $ref: the call cannot be checked, so it must not run.
       : `the tool's parameter schema cannot be used: ${describeValue(error, 200).split('\n')[0]}`
     return { valid: false, error: new InvalidToolInputError({ toolName, issues: [{ path: '', message }], cause: error }) }
@@ -78,28 +82,29 @@ function checkSchema(schema: ToolSchema, value: unknown, collectAll: boolean): S
   return { ...getSchemaValidator(schema, '2020-12', true).validate(value), complete: false }
 }
 
-const validators = new WeakMap<object, Validator>()
-const firstProblemValidators = new WeakMap<object, Validator>()
-const booleanValidators = new Map<string, Validator>()
+const validators = new WeakMap<object, LinearPatternValidator>()
+const firstProblemValidators = new WeakMap<object, LinearPatternValidator>()
+const booleanValidators = new Map<string, LinearPatternValidator>()
 
 /**
  * The cached cfworker validator of a schema (one per schema object and mode). The draft comes from `$schema`,
  * else `defaultDraft`. The schema is cloned first: cfworker annotates the object it is given, and tool
- * definitions may be frozen or shared.
+ * definitions may be frozen or shared. Its `pattern` and `patternProperties` checks run in linear time
+ * (LinearPatternValidator), whoever wrote the schema.
  * @param defaultDraft @default '2020-12'
  * @param stopAtFirstProblem cfworker's `shortCircuit`: same verdict, but errors only up to the first failing keyword. @default false
  */
-export function getSchemaValidator(schema: ToolSchema, defaultDraft: SchemaDraft = '2020-12', stopAtFirstProblem = false): Validator {
+export function getSchemaValidator(schema: ToolSchema, defaultDraft: SchemaDraft = '2020-12', stopAtFirstProblem = false): LinearPatternValidator {
   if (typeof schema === 'boolean') {
     const key = `${schema}/${defaultDraft}/${stopAtFirstProblem}`
     let validator = booleanValidators.get(key)
-    if (!validator) booleanValidators.set(key, validator = new Validator(schema, defaultDraft, stopAtFirstProblem))
+    if (!validator) booleanValidators.set(key, validator = new LinearPatternValidator(schema, defaultDraft, stopAtFirstProblem))
     return validator
   }
   const cache = stopAtFirstProblem ? firstProblemValidators : validators
   let validator = cache.get(schema)
   if (!validator) {
-    validator = new Validator(structuredClone(schema) as Schema, draftOf(schema) ?? defaultDraft, stopAtFirstProblem)
+    validator = new LinearPatternValidator(structuredClone(schema) as Schema, draftOf(schema) ?? defaultDraft, stopAtFirstProblem)
     cache.set(schema, validator)
   }
   return validator

@@ -27,8 +27,8 @@ function listJsonFiles(folder: string): string[] {
 const remoteFiles = listJsonFiles(join(suiteRoot, 'remotes'))
   .map(path => ({ url: `http://localhost:1234/${relative(join(suiteRoot, 'remotes'), path).split('\\').join('/')}`, text: readFileSync(path, 'utf8') }))
 
-function runDraft(folder: string, draft: SchemaDraft) {
-  const files = readdirSync(join(suiteRoot, 'tests', folder)).filter(name => name.endsWith('.json')).sort()
+function runDraft(folder: string, draft: SchemaDraft, only: (file: string) => boolean = () => true) {
+  const files = readdirSync(join(suiteRoot, 'tests', folder)).filter(name => name.endsWith('.json') && only(name)).sort()
   let passed = 0
   let total = 0
   const failingGroups: string[] = []
@@ -84,5 +84,26 @@ describe('JSON-Schema-Test-Suite (required tests)', () => {
     console.log(`draft 2020-12: ${result.passed}/${result.total} (${(result.rate * 100).toFixed(1)} %)\n  failing groups:\n  ${result.failingGroups.join('\n  ')}`)
     expect(result.total).toBeGreaterThan(1200)
     expect(result.passed).toBeGreaterThanOrEqual(FLOORS.draft2020)
+  })
+})
+
+/**
+ * Optional tests that exercise patterns and formats, the checks that run through re2js and the bounded formats
+ * (shared/tools/patterns): ECMAScript regex semantics (`\d`, `\w`, `\s`, `\p{…}`, `$`, non-BMP characters)
+ * and every format. Floors measured with the native RegExp before the switch; the linear engine keeps them.
+ */
+const OPTIONAL_FLOORS = { regex: 86, draft7Format: 580, draft2020Format: 668 }
+const isRegexFile = (file: string) => file === 'ecmascript-regex.json' || file === 'non-bmp-regex.json'
+
+describe('JSON-Schema-Test-Suite (optional pattern and format tests)', () => {
+  it.each([['draft7', '7'], ['draft2020-12', '2020-12']] as const)('keeps every ECMAScript regex test of %s', (folder, draft) => {
+    const result = runDraft(`${folder}/optional`, draft, isRegexFile)
+    expect(result.total).toBe(86)
+    expect(result.passed, result.failingGroups.join('\n')).toBeGreaterThanOrEqual(OPTIONAL_FLOORS.regex)
+  })
+
+  it('keeps the format tests at or above the measured rate', () => {
+    expect(runDraft('draft7/optional/format', '7').passed).toBeGreaterThanOrEqual(OPTIONAL_FLOORS.draft7Format)
+    expect(runDraft('draft2020-12/optional/format', '2020-12').passed).toBeGreaterThanOrEqual(OPTIONAL_FLOORS.draft2020Format)
   })
 })

@@ -224,3 +224,20 @@ describe('describeToolsForTextMode', () => {
     expect(describeToolsForTextMode([])).toBe('')
   })
 })
+
+describe('Qwen3-Coder parameters in hostile text', () => {
+  it('reads a body of unclosed `<parameter=` in time that grows no faster than the text (100 KB vs 10 KB)', () => {
+    const parse = (length: number) => parseTextToolCalls(`<tool_call>\n<function=lookup>\n${'<parameter='.repeat(length / 11)}\n</function>\n</tool_call>`, { toolNames: ['lookup'] })
+    const cost = (length: number) => {
+      let best = Number.POSITIVE_INFINITY
+      for (let run = 0; run < 3; run++) {
+        const start = performance.now()
+        parse(length)
+        best = Math.min(best, performance.now() - start)
+      }
+      return best
+    }
+    cost(10_000)
+    expect(cost(100_000)).toBeLessThan(10 * 5 * cost(10_000) + 5)
+  })
+})

@@ -134,6 +134,8 @@ function checkValueKeywords(schema: Record<string, unknown>, path: string): Sche
       return { path: at(path, 'pattern'), problem: `must be a string (got ${describeJsonKind(schema.pattern)})` }
     }
     try {
+      // Parsing only, which is linear in the pattern; matching runs in re2js (shared/tools/patterns), where a
+      // pattern that needs backtracking is refused when the tool is called, not here.
       new RegExp(schema.pattern, 'u')
     }
     catch (error) {

@@ -45,8 +45,20 @@ export function serverToolHandler(name: string, options: ServerToolsOptions = {}
     const body = await response.json().catch(() => undefined) as Partial<ServerToolExecution> & { message?: string } | undefined
     if (typeof body?.result === 'string' && response.ok) return body.result
     const reason = body?.error ?? body?.message ?? `the server answered HTTP ${response.status} without a result`
-    throw new Error(reason.replace(new RegExp(`^tool "${name}" (failed: )?`), ''))
+    throw new Error(withoutToolPrefix(reason, name))
   }
+}
+
+/**
+ * The server's error without its `tool "name" failed: ` prefix (the card already names the tool). Plain string
+ * checks: the name comes from the server's list (an operator's MCP server names its own tools), and put into a
+ * RegExp its `(`, `+` or `[` would change or break the pattern.
+ */
+function withoutToolPrefix(reason: string, name: string): string {
+  const prefix = `tool "${name}" `
+  if (!reason.startsWith(prefix)) return reason
+  const rest = reason.slice(prefix.length)
+  return rest.startsWith('failed: ') ? rest.slice('failed: '.length) : rest
 }
 
 /** The first send waits for the tool list: a server that does not answer must not hold it for long. */

@@ -26,7 +26,9 @@ export function parseQwenFunction(text: string, start: number, context: ParseCon
   const bodyEnd = close === -1 || close > stop ? stop : close
   const body = text.slice(nameEnd + 1, bodyEnd)
   const args: Record<string, unknown> = {}
-  const parameter = /<parameter=([^>\n]*)>([\s\S]*?)(?:<\/parameter>|(?=<parameter=)|$)/g
+  // A name stops at `<` too: else each `<parameter=` without its `>` rescans to the end (quadratic: 100 KB of
+  // them took 4 s).
+  const parameter = /<parameter=([^>\n<]*)>([\s\S]*?)(?:<\/parameter>|(?=<parameter=)|$)/g
   for (const match of body.matchAll(parameter)) {
     const key = match[1]!
     if (isForbiddenKey(key)) continue
@@ -86,11 +88,11 @@ export function parseMinimaxInvokes(text: string, start: number, context: ParseC
   const end = close + (wrapped ? wrapperClose : INVOKE_CLOSE).length
   const block = text.slice(start, end)
   const calls: ParsedTextToolCall[] = []
-  for (const invoke of block.matchAll(/<invoke name=["']?([^"'>]*)["']?>([\s\S]*?)<\/invoke>/g)) {
+  for (const invoke of block.matchAll(/<invoke name=["']?([^"'><]*)["']?>([\s\S]*?)<\/invoke>/g)) {
     const name = resolveToolName(invoke[1]!, context)
     if (!name) continue
     const args: Record<string, unknown> = {}
-    for (const parameter of invoke[2]!.matchAll(/<parameter name=["']?([^"'>]*)["']?>([\s\S]*?)<\/parameter>/g)) {
+    for (const parameter of invoke[2]!.matchAll(/<parameter name=["']?([^"'><]*)["']?>([\s\S]*?)<\/parameter>/g)) {
       if (!isForbiddenKey(parameter[1]!)) args[parameter[1]!] = coerceParameter(parameter[2]!.trim(), name, parameter[1]!, context, 'non-string-json')
     }
     calls.push(makeCall(name, args))
