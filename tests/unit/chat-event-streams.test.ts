@@ -2,7 +2,6 @@
 // (server/middleware/api-guard's guardApiRequest) and the real events route: a session that opens streams without
 // end, floods of reconnects and answers, and a stream whose job record is deleted under it.
 import { createServer } from 'node:http'
-import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import * as h3 from 'h3'
 import { Redis } from 'ioredis'
@@ -14,13 +13,15 @@ import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job
 import { createRedisJobStore } from '~~/server/utils/background-jobs/redis-job-store'
 import { newJob } from './helpers/job-store-contract'
 import { startRedisServer } from './helpers/redis-server'
+import { listenApp } from './helpers/listen-app'
+import type { ListeningApp } from './helpers/listen-app'
 
 const store = createMemoryJobStore()
 vi.mock('~~/server/utils/background-jobs/chat-job-store', () => ({ chatJobStore: () => store }))
 vi.mock('~~/server/utils/background-jobs/chat-worker', () => ({ memoryKeyTimings: () => ({ heartbeatMs: 10_000, staleAfterMs: 30_000 }) }))
 
 const runtimeConfig = { redisUrl: '', rateLimitPerMinute: 1000, trustProxy: false, accessPassword: '', maxBodyBytes: 0, maxEventStreamsPerSession: 32 }
-let server: Server
+let server: ListeningApp | undefined
 let base = ''
 let openEventStreams: (sessionId: string) => number
 
@@ -45,14 +46,12 @@ beforeAll(async () => {
   // The answers' own handlers are not under test here, only what the guard lets reach them: "no such job" for all.
   for (const route of ['approvals', 'tool-results', 'stop']) router.post(`/api/chats/:id/${route}`, h3.defineEventHandler(() => h3.createError({ statusCode: 404, statusMessage: 'Not Found' })))
   app.use(router)
-  server = createServer(h3.toNodeListener(app))
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await listenApp(app)
+  base = server.base
 })
 
 afterAll(async () => {
-  server?.closeAllConnections()
-  await new Promise(done => server?.close(done))
+  await server?.close()
   await store.close()
 })
 

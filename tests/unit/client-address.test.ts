@@ -2,17 +2,16 @@
 // must not buy a fresh rate-limit budget or pass the same-site check. Requests come from 127.0.0.1 (a proxy on the
 // same host, trusted by default) carrying `spoofed, real-client`, as nginx's $proxy_add_x_forwarded_for writes it.
 import { randomUUID } from 'node:crypto'
-import { createServer } from 'node:http'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import * as h3 from 'h3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { crossSiteReason } from '~~/server/utils/security/cross-site'
 import { consumeRateLimit } from '~~/server/utils/security/rate-limit'
 import { addressBudgetKey, parseTrustedProxies, resolveClientAddress } from '~~/server/utils/security/trusted-proxies'
+import { listenApp } from './helpers/listen-app'
+import type { ListeningApp } from './helpers/listen-app'
 
 const runtimeConfig = { redisUrl: '', rateLimitPerMinute: 30, trustProxy: 'true', trustedProxies: '' }
-let server: Server
+let server: ListeningApp | undefined
 let base = ''
 
 beforeAll(async () => {
@@ -32,14 +31,12 @@ beforeAll(async () => {
     return 'ok'
   }))
   app.use('/same-site', h3.defineEventHandler(event => crossSiteReason(event) ?? 'same site'))
-  server = createServer(h3.toNodeListener(app))
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await listenApp(app)
+  base = server.base
 })
 
 afterAll(async () => {
-  server?.closeAllConnections()
-  await new Promise(done => server?.close(done))
+  await server?.close()
 })
 
 const randomAddress = () => Array.from({ length: 4 }, () => Math.floor(Math.random() * 256)).join('.')

@@ -1,8 +1,5 @@
 // Every input bounded: the demo route refuses bodies and counts past the limits, answers the largest request it
 // accepts correctly, and its script bounds what it makes of a request (calls, answers, quoted arguments).
-import { createServer } from 'node:http'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import * as h3 from 'h3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseDemoRequest } from '~~/server/utils/demo-model/demo-request'
@@ -10,9 +7,11 @@ import type { DemoMessage, DemoRequest, DemoTool } from '~~/server/utils/demo-mo
 import { planDemoReply } from '~~/server/utils/demo-model/demo-plan'
 import { DEFAULT_CHAT_BODY_LIMIT_BYTES, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '~~/server/utils/http/request-limits'
 import { DEMO_MAX_QUOTED_CHARS, DEMO_MAX_TOOL_CALLS, DEMO_PROMPT_WINDOW_CHARS } from '~~/server/utils/demo-model/demo-limits'
+import { listenApp } from './helpers/listen-app'
+import type { ListeningApp } from './helpers/listen-app'
 
 const runtimeConfig: { maxBodyBytes?: unknown } = {}
-let server: Server
+let server: ListeningApp | undefined
 let base = ''
 
 beforeAll(async () => {
@@ -25,14 +24,12 @@ beforeAll(async () => {
   const router = h3.createRouter()
   router.post('/api/demo/v1/chat/completions', (await import('~~/server/api/demo/v1/chat/completions.post')).default)
   app.use(router)
-  server = createServer(h3.toNodeListener(app))
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await listenApp(app)
+  base = server.base
 })
 
 afterAll(async () => {
-  server?.closeAllConnections()
-  await new Promise(done => server?.close(done))
+  await server?.close()
 })
 
 function post(body: string) {

@@ -1,12 +1,11 @@
 // The proxy route (/api/openrouter/[...path]) on h3, at a fake upstream that records what it is sent: what an
 // attacker puts in a chat request on the server's key, and what of it reaches OpenRouter. (Bare h3 answers errors
 // without their message; the messages are checked on the policy itself, openrouter-body-policy.test.ts.)
-import { createServer } from 'node:http'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import * as h3 from 'h3'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startFakeOpenRouter } from './helpers/fake-openrouter-process'
+import { listenApp } from './helpers/listen-app'
+import type { ListeningApp } from './helpers/listen-app'
 
 const runtimeConfig: Record<string, unknown> = {
   openrouterApiKey: 'sk-or-v1-server-only-secret',
@@ -17,7 +16,7 @@ const runtimeConfig: Record<string, unknown> = {
 }
 
 let fake: Awaited<ReturnType<typeof startFakeOpenRouter>>
-let server: Server
+let server: ListeningApp | undefined
 let base = ''
 
 beforeAll(async () => {
@@ -31,15 +30,13 @@ beforeAll(async () => {
   const router = h3.createRouter()
   router.use('/api/openrouter/**:path', (await import('~~/server/api/openrouter/[...path]')).default)
   app.use(router)
-  server = createServer(h3.toNodeListener(app))
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await listenApp(app)
+  base = server.base
 })
 
 afterAll(async () => {
   fake?.stop()
-  server?.closeAllConnections()
-  await new Promise(done => server?.close(done))
+  await server?.close()
 })
 
 beforeEach(async () => {

@@ -1,13 +1,12 @@
 // Chats the server runs on its key: POST /api/chats on h3, the real in-process queue and worker, at a fake upstream
 // that records what it is sent. Whatever model options a client can put in the chat pass the proxy's policy.
-import { createServer } from 'node:http'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import * as h3 from 'h3'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ProviderError } from '#shared/errors/provider-error'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
 import { startFakeOpenRouter } from './helpers/fake-openrouter-process'
+import { listenApp } from './helpers/listen-app'
+import type { ListeningApp } from './helpers/listen-app'
 
 const store = createMemoryJobStore()
 vi.mock('~~/server/utils/background-jobs/job-access', () => ({ requireSessionId: async () => 's1' }))
@@ -22,7 +21,7 @@ const runtimeConfig: Record<string, unknown> = {
 }
 
 let fake: Awaited<ReturnType<typeof startFakeOpenRouter>>
-let server: Server
+let server: ListeningApp | undefined
 let base = ''
 
 beforeAll(async () => {
@@ -38,17 +37,15 @@ beforeAll(async () => {
   const router = h3.createRouter()
   router.post('/api/chats', (await import('~~/server/api/chats/index.post')).default)
   app.use(router)
-  server = createServer(h3.toNodeListener(app))
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await listenApp(app)
+  base = server.base
 })
 
 afterAll(async () => {
   const { closeJobQueue } = await import('~~/server/utils/background-jobs/job-queue')
   await closeJobQueue()
   fake?.stop()
-  server?.closeAllConnections()
-  await new Promise(done => server?.close(done))
+  await server?.close()
 })
 
 beforeEach(async () => {

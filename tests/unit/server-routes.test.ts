@@ -3,11 +3,12 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
-import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import * as h3 from 'h3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listenApp } from './helpers/listen-app'
+import type { ListeningApp } from './helpers/listen-app'
 
 const KEY = 'sk-or-v1-server-only-secret'
 const runtimeConfig = {
@@ -18,7 +19,7 @@ const runtimeConfig = {
 
 let fake: ChildProcess
 let fakeOrigin = ''
-let server: Server
+let server: ListeningApp | undefined
 let base = ''
 
 async function startFakeOpenRouter(): Promise<string> {
@@ -52,15 +53,13 @@ beforeAll(async () => {
   router.get('/api/config', (await import('~~/server/api/config.get')).default)
   router.use('/api/openrouter/**:path', (await import('~~/server/api/openrouter/[...path]')).default)
   app.use(router)
-  server = createServer(h3.toNodeListener(app))
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server = await listenApp(app)
+  base = server.base
 })
 
 afterAll(async () => {
   fake?.kill('SIGTERM')
-  server?.closeAllConnections()
-  await new Promise(done => server?.close(done))
+  await server?.close()
 })
 
 function post(path: string, body: unknown) {

@@ -1,17 +1,14 @@
 // The /api/tools route files on h3 (the server Nitro uses) with Nitro's auto-imports as globals, over real HTTP,
 // as tests/unit/server-routes.test.ts does for the other routes. The session guard is not mounted here: the e2e
 // spec checks it on the built app.
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import * as h3 from 'h3'
+import { listenApp } from './listen-app'
+import type { ListeningApp } from './listen-app'
 
-export interface ToolRoutesServer {
-  base: string
-  close: () => Promise<void>
-}
+export type { ListeningApp as ToolRoutesServer } from './listen-app'
 
 /** Starts the two routes on a free loopback port. */
-export async function startToolRoutesServer(): Promise<ToolRoutesServer> {
+export async function startToolRoutesServer(): Promise<ListeningApp> {
   for (const name of ['defineEventHandler', 'createError', 'getRouterParam', 'getRequestHeader', 'setResponseHeader', 'setResponseStatus'] as const) {
     (globalThis as Record<string, unknown>)[name] = h3[name]
   }
@@ -20,13 +17,5 @@ export async function startToolRoutesServer(): Promise<ToolRoutesServer> {
   router.get('/api/tools', (await import('~~/server/api/tools/index.get')).default)
   router.post('/api/tools/:name/execute', (await import('~~/server/api/tools/[name]/execute.post')).default)
   app.use(router)
-  const server = createServer(h3.toNodeListener(app))
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      server.closeAllConnections()
-      await new Promise(done => server.close(done))
-    },
-  }
+  return listenApp(app)
 }
