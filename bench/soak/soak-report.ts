@@ -1,0 +1,107 @@
+// The soak's checks and figures from what the clients read, what the upstream saw and the instances' memory.
+import type { ChatTrace } from './chat-follower'
+import type { InstanceSlot } from './instance-slots'
+import type { UpstreamRecord } from './soak-upstream'
+
+export interface SoakCheck { name: string, pass: boolean, detail: string }
+
+export interface ReportInput {
+  traces: ChatTrace[]
+  upstream: UpstreamRecord
+  slots: InstanceSlot[]
+  timeline: { atMs: number, what: string }[]
+  durationMs: number
+  chatsPhaseMs: number
+  boundMs: number
+  settings: Record<string, number | string>
+  loadAverage: { before: number, after: number }
+}
+
+/** RSS "back near its baseline": within 25 % of it or 40 MB, whichever is more. */
+function nearBaseline(baselineMb: number, afterMb: number): boolean {
+  return afterMb - baselineMb <= Math.max(40, baselineMb * 0.25)
+}
+
+const round = (value: number) => Math.round(value * 10) / 10
+
+function countBy<T>(items: T[], key: (item: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1
+  return counts
+}
+
+export function buildReport(input: ReportInput) {
+  const { traces, upstream, slots } = input
+  const ended = traces.filter(trace => trace.outcome === 'finish' || trace.outcome === 'fail')
+  const unended = traces.filter(trace => !ended.includes(trace))
+  const failsWithoutReason = traces.filter(trace => trace.outcome === 'fail' && (!trace.reason || trace.reason === '(no message)'))
+  const repeated = traces.filter(trace => trace.repeatedIds.length > 0)
+  const gapped = traces.filter(trace => trace.gaps.length > 0)
+  const fetchCalls = traces.flatMap(trace => trace.plan.flatMap((tool, index) => (tool === 'fetch' ? [`${trace.chat}-${index}`] : [])))
+  const pagesReadTwice = [...upstream.pageReads].filter(([, reads]) => reads > 1).map(([page, reads]) => `${page} ×${reads}`)
+  const endsTwice = traces.flatMap(trace => Object.entries(trace.ends).filter(([, count]) => count > 1).map(([id, count]) => `${trace.chat}/${id} ×${count}`))
+  const runsAgain = traces.flatMap(trace => Object.entries(trace.runs).filter(([, count]) => count > 1).map(([id, count]) => ({ chat: trace.chat, id, count, tool: trace.plan[Number(id.split('_').at(-1))] })))
+  const fetchRunsAgain = runsAgain.filter(run => run.tool === 'fetch').map(run => `${run.chat}/${run.id} ×${run.count}`)
+  const calcRunsAgain = runsAgain.filter(run => run.tool === 'calc').map(run => `${run.chat}/${run.id} ×${run.count}`)
+  const expectedModelRequests = traces.reduce((sum, trace) => sum + trace.plan.length + 1, 0)
+  const modelRequests = [...upstream.modelRequests.values()].reduce((sum, count) => sum + count, 0)
+
+  const memory = slots.flatMap(slot => slot.processes.map((item, index) => ({
+    slot: slot.name, process: index + 1, pid: item.pid, killed: item.killed ? 'yes' : 'no',
+    baselineMb: round(item.baselineMb), peakMb: round(item.peakMb), ...(item.afterMb !== undefined && { afterMb: round(item.afterMb) }),
+  })))
+  const finals = memory.filter(item => item.afterMb !== undefined)
+
+  const checks: SoakCheck[] = [
+    { name: 'every chat ends within the bound', pass: unended.length === 0, detail: `${ended.length}/${traces.length} ended within ${input.boundMs / 1000} s (${traces.filter(trace => trace.outcome === 'finish').length} finish, ${traces.filter(trace => trace.outcome === 'fail').length} fail); never ended: ${unended.map(trace => `${trace.chat} (${trace.outcome})`).join(', ') || 'none'}` },
+    { name: 'every fail says why', pass: failsWithoutReason.length === 0, detail: `${failsWithoutReason.length} without a message` },
+    { name: 'no event id repeats', pass: repeated.length === 0, detail: `${repeated.reduce((sum, trace) => sum + trace.repeatedIds.length, 0)} repeats in ${repeated.length} chats` },
+    { name: 'no event id gaps', pass: gapped.length === 0, detail: `${gapped.reduce((sum, trace) => sum + trace.gaps.length, 0)} gaps in ${gapped.length} chats${gapped.length ? `: ${gapped.slice(0, 5).map(trace => `${trace.chat} [${trace.gaps.join(' ')}]`).join(', ')}` : ''}` },
+    { name: 'no fetch_web_page call runs twice', pass: pagesReadTwice.length === 0 && fetchRunsAgain.length === 0, detail: `${upstream.pageReads.size} of ${fetchCalls.length} pages read; read twice: ${pagesReadTwice.join(', ') || 'none'}; started twice: ${fetchRunsAgain.join(', ') || 'none'}` },
+    { name: 'no tool call ends twice', pass: endsTwice.length === 0 && upstream.repeatedToolMessages.length === 0, detail: `ended twice: ${endsTwice.join(', ') || 'none'}; a history answering a call twice: ${upstream.repeatedToolMessages.join(', ') || 'none'}` },
+    { name: 'memory back near baseline', pass: finals.every(item => nearBaseline(item.baselineMb, item.afterMb!)), detail: finals.map(item => `${item.slot}: ${item.baselineMb} → peak ${item.peakMb} → ${item.afterMb} MB`).join('; ') },
+  ]
+
+  const tables = {
+    chats: Object.entries(countBy(traces, trace => `${trace.outcome}${trace.reason ? `: ${trace.reason.slice(0, 80)}` : ''}`)).map(([outcome, chats]) => ({ outcome, chats })),
+    integrity: [
+      { figure: 'chats', value: traces.length },
+      { figure: 'events read', value: traces.reduce((sum, trace) => sum + trace.events, 0) },
+      { figure: 'stream connections (incl. reconnects)', value: traces.reduce((sum, trace) => sum + trace.connections, 0) },
+      { figure: 'chats that needed a reconnect', value: traces.filter(trace => trace.connections > 1).length },
+      { figure: 'streams dropped as silent (20 s)', value: traces.reduce((sum, trace) => sum + trace.silentStreams, 0) },
+      { figure: 'POST /api/chats retries', value: traces.reduce((sum, trace) => sum + trace.startAttempts - 1, 0) },
+      { figure: 'repeated ids', value: repeated.reduce((sum, trace) => sum + trace.repeatedIds.length, 0) },
+      { figure: 'id gaps', value: gapped.reduce((sum, trace) => sum + trace.gaps.length, 0) },
+      { figure: 'fetch_web_page calls planned / pages read / read twice', value: `${fetchCalls.length} / ${upstream.pageReads.size} / ${pagesReadTwice.length}` },
+      { figure: 'calculate calls started again (resumed cut step, allowed)', value: calcRunsAgain.length },
+      { figure: 'tool calls ended twice', value: endsTwice.length },
+      { figure: 'model requests (expected without takeovers)', value: `${modelRequests} (${expectedModelRequests})` },
+      { figure: 'chat duration p50 / max, s', value: `${round(median(traces.map(trace => trace.durationMs)) / 1000)} / ${round(Math.max(...traces.map(trace => trace.durationMs)) / 1000)}` },
+      { figure: 'soak duration, s', value: round(input.durationMs / 1000) },
+    ],
+    memory,
+  }
+
+  return {
+    checks,
+    tables,
+    data: {
+      settings: input.settings,
+      checks,
+      figures: Object.fromEntries(tables.integrity.map(row => [row.figure, row.value])),
+      outcomes: tables.chats,
+      memory,
+      loadAverage: input.loadAverage,
+      timeline: input.timeline,
+      calcRunsAgain,
+      unended: unended.map(trace => ({ chat: trace.chat, plan: trace.plan, jobId: trace.jobId, outcome: trace.outcome, lastId: trace.lastId, connections: trace.connections, silentStreams: trace.silentStreams, record: trace.record })),
+      chatsPhaseMs: input.chatsPhaseMs,
+    },
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? 0
+}
