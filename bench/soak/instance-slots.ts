@@ -10,6 +10,8 @@ export interface ProcessMemory {
   startedAt: number
   /** RSS once it answered and handed out a session, before the soak's chats reach it (or the takeovers it starts with). */
   baselineMb: number
+  /** RSS after the warm-up chats and a short idle (the first process of a slot only): what the soak's memory check compares with. */
+  warmMb?: number
   peakMb: number
   /** RSS when the chats were over and the instance had idled (the last process of a slot only). */
   afterMb?: number

@@ -91,6 +91,20 @@ note(`redis ${redis.url}, instances ${slots.map(slot => `${slot.name} ${slot.url
 const sampler = setInterval(() => slots.forEach(slot => slot.sample()), 500)
 const loadBefore = loadavg()[0]!
 
+/** Chat numbers of the warm-up (apart from the soak's 0...n-1). */
+const WARM_UP_CHAT = 100_000
+
+/** Three readings of a slot's RSS a second apart (the least is the one a passing allocation did not inflate). */
+async function readRss(slot: InstanceSlot): Promise<number[]> {
+  const readings: number[] = []
+  for (let index = 0; index < 3; index++) {
+    const app = slot.current()
+    readings.push(app ? residentMb(app.pid) ?? 0 : 0)
+    await sleep(1000)
+  }
+  return readings
+}
+
 const upUrls = () => slots.filter(slot => slot.current()).map(slot => slot.url)
 const readerRandom = seeded(SEED + 1)
 const followers: Promise<ChatTrace>[] = []
@@ -121,6 +135,14 @@ async function chaos(): Promise<void> {
   await Promise.all(pending)
 }
 
+// Warm-up: a few chats of every plan before the soak, so the baseline is an instance that has loaded what chats
+// load (mathjs on first calculate, the runner's chunks), not a cold one.
+const WARM_UP_PLANS: SoakTool[][] = [[], ['calc'], ['fetch'], ['calc', 'fetch']]
+await Promise.all([...WARM_UP_PLANS, ...WARM_UP_PLANS].map((plan, index) => followChat(WARM_UP_CHAT + index, plan, { upUrls, random: readerRandom, boundMs: CHAT_BOUND_MS })))
+await sleep(5000)
+for (const slot of slots) slot.processes[0]!.warmMb = Math.min(...await readRss(slot))
+note(`warm-up: 8 chats; RSS ${slots.map(slot => `${slot.name} ${slot.processes[0]!.baselineMb.toFixed(0)} → ${slot.processes[0]!.warmMb!.toFixed(0)} MB`).join(', ')}`)
+
 const startedChatsAt = Date.now()
 const chaosDone = chaos()
 for (let chat = 0; chat < CHATS; chat++) {
@@ -136,16 +158,7 @@ note(`all chats over (${traces.filter(trace => trace.outcome === 'finish' || tra
 
 await sleep(SETTLE_MS)
 clearInterval(sampler)
-for (const slot of slots) {
-  const app = slot.current()
-  const last = slot.processes.at(-1)!
-  const readings = []
-  for (let index = 0; index < 3; index++) {
-    readings.push(app ? residentMb(app.pid) ?? 0 : 0)
-    await sleep(1000)
-  }
-  last.afterMb = Math.min(...readings)
-}
+for (const slot of slots) slot.processes.at(-1)!.afterMb = Math.min(...await readRss(slot))
 
 const report = buildReport({
   traces, upstream: upstream.record, slots, timeline,

@@ -31,7 +31,14 @@ function countBy<T>(items: T[], key: (item: T) => string): Record<string, number
 }
 
 export function buildReport(input: ReportInput) {
-  const { traces, upstream, slots } = input
+  const { traces, slots } = input
+  // The warm-up's chats are not the soak's: what the upstream saw of them is left out.
+  const soakChats = new Set(traces.map(trace => trace.chat))
+  const upstream = {
+    pageReads: new Map([...input.upstream.pageReads].filter(([page]) => soakChats.has(Number(page.split('-')[0])))),
+    modelRequests: new Map([...input.upstream.modelRequests].filter(([chat]) => soakChats.has(chat))),
+    repeatedToolMessages: input.upstream.repeatedToolMessages,
+  }
   const ended = traces.filter(trace => trace.outcome === 'finish' || trace.outcome === 'fail')
   const unended = traces.filter(trace => !ended.includes(trace))
   const failsWithoutReason = traces.filter(trace => trace.outcome === 'fail' && (!trace.reason || trace.reason === '(no message)'))
@@ -48,9 +55,12 @@ export function buildReport(input: ReportInput) {
 
   const memory = slots.flatMap(slot => slot.processes.map((item, index) => ({
     slot: slot.name, process: index + 1, pid: item.pid, killed: item.killed ? 'yes' : 'no',
-    baselineMb: round(item.baselineMb), peakMb: round(item.peakMb), ...(item.afterMb !== undefined && { afterMb: round(item.afterMb) }),
+    coldMb: round(item.baselineMb), ...(item.warmMb !== undefined && { warmMb: round(item.warmMb) }), peakMb: round(item.peakMb), ...(item.afterMb !== undefined && { afterMb: round(item.afterMb) }),
   })))
+  // A slot's last process is compared with the slot's first one once warmed up (same build, same settings): a
+  // restarted process is warm by the end, having run chats and takeovers.
   const finals = memory.filter(item => item.afterMb !== undefined)
+    .map(item => ({ ...item, baselineMb: memory.find(first => first.slot === item.slot && first.process === 1)!.warmMb ?? item.coldMb }))
 
   const checks: SoakCheck[] = [
     { name: 'every chat ends within the bound', pass: unended.length === 0, detail: `${ended.length}/${traces.length} ended within ${input.boundMs / 1000} s (${traces.filter(trace => trace.outcome === 'finish').length} finish, ${traces.filter(trace => trace.outcome === 'fail').length} fail); never ended: ${unended.map(trace => `${trace.chat} (${trace.outcome})`).join(', ') || 'none'}` },
