@@ -15,8 +15,10 @@ export interface ChatTrace {
   reason?: string
   startAttempts: number
   connections: number
-  /** Streams that went silent (no byte, not even the keep-alive) for the idle bound and were dropped by the client. */
+  /** Streams that delivered no event for the idle bound (keep-alives aside) and were dropped by the client. */
   silentStreams: number
+  /** What the soak found out about each silent stream (`FollowOptions.onSilent`). */
+  silences: unknown[]
   events: number
   lastId: number
   repeatedIds: number[]
@@ -37,8 +39,10 @@ export interface FollowOptions {
   random: () => number
   /** Give up after this many ms from the start. */
   boundMs: number
-  /** Drop a stream with no byte for this long (keep-alives come every 15 s). @default 20000 */
+  /** Drop a stream with no event for this long (no soak chat waits that long between two). @default 20000 */
   idleMs?: number
+  /** Told when a stream from `url` stayed silent: what it returns is kept in the trace as evidence. */
+  onSilent?: (jobId: string, url: string, lastIdRead: number) => Promise<unknown>
 }
 
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
@@ -67,7 +71,7 @@ async function session(options: FollowOptions, deadline: number): Promise<string
 export async function followChat(chat: number, plan: SoakTool[], options: FollowOptions): Promise<ChatTrace> {
   const started = Date.now()
   const deadline = started + options.boundMs
-  const trace: ChatTrace = { chat, plan, outcome: 'not-started', startAttempts: 0, connections: 0, silentStreams: 0, events: 0, lastId: 0, repeatedIds: [], gaps: [], runs: {}, ends: {}, durationMs: 0 }
+  const trace: ChatTrace = { chat, plan, outcome: 'not-started', startAttempts: 0, connections: 0, silentStreams: 0, silences: [], events: 0, lastId: 0, repeatedIds: [], gaps: [], runs: {}, ends: {}, durationMs: 0 }
   const done = () => ({ ...trace, durationMs: Date.now() - started })
   const cookie = await session(options, deadline)
   if (!cookie) return done()
@@ -130,6 +134,7 @@ export async function followChat(chat: number, plan: SoakTool[], options: Follow
           const eventId = Number(id)
           const event = JSON.parse(data) as LoopEvent
           trace.events++
+          resetIdle()
           if (eventId <= trace.lastId) {
             trace.repeatedIds.push(eventId)
             return
@@ -145,7 +150,6 @@ export async function followChat(chat: number, plan: SoakTool[], options: Follow
       })
       const decoder = new TextDecoder()
       for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-        resetIdle()
         parser.feed(decoder.decode(bytes, { stream: true }))
         if (ended) break
       }
@@ -157,7 +161,10 @@ export async function followChat(chat: number, plan: SoakTool[], options: Follow
     }
     catch {}
     clearTimeout(idle)
-    if (silent) trace.silentStreams++
+    if (silent) {
+      trace.silentStreams++
+      if (options.onSilent) trace.silences.push(await options.onSilent(trace.jobId, url, trace.lastId).catch((error: unknown) => String(error)))
+    }
     await sleep(200 + Math.floor(options.random() * 300))
   }
   const url = pick(options.upUrls(), options.random)

@@ -24,6 +24,8 @@ export interface InstanceSlot {
   /** The running instance, or undefined while it is down. */
   current: () => AppInstance | undefined
   processes: ProcessMemory[]
+  /** What each process of the slot wrote to stdout and stderr, in order. */
+  outputs: () => string[]
   kill: () => void
   restart: () => Promise<void>
   sample: () => void
@@ -57,16 +59,19 @@ export async function startSlot(name: string, env: Record<string, string>): Prom
   const port = await freePort()
   const processes: ProcessMemory[] = []
   let app: AppInstance | undefined
+  const apps: AppInstance[] = []
   const launch = async () => {
     const started = await startApp(env, { port })
     processes.push({ pid: started.pid, startedAt: Date.now(), baselineMb: started.residentMb(), peakMb: started.residentMb(), killed: false })
     app = started
+    apps.push(started)
   }
   await launch()
   return {
     name,
     url: `http://127.0.0.1:${port}`,
     current: () => app,
+    outputs: () => apps.map(item => item.output()),
     processes,
     kill() {
       if (!app) return

@@ -10,8 +10,10 @@
 //   npm run soak -- --chats 20                    (quick)
 //   options: --seed <n> (20), --interval <ms between chat starts> (600), --redis-signal KILL|TERM (KILL)
 import { parseArgs } from 'node:util'
-import { existsSync } from 'node:fs'
-import { loadavg } from 'node:os'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Redis } from 'ioredis'
 import { printTable, writeResult } from '../lib/index'
 import { followChat } from './chat-follower'
 import type { ChatTrace } from './chat-follower'
@@ -105,6 +107,17 @@ async function readRss(slot: InstanceSlot): Promise<number[]> {
   return readings
 }
 
+// A client of the soak's own on the same Redis, to say what the store held when a stream went silent.
+const inspector = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 3 })
+inspector.on('error', () => {})
+async function onSilent(jobId: string, url: string, lastIdRead: number): Promise<unknown> {
+  const [last] = await inspector.xrevrange(`plugboard:job:{${jobId}}:events`, '+', '-', 'COUNT', 1)
+  const record = await inspector.hgetall(`plugboard:job:{${jobId}}`)
+  const fields = Object.fromEntries(Object.entries(record).filter(([key]) => !['state', 'spec', 'messages'].includes(key)).map(([key, value]) => [key, value.slice(0, 200)]))
+  const slot = slots.find(item => item.url === url)
+  return { atMs: Date.now() - startedAt, instance: `${slot?.name} pid ${slot?.processes.at(-1)?.pid}`, lastIdRead, streamLastId: last?.[0], record: fields }
+}
+
 const upUrls = () => slots.filter(slot => slot.current()).map(slot => slot.url)
 const readerRandom = seeded(SEED + 1)
 const followers: Promise<ChatTrace>[] = []
@@ -147,7 +160,7 @@ const startedChatsAt = Date.now()
 const chaosDone = chaos()
 for (let chat = 0; chat < CHATS; chat++) {
   await sleep(Math.max(0, startedChatsAt + chat * INTERVAL_MS - Date.now()))
-  followers.push(followChat(chat, plans[chat]!, { upUrls, random: readerRandom, boundMs: CHAT_BOUND_MS }))
+  followers.push(followChat(chat, plans[chat]!, { upUrls, random: readerRandom, boundMs: CHAT_BOUND_MS, onSilent }))
   lastChatStarted = Date.now()
   if ((chat + 1) % 50 === 0) note(`${chat + 1} chats started`)
 }
@@ -174,6 +187,11 @@ console.log(`\n${report.checks.map(check => `${check.pass ? 'PASS' : 'FAIL'}  ${
 const path = await writeResult(CHATS === 200 ? 'soak' : `soak-${CHATS}`, report.data)
 console.log(`\nwritten to ${path}`)
 
+// The instances' own output (errors they logged), for whoever reads a failed check.
+const logs = mkdtempSync(join(tmpdir(), 'plugboard-soak-logs-'))
+for (const slot of slots) for (const [index, text] of slot.outputs().entries()) writeFileSync(join(logs, `${slot.name}-${index + 1}.log`), text)
+console.log(`instance logs in ${logs}`)
+inspector.disconnect()
 for (const slot of slots) await slot.stop()
 await redis.stop()
 await upstream.close()

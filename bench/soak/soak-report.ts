@@ -64,6 +64,7 @@ export function buildReport(input: ReportInput) {
 
   const checks: SoakCheck[] = [
     { name: 'every chat ends within the bound', pass: unended.length === 0, detail: `${ended.length}/${traces.length} ended within ${input.boundMs / 1000} s (${traces.filter(trace => trace.outcome === 'finish').length} finish, ${traces.filter(trace => trace.outcome === 'fail').length} fail); never ended: ${unended.map(trace => `${trace.chat} (${trace.outcome})`).join(', ') || 'none'}` },
+    { name: 'no live stream goes silent while its job goes on', pass: traces.every(trace => trace.silentStreams === 0), detail: `${traces.reduce((sum, trace) => sum + trace.silentStreams, 0)} streams without an event for 20 s, in chats ${traces.filter(trace => trace.silentStreams > 0).map(trace => trace.chat).join(', ') || 'none'}` },
     { name: 'every fail says why', pass: failsWithoutReason.length === 0, detail: `${failsWithoutReason.length} without a message` },
     { name: 'no event id repeats', pass: repeated.length === 0, detail: `${repeated.reduce((sum, trace) => sum + trace.repeatedIds.length, 0)} repeats in ${repeated.length} chats` },
     { name: 'no event id gaps', pass: gapped.length === 0, detail: `${gapped.reduce((sum, trace) => sum + trace.gaps.length, 0)} gaps in ${gapped.length} chats${gapped.length ? `: ${gapped.slice(0, 5).map(trace => `${trace.chat} [${trace.gaps.join(' ')}]`).join(', ')}` : ''}` },
@@ -106,6 +107,7 @@ export function buildReport(input: ReportInput) {
       timeline: input.timeline,
       calcRunsAgain,
       unended: unended.map(trace => ({ chat: trace.chat, plan: trace.plan, jobId: trace.jobId, outcome: trace.outcome, lastId: trace.lastId, connections: trace.connections, silentStreams: trace.silentStreams, record: trace.record })),
+      silences: traces.filter(trace => trace.silences.length > 0).map(trace => ({ chat: trace.chat, plan: trace.plan, jobId: trace.jobId, outcome: trace.outcome, connections: trace.connections, silences: trace.silences })),
       chatsPhaseMs: input.chatsPhaseMs,
     },
   }
