@@ -136,11 +136,8 @@ async function chaos(): Promise<void> {
     }
     const slot = slots[event.slot]!
     const other = slots[1 - event.slot]!
-    // One instance always stays up, so a chat always has somewhere to go.
-    if (!slot.current() || !other.current()) {
-      note(`kill ${slot.name}: skipped (an instance is down)`)
-      continue
-    }
+    // One instance always stays up, so a chat always has somewhere to go: a kill due while one is down waits.
+    while (!slot.current() || !other.current()) await sleep(200)
     note(`SIGKILL ${slot.name} (pid ${slot.current()!.pid}), back in ${event.downMs} ms`)
     slot.kill()
     pending.push(sleep(event.downMs).then(() => slot.restart()).then(() => note(`${slot.name} up again (pid ${slot.current()?.pid})`)))
