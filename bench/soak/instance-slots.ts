@@ -15,6 +15,8 @@ export interface ProcessMemory {
   peakMb: number
   /** RSS when the chats were over and the instance had idled (the last process of a slot only). */
   afterMb?: number
+  /** RSS after the calm wave that follows (no kills) and the same idle: whether the chats' memory grows again. */
+  afterCalmMb?: number
   killed: boolean
 }
 

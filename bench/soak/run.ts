@@ -95,6 +95,8 @@ const loadBefore = loadavg()[0]!
 
 /** Chat numbers of the warm-up (apart from the soak's 0...n-1). */
 const WARM_UP_CHAT = 100_000
+/** Chat numbers of the calm wave after the soak. */
+const CALM_CHAT = 200_000
 
 /** Three readings of a slot's RSS a second apart (the least is the one a passing allocation did not inflate). */
 async function readRss(slot: InstanceSlot): Promise<number[]> {
@@ -145,13 +147,14 @@ async function chaos(): Promise<void> {
   await Promise.all(pending)
 }
 
-// Warm-up: a few chats of every plan before the soak, so the baseline is an instance that has loaded what chats
-// load (mathjs on first calculate, the runner's chunks), not a cold one.
-const WARM_UP_PLANS: SoakTool[][] = [[], ['calc'], ['fetch'], ['calc', 'fetch']]
-await Promise.all([...WARM_UP_PLANS, ...WARM_UP_PLANS].map((plan, index) => followChat(WARM_UP_CHAT + index, plan, { upUrls, random: readerRandom, boundMs: CHAT_BOUND_MS })))
+// Warm-up: chats of every plan before the soak, so the baseline is an instance that has loaded what chats load
+// (mathjs on first calculate, the runner's chunks), not a cold one. 24 at once: more than one instance's runner
+// takes (NUXT_JOB_CONCURRENCY, 10), so both get some.
+const WARM_UP_PLANS: SoakTool[][] = Array.from({ length: 24 }, (_, index) => ([[], ['calc'], ['fetch'], ['calc', 'fetch']] as SoakTool[][])[index % 4]!)
+await Promise.all(WARM_UP_PLANS.map((plan, index) => followChat(WARM_UP_CHAT + index, plan, { upUrls, random: readerRandom, boundMs: CHAT_BOUND_MS })))
 await sleep(5000)
 for (const slot of slots) slot.processes[0]!.warmMb = Math.min(...await readRss(slot))
-note(`warm-up: 8 chats; RSS ${slots.map(slot => `${slot.name} ${slot.processes[0]!.baselineMb.toFixed(0)} → ${slot.processes[0]!.warmMb!.toFixed(0)} MB`).join(', ')}`)
+note(`warm-up: ${WARM_UP_PLANS.length} chats; RSS ${slots.map(slot => `${slot.name} ${slot.processes[0]!.baselineMb.toFixed(0)} → ${slot.processes[0]!.warmMb!.toFixed(0)} MB`).join(', ')}`)
 
 const startedChatsAt = Date.now()
 const chaosDone = chaos()
@@ -167,13 +170,28 @@ const chatsOverAt = Date.now()
 note(`all chats over (${traces.filter(trace => trace.outcome === 'finish' || trace.outcome === 'fail').length}/${CHATS} ended), ${((chatsOverAt - lastChatStarted) / 1000).toFixed(1)} s after the last start; idling ${SETTLE_MS / 1000} s`)
 
 await sleep(SETTLE_MS)
-clearInterval(sampler)
 for (const slot of slots) slot.processes.at(-1)!.afterMb = Math.min(...await readRss(slot))
 
+// A calm wave (no kills) of half as many chats, then the same idle: memory that a chat leaves behind grows again by
+// about as much per chat; memory the process only keeps (heap and allocator high-water marks) stays where it was.
+const CALM_CHATS = Math.ceil(CHATS / 2)
+note(`calm wave: ${CALM_CHATS} chats, no kills`)
+const calmFollowers: Promise<ChatTrace>[] = []
+const calmStartedAt = Date.now()
+for (let index = 0; index < CALM_CHATS; index++) {
+  await sleep(Math.max(0, calmStartedAt + index * INTERVAL_MS - Date.now()))
+  calmFollowers.push(followChat(CALM_CHAT + index, plans[index % CHATS]!, { upUrls, random: readerRandom, boundMs: CHAT_BOUND_MS, onSilent }))
+}
+const calmTraces = await Promise.all(calmFollowers)
+note(`calm wave over (${calmTraces.filter(trace => trace.outcome === 'finish' || trace.outcome === 'fail').length}/${CALM_CHATS} ended); idling ${SETTLE_MS / 1000} s`)
+await sleep(SETTLE_MS)
+for (const slot of slots) slot.processes.at(-1)!.afterCalmMb = Math.min(...await readRss(slot))
+clearInterval(sampler)
+
 const report = buildReport({
-  traces, upstream: upstream.record, slots, timeline,
+  traces, calmTraces, upstream: upstream.record, slots, timeline,
   durationMs: Date.now() - startedAt, chatsPhaseMs: chatsOverAt - startedChatsAt, boundMs: CHAT_BOUND_MS,
-  settings: { chats: CHATS, seed: SEED, intervalMs: INTERVAL_MS, redisSignal: REDIS_SIGNAL, lockMs: LOCK_MS, settleMs: SETTLE_MS, kills: kills.length },
+  settings: { chats: CHATS, seed: SEED, intervalMs: INTERVAL_MS, redisSignal: REDIS_SIGNAL, lockMs: LOCK_MS, settleMs: SETTLE_MS, kills: kills.length, calmChats: CALM_CHATS },
   loadAverage: { before: loadBefore, after: loadavg()[0]! },
 })
 

@@ -7,6 +7,8 @@ export interface SoakCheck { name: string, pass: boolean, detail: string }
 
 export interface ReportInput {
   traces: ChatTrace[]
+  /** The calm wave's chats (after the soak, no kills): their ends and ids are checked like the soak's. */
+  calmTraces: ChatTrace[]
   upstream: UpstreamRecord
   slots: InstanceSlot[]
   timeline: { atMs: number, what: string }[]
@@ -22,6 +24,11 @@ function nearBaseline(baselineMb: number, afterMb: number): boolean {
   return afterMb - baselineMb <= Math.max(40, baselineMb * 0.25)
 }
 
+/** A calm wave of half the chats grows RSS by less than 10 % of what it was (or 15 MB): no memory per chat stays. */
+function plateaued(afterMb: number, afterCalmMb: number): boolean {
+  return afterCalmMb - afterMb <= Math.max(15, afterMb * 0.1)
+}
+
 const round = (value: number) => Math.round(value * 10) / 10
 
 function countBy<T>(items: T[], key: (item: T) => string): Record<string, number> {
@@ -31,7 +38,8 @@ function countBy<T>(items: T[], key: (item: T) => string): Record<string, number
 }
 
 export function buildReport(input: ReportInput) {
-  const { traces, slots } = input
+  const { slots } = input
+  const traces = [...input.traces, ...input.calmTraces]
   // The warm-up's chats are not the soak's: what the upstream saw of them is left out.
   const soakChats = new Set(traces.map(trace => trace.chat))
   const upstream = {
@@ -56,6 +64,7 @@ export function buildReport(input: ReportInput) {
   const memory = slots.flatMap(slot => slot.processes.map((item, index) => ({
     slot: slot.name, process: index + 1, pid: item.pid, killed: item.killed ? 'yes' : 'no',
     coldMb: round(item.baselineMb), ...(item.warmMb !== undefined && { warmMb: round(item.warmMb) }), peakMb: round(item.peakMb), ...(item.afterMb !== undefined && { afterMb: round(item.afterMb) }),
+    ...(item.afterCalmMb !== undefined && { afterCalmMb: round(item.afterCalmMb) }),
   })))
   // A slot's last process is compared with the slot's first one once warmed up (same build, same settings): a
   // restarted process is warm by the end, having run chats and takeovers.
@@ -70,7 +79,8 @@ export function buildReport(input: ReportInput) {
     { name: 'no event id gaps', pass: gapped.length === 0, detail: `${gapped.reduce((sum, trace) => sum + trace.gaps.length, 0)} gaps in ${gapped.length} chats${gapped.length ? `: ${gapped.slice(0, 5).map(trace => `${trace.chat} [${trace.gaps.join(' ')}]`).join(', ')}` : ''}` },
     { name: 'no fetch_web_page call runs twice', pass: pagesReadTwice.length === 0 && fetchRunsAgain.length === 0, detail: `${upstream.pageReads.size} of ${fetchCalls.length} pages read; read twice: ${pagesReadTwice.join(', ') || 'none'}; started twice: ${fetchRunsAgain.join(', ') || 'none'}` },
     { name: 'no tool call ends twice', pass: endsTwice.length === 0 && upstream.repeatedToolMessages.length === 0, detail: `ended twice: ${endsTwice.join(', ') || 'none'}; a history answering a call twice: ${upstream.repeatedToolMessages.join(', ') || 'none'}` },
-    { name: 'memory back near baseline', pass: finals.every(item => nearBaseline(item.baselineMb, item.afterMb!)), detail: finals.map(item => `${item.slot}: ${item.baselineMb} → peak ${item.peakMb} → ${item.afterMb} MB`).join('; ') },
+    { name: 'memory back near baseline', pass: finals.every(item => nearBaseline(item.baselineMb, item.afterMb!)), detail: finals.map(item => `${item.slot}: warm ${item.baselineMb} → peak ${item.peakMb} → after ${item.afterMb} MB`).join('; ') },
+    { name: 'memory flat over a calm wave', pass: finals.every(item => item.afterCalmMb !== undefined && plateaued(item.afterMb!, item.afterCalmMb)), detail: finals.map(item => `${item.slot}: ${item.afterMb} → ${item.afterCalmMb} MB after ${input.calmTraces.length} more chats`).join('; ') },
   ]
 
   const tables = {
