@@ -29,6 +29,8 @@ export interface ChatTrace {
   /** tool-call-done / tool-call-error events per call id. */
   ends: Record<string, number>
   durationMs: number
+  /** The longest wait between two events the client read (or from its first request to the first event), ms. */
+  longestWaitMs: number
   /** For a chat that never ended: what GET /api/chats/:id said of it then (status, error), as evidence. */
   record?: unknown
 }
@@ -71,7 +73,7 @@ async function session(options: FollowOptions, deadline: number): Promise<string
 export async function followChat(chat: number, plan: SoakTool[], options: FollowOptions): Promise<ChatTrace> {
   const started = Date.now()
   const deadline = started + options.boundMs
-  const trace: ChatTrace = { chat, plan, outcome: 'not-started', startAttempts: 0, connections: 0, silentStreams: 0, silences: [], events: 0, lastId: 0, repeatedIds: [], gaps: [], runs: {}, ends: {}, durationMs: 0 }
+  const trace: ChatTrace = { chat, plan, outcome: 'not-started', startAttempts: 0, connections: 0, silentStreams: 0, silences: [], longestWaitMs: 0, events: 0, lastId: 0, repeatedIds: [], gaps: [], runs: {}, ends: {}, durationMs: 0 }
   const done = () => ({ ...trace, durationMs: Date.now() - started })
   const cookie = await session(options, deadline)
   if (!cookie) return done()
@@ -100,6 +102,7 @@ export async function followChat(chat: number, plan: SoakTool[], options: Follow
   trace.outcome = 'never-ended'
 
   const idleMs = options.idleMs ?? 20_000
+  let lastEventAt = Date.now()
   while (Date.now() < deadline) {
     const url = pick(options.upUrls(), options.random)
     if (!url) {
@@ -135,6 +138,8 @@ export async function followChat(chat: number, plan: SoakTool[], options: Follow
           const event = JSON.parse(data) as LoopEvent
           trace.events++
           resetIdle()
+          trace.longestWaitMs = Math.max(trace.longestWaitMs, Date.now() - lastEventAt)
+          lastEventAt = Date.now()
           if (eventId <= trace.lastId) {
             trace.repeatedIds.push(eventId)
             return

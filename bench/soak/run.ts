@@ -116,8 +116,11 @@ async function onSilent(jobId: string, url: string, lastIdRead: number): Promise
   const [last] = await inspector.xrevrange(`plugboard:job:{${jobId}}:events`, '+', '-', 'COUNT', 1)
   const record = await inspector.hgetall(`plugboard:job:{${jobId}}`)
   const fields = Object.fromEntries(Object.entries(record).filter(([key]) => !['state', 'spec', 'messages'].includes(key)).map(([key, value]) => [key, value.slice(0, 200)]))
+  // Whether any connection still listens on the job's channel (the live feed), and the pub/sub connections.
+  const [, listeners] = await inspector.pubsub('NUMSUB', `plugboard:job:{${jobId}}:events`) as [string, number]
+  const pubsubClients = String(await inspector.client('LIST')).split('\n').filter(line => / sub=[1-9]/.test(line)).map(line => line.replace(/ (fd|age|idle|qbuf|qbuf-free|argv-mem|multi-mem|obl|oll|omem|tot-mem|events|user|redir|resp|rbs|rbp|lib-name|lib-ver|ssub|watch|io-thread|db|psub|flags|id|laddr)=\S*/g, ''))
   const slot = slots.find(item => item.url === url)
-  return { atMs: Date.now() - startedAt, instance: `${slot?.name} pid ${slot?.processes.at(-1)?.pid}`, lastIdRead, streamLastId: last?.[0], record: fields }
+  return { atMs: Date.now() - startedAt, instance: `${slot?.name} pid ${slot?.processes.at(-1)?.pid}`, lastIdRead, streamLastId: last?.[0], channelListeners: listeners, pubsubClients, record: fields }
 }
 
 const upUrls = () => slots.filter(slot => slot.current()).map(slot => slot.url)

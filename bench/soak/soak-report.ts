@@ -91,6 +91,8 @@ export function buildReport(input: ReportInput) {
       { figure: 'stream connections (incl. reconnects)', value: traces.reduce((sum, trace) => sum + trace.connections, 0) },
       { figure: 'chats that needed a reconnect', value: traces.filter(trace => trace.connections > 1).length },
       { figure: 'streams dropped as silent (20 s)', value: traces.reduce((sum, trace) => sum + trace.silentStreams, 0) },
+      { figure: 'longest wait between two events, s (p50 / max)', value: `${round(median(traces.map(trace => trace.longestWaitMs)) / 1000)} / ${round(Math.max(...traces.map(trace => trace.longestWaitMs)) / 1000)}` },
+      { figure: 'chats that waited over 8 s for an event', value: traces.filter(trace => trace.longestWaitMs > 8000).length },
       { figure: 'POST /api/chats retries', value: traces.reduce((sum, trace) => sum + trace.startAttempts - 1, 0) },
       { figure: 'repeated ids', value: repeated.reduce((sum, trace) => sum + trace.repeatedIds.length, 0) },
       { figure: 'id gaps', value: gapped.reduce((sum, trace) => sum + trace.gaps.length, 0) },
