@@ -28,6 +28,8 @@ export interface ChatTrace {
   runs: Record<string, number>
   /** tool-call-done / tool-call-error events per call id. */
   ends: Record<string, number>
+  /** Each tool-call-error: its status and message (an `interrupted` call cut by a kill, say). */
+  toolErrors: string[]
   durationMs: number
   /** The longest wait between two events the client read (or from its first request to the first event), ms. */
   longestWaitMs: number
@@ -73,7 +75,7 @@ async function session(options: FollowOptions, deadline: number): Promise<string
 export async function followChat(chat: number, plan: SoakTool[], options: FollowOptions): Promise<ChatTrace> {
   const started = Date.now()
   const deadline = started + options.boundMs
-  const trace: ChatTrace = { chat, plan, outcome: 'not-started', startAttempts: 0, connections: 0, silentStreams: 0, silences: [], longestWaitMs: 0, events: 0, lastId: 0, repeatedIds: [], gaps: [], runs: {}, ends: {}, durationMs: 0 }
+  const trace: ChatTrace = { chat, plan, outcome: 'not-started', startAttempts: 0, connections: 0, silentStreams: 0, silences: [], longestWaitMs: 0, events: 0, lastId: 0, repeatedIds: [], gaps: [], runs: {}, ends: {}, toolErrors: [], durationMs: 0 }
   const done = () => ({ ...trace, durationMs: Date.now() - started })
   const cookie = await session(options, deadline)
   if (!cookie) return done()
@@ -148,6 +150,7 @@ export async function followChat(chat: number, plan: SoakTool[], options: Follow
           trace.lastId = eventId
           if (event.type === 'tool-call-running') trace.runs[event.call.id] = (trace.runs[event.call.id] ?? 0) + 1
           if (event.type === 'tool-call-done' || event.type === 'tool-call-error') trace.ends[event.result.callId] = (trace.ends[event.result.callId] ?? 0) + 1
+          if (event.type === 'tool-call-error') trace.toolErrors.push(`${event.result.name} ${event.result.status}: ${event.result.error?.message ?? event.result.content}`.slice(0, 120))
           if (event.type === 'finish') Object.assign(trace, { outcome: 'finish', reason: event.finishReason })
           if (event.type === 'fail') Object.assign(trace, { outcome: 'fail', reason: event.error?.message || '(no message)' })
           if (event.type === 'finish' || event.type === 'fail') ended = true

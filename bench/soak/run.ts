@@ -41,6 +41,8 @@ const CHAT_BOUND_MS = 120_000
 /** How long the instances idle after the last chat before their memory is read again. */
 const SETTLE_MS = 15_000
 const LOCK_MS = 3000
+/** A kill waits until its instance has been up this long (it has had time to take jobs over). */
+const MIN_UPTIME_MS = 3000
 
 if (!existsSync('.output/server/index.mjs')) {
   console.error('No build: run `npx nuxt build` first (the soak runs .output/server/index.mjs).')
@@ -142,7 +144,8 @@ async function chaos(): Promise<void> {
     const slot = slots[event.slot]!
     const other = slots[1 - event.slot]!
     // One instance always stays up, so a chat always has somewhere to go: a kill due while one is down waits.
-    while (!slot.current() || !other.current()) await sleep(200)
+    // It also waits for the instance to have been up a while (taking jobs over), not to kill it as it starts.
+    while (!slot.current() || !other.current() || Date.now() - slot.processes.at(-1)!.startedAt < MIN_UPTIME_MS) await sleep(200)
     note(`SIGKILL ${slot.name} (pid ${slot.current()!.pid}), back in ${event.downMs} ms`)
     slot.kill()
     pending.push(sleep(event.downMs).then(() => slot.restart()).then(() => note(`${slot.name} up again (pid ${slot.current()?.pid})`)))
