@@ -24,9 +24,13 @@ function nearBaseline(baselineMb: number, afterMb: number): boolean {
   return afterMb - baselineMb <= Math.max(40, baselineMb * 0.25)
 }
 
-/** A calm wave of half the chats grows RSS by less than 10 % of what it was (or 15 MB): no memory per chat stays. */
-function plateaued(afterMb: number, afterCalmMb: number): boolean {
-  return afterCalmMb - afterMb <= Math.max(15, afterMb * 0.1)
+/**
+ * A calm wave of half the chats leaves RSS within 10 % (or 15 MB) of what it was, or of the warm baseline when it
+ * was below it (a process restarted late warms up in the calm wave): no memory per chat stays.
+ */
+function plateaued(afterMb: number, afterCalmMb: number, warmMb: number): boolean {
+  const before = Math.max(afterMb, warmMb)
+  return afterCalmMb - before <= Math.max(15, before * 0.1)
 }
 
 const round = (value: number) => Math.round(value * 10) / 10
@@ -80,7 +84,7 @@ export function buildReport(input: ReportInput) {
     { name: 'no fetch_web_page call runs twice', pass: pagesReadTwice.length === 0 && fetchRunsAgain.length === 0, detail: `${upstream.pageReads.size} of ${fetchCalls.length} pages read; read twice: ${pagesReadTwice.join(', ') || 'none'}; started twice: ${fetchRunsAgain.join(', ') || 'none'}` },
     { name: 'no tool call ends twice', pass: endsTwice.length === 0 && upstream.repeatedToolMessages.length === 0, detail: `ended twice: ${endsTwice.join(', ') || 'none'}; a history answering a call twice: ${upstream.repeatedToolMessages.join(', ') || 'none'}` },
     { name: 'memory back near baseline', pass: finals.every(item => nearBaseline(item.baselineMb, item.afterMb!)), detail: finals.map(item => `${item.slot}: warm ${item.baselineMb} → peak ${item.peakMb} → after ${item.afterMb} MB`).join('; ') },
-    { name: 'memory flat over a calm wave', pass: finals.every(item => item.afterCalmMb !== undefined && plateaued(item.afterMb!, item.afterCalmMb)), detail: finals.map(item => `${item.slot}: ${item.afterMb} → ${item.afterCalmMb} MB after ${input.calmTraces.length} more chats`).join('; ') },
+    { name: 'memory flat over a calm wave', pass: finals.every(item => item.afterCalmMb !== undefined && plateaued(item.afterMb!, item.afterCalmMb, item.baselineMb)), detail: finals.map(item => `${item.slot}: ${item.afterMb} → ${item.afterCalmMb} MB after ${input.calmTraces.length} more chats`).join('; ') },
   ]
 
   const tables = {
