@@ -168,7 +168,7 @@ describe('rate limits on a chat\'s routes', () => {
 /** GET <base>/events/:id through pipeJobEvents, checking the record every 50 ms. */
 async function serveEvents(jobStore: JobStore): Promise<{ url: string, close: () => Promise<void> }> {
   const app = h3.createApp()
-  app.use('/events', h3.defineEventHandler(event => pipeJobEvents(event, jobStore, event.path.slice(1), 0, { recordCheckMs: 50 })))
+  app.use('/events', h3.defineEventHandler(event => pipeJobEvents(event, jobStore, event.path.slice(1), 0, { backstopMs: 50 })))
   const eventsServer = createServer(h3.toNodeListener(app))
   await new Promise<void>(done => eventsServer.listen(0, '127.0.0.1', done))
   return {

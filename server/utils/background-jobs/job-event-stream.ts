@@ -16,17 +16,19 @@ export interface PipeJobEventsOptions {
   /** Run every `intervalMs` while the stream waits (a job on a user's key checks that its instance is alive). */
   watch?: { intervalMs: number, check: () => Promise<unknown> }
   /**
-   * How often the stream checks that the job's record still exists. A record deleted under it (Redis flushed,
-   * retention) appends no more events, so without the check the stream would wait for ever.
-   * @default 15_000 (with the heartbeat)
+   * After this long without an event, the stream reads the store itself: what came after its last id, whether the
+   * job ended, and whether its record still exists. The live feed is Redis pub/sub, which drops what it could not
+   * push (without this a stream whose publications were lost waited for ever on a job that had ended), and a record
+   * deleted under the stream (Redis flushed, retention) appends no more events. @default 10000
    */
-  recordCheckMs?: number
+  backstopMs?: number
 }
 
 /**
  * Writes a job's events after `afterId` to the response as server-sent events, backlog first, then live ones,
  * and ends the response after the run's last event (`finish` or `fail`), when the job's record disappears (with a
- * `fail` event the tab shows), or when the browser goes away. Resolves once the response is over, however it ended.
+ * `fail` event the tab shows), when the store fails (the browser reconnects) or when the browser goes away.
+ * Resolves once the response is over, however it ended.
  */
 export async function pipeJobEvents(event: H3Event, store: JobStore, jobId: string, afterId: number, options: PipeJobEventsOptions = {}): Promise<void> {
   const response = event.node.res
@@ -52,43 +54,62 @@ export async function pipeJobEvents(event: H3Event, store: JobStore, jobId: stri
   if (event.node.req.socket.destroyed) end()
 
   let lastId = afterId
+  let deliveredSinceBackstop = false
   /** Ends the stream with `ending` as its last event, unless it has ended already. */
   const endWith = (ending: LoopEvent) => {
     if (gone.signal.aborted) return
     response.write(formatJobEvent({ id: lastId + 1, jobId, event: ending }))
     end()
   }
-  const checkRecord = async () => {
-    // A store that cannot answer now (Redis unreachable) proves nothing: only a missing record ends the stream.
-    const job = await store.getJob(jobId).catch(() => null)
-    if (job === undefined) endWith(vanishedJobEvent())
-  }
-  if (!gone.signal.aborted) {
-    timers.push(setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS))
-    timers.push(setInterval(() => void checkRecord(), options.recordCheckMs ?? HEARTBEAT_MS))
-    const { watch } = options
-    if (watch) timers.push(setInterval(() => void watch.check().catch(() => {}), watch.intervalMs))
-  }
-
   const deliver = (item: JobEvent<LoopEvent>) => {
     if (gone.signal.aborted || item.id <= lastId) return
     lastId = item.id
+    deliveredSinceBackstop = true
     response.write(formatJobEvent(item))
     if (isRunEnd(item.event)) end()
   }
-  await store.subscribe<LoopEvent>(jobId, afterId, deliver, gone.signal)
-  const job = await store.getJob(jobId)
-  if (!job) endWith(vanishedJobEvent())
-  // A job that ended without a last event (its process restarted, or Stop found no runner) gets one, so the tab
-  // ends the reply cleanly, keeping what it recorded, instead of reconnecting for ever.
-  if (!gone.signal.aborted && job && isFinishedJob(job)) {
-    // Its last events may be on their way through the live feed: read them first.
+  /**
+   * Ends the stream when the job is over: its record gone (a `fail` the tab shows), or the job ended, with its last
+   * events first (they may be on their way through the live feed) and an ending event when it ended without one
+   * (its process restarted, or Stop found no runner), so the tab ends the reply cleanly instead of reconnecting.
+   */
+  const endIfOver = async (readFirst: boolean) => {
+    if (readFirst) for (const item of await store.readEvents<LoopEvent>(jobId, lastId)) deliver(item)
+    const job = await store.getJob(jobId)
+    if (gone.signal.aborted) return
+    if (!job) return endWith(vanishedJobEvent())
+    if (!isFinishedJob(job)) return
     for (const item of await store.readEvents<LoopEvent>(jobId, lastId)) deliver(item)
-  }
-  if (!gone.signal.aborted && job && isFinishedJob(job)) {
+    if (gone.signal.aborted) return
     const ending = endingEventFor(job)
     if (ending) endWith(ending)
     else end()
+  }
+  // A store that fails after the headers went out ends the response: the browser reconnects with Last-Event-ID
+  // (h3 cannot send an error once the headers are sent, and the keep-alives would hold the stream open for ever).
+  const failed = (error: unknown) => {
+    if (gone.signal.aborted) return
+    console.error('[job-store]', new Error(`The event stream of job ${jobId} failed; the browser will reconnect.`, { cause: error }))
+    end()
+  }
+  if (!gone.signal.aborted) {
+    timers.push(setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS))
+    timers.push(setInterval(() => {
+      if (deliveredSinceBackstop) {
+        deliveredSinceBackstop = false
+        return
+      }
+      endIfOver(true).catch(failed)
+    }, options.backstopMs ?? 10_000))
+    const { watch } = options
+    if (watch) timers.push(setInterval(() => void watch.check().catch(() => {}), watch.intervalMs))
+  }
+  try {
+    await store.subscribe<LoopEvent>(jobId, afterId, deliver, gone.signal)
+    await endIfOver(false)
+  }
+  catch (error) {
+    failed(error)
   }
   await done
 }
