@@ -46,7 +46,10 @@ const packageOrigins = ['external', 'core']
 const policies = layers.flatMap((layer) => {
   const words = layer.mayImport.split(', ').map(readWord)
   const from = { element: { types: { anyOf: typesOfRow(layer) } } }
-  if (words.some(word => word.all)) return [{ from, allow: { to: { element: { type: '*' } } } }, { from, allow: { to: { module: { origin: packageOrigins } } } }]
+  if (words.some(word => word.all)) {
+    const allTypes = [...new Set(elements.map(element => element.type))]
+    return [{ from, allow: { to: { element: { types: { anyOf: allTypes } } } } }, { from, allow: { to: { module: { origin: packageOrigins } } } }]
+  }
   const types = [...new Set([...typesOfRow(layer), ...words.flatMap(word => word.types ?? [])])]
   const rowPolicies = [{ from, allow: { to: { element: { types: { anyOf: types } } } } }]
   if (!layer.checkPackages) rowPolicies.push({ from, allow: { to: { module: { origin: packageOrigins } } } })
