@@ -38,7 +38,7 @@ export function readWord(word) {
   if (pluginApiFiles[bare]) return { types: [pluginApiType(pluginApiFiles[bare])] }
   const row = layers.find(layer => layerType(layer) === bare.replaceAll('`', ''))
   if (row) return { types: typesOfRow(row) }
-  if (/^[@a-z][\w./@-]*$/.test(bare)) return { packages: [bare] }
+  if (/^(?:@[\w.-]+\/)?[a-z][\w.-]*$/.test(bare)) return { packages: [bare] }
   throw new Error(`ARCHITECTURE.md's Layers table: "${word}" names no row, package or known word`)
 }
 
@@ -70,7 +70,7 @@ export default [{
     'boundaries/elements': elements,
     'boundaries/legacy-warnings': false,
     'import/resolver': {
-      typescript: { project: ['.nuxt/tsconfig.json', '.nuxt/tsconfig.server.json'], noWarnOnMultipleProjects: true },
+      typescript: { project: '.nuxt/tsconfig.json' },
       node: true,
     },
   },
