@@ -13,6 +13,7 @@ const WEATHER_CODES: Record<number, string> = {
   96: 'thunderstorm with slight hail', 99: 'thunderstorm with heavy hail',
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Open-Meteo's JSON, read field by field with fallbacks
 async function getJson(url: string, signal: AbortSignal): Promise<any> {
   let response: Response
   try {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: every test there is. Unit, DOM, component and type tests (vitest), then the built app in
-// real Chromium (Playwright). Installs Debian's chromium and redis-server when missing and we can (root + apt-get).
+// `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules), unit, DOM, component
+// and type tests (vitest), then the built app in real Chromium (Playwright). Installs Debian's chromium and
+// redis-server when missing and we can (root + apt-get).
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 
@@ -49,7 +50,9 @@ function ensureRedisServer() {
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
 ensureRedisServer()
-let status = run(npx, ['vitest', 'run'])
+let status = run(npx, ['eslint', '.'])
+if (status !== 0) process.exit(status)
+status = run(npx, ['vitest', 'run'])
 if (status !== 0) process.exit(status)
 status = run(npx, ['nuxi', 'typecheck'])
 if (status !== 0) process.exit(status)

@@ -18,6 +18,7 @@ export interface ToolExecutionContext {
  * booleans, null) are serialised with JSON.stringify; `undefined`, functions, symbols, bigints and
  * circular values are errors.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped until a schema types the arguments
 export type ToolHandler<Args = any> = (args: Args, context: ToolExecutionContext) => unknown
 
 /** A tool the engine can run: its OpenAI definition, its handler and its limits. */

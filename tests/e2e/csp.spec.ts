@@ -1,7 +1,7 @@
 // A whole session under the app's strict Content-Security-Policy: chatting, a tool card, highlighted code, the
 // settings, a locally hosted endpoint allowed by the user. Any blocked script, style, image or connection fails it.
 import { expect, test } from '@playwright/test'
-import { FAKE_URL, lastAssistant, openApp, sendMessage, waitForIdle, waitForReady } from './helpers'
+import { FAKE_URL, lastAssistant, sendMessage, waitForIdle, waitForReady } from './helpers'
 
 declare global {
   interface Window { __cspViolations?: string[] }

@@ -1,7 +1,7 @@
 // `npm run dev`: a tool plugin file added to, edited in or removed from plugins/ takes effect in an open page without
 // restarting the dev server (the README's roll_dice example). Starts its own `nuxt dev` on a free port.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, rmSync, writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'

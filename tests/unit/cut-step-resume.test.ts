@@ -18,7 +18,6 @@ afterEach(() => {
 })
 
 const user = { role: 'user' as const, content: 'hi' }
-const noArgs = { type: 'object' as const, properties: {} }
 
 function register(name: string, handler: (args: unknown) => unknown, extra: { actsOutsideApp?: boolean } = {}) {
   const spy = vi.fn(handler)

@@ -16,7 +16,7 @@ import type { JobStore } from '~~/server/utils/background-jobs/job-store-types'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
 import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/stream-handler'
 import type { ChatJobState, ChatQueueData } from '~~/server/utils/background-jobs/stream-handler'
-import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
+import { createScriptedModel, toolCallStep } from './helpers/scripted-model'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 
 // The embedded instance (in-process queue, records under .data/jobs) restarts with jobs running and queued: the

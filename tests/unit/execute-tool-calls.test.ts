@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ToolCall } from '#shared/types/chat'
-import type { ExecutableTool, ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
+import type { ExecutableTool, ToolExecutionContext, ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import { toolSetFromArray } from '#shared/tools/tool-set'
-import type { ToolSet } from '#shared/tools/tool-types'
 import { createToolErrorListener } from '~/utils/chat/tool-error-listener'
 import { toolCallEndEvent } from '#shared/loop/loop-event'
 
@@ -161,7 +160,6 @@ describe('executeToolCalls: fault matrix', () => {
 
   it('describes thrown non-errors', async () => {
     silenceWarnings()
-    // eslint-disable-next-line no-throw-literal
     const tools = toolSetFromArray([tool('odd', () => { throw 'plain string' })])
     const [result] = await executeToolCalls([call('odd')], tools, options)
     expect(result!.content).toBe('Error: tool "odd" failed: plain string')

@@ -2,11 +2,9 @@
 // list_changed, reconnect after a restart, and a hostile server's listing.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createMcpConnection } from '#shared/mcp/mcp-connection'
-import type { McpConnection } from '#shared/mcp/mcp-connection'
 import { mcpToolHandler } from '#shared/mcp/mcp-tool-handler'
 import { MAX_MCP_TOOLS } from '#shared/mcp/mcp-limits'
 import { startMcpTestServer, TINY_PNG_BASE64 } from '../fixtures/mcp-server/mcp-test-server'
-import type { McpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import type { CodeToken } from './highlight/highlight-tokens'
 import { resolveLanguage } from './highlight/highlight-tokens'
 import { tokenizeInWorker } from './highlight/highlight-client'
-import { createTextKeyedLru } from '../text-keyed-lru'
+import { createTextKeyedLru } from './text-keyed-lru'
 
 export { resolveLanguage }
 

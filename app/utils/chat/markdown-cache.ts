@@ -1,5 +1,5 @@
 import { renderMarkdown } from './markdown'
-import { createTextKeyedLru } from '../text-keyed-lru'
+import { createTextKeyedLru } from './text-keyed-lru'
 
 /** Markdown source → HTML, for at most 4,000,000 characters of source (about a long book). */
 const cache = createTextKeyedLru<string>(4_000_000)

@@ -27,5 +27,7 @@ export type TypedToolDefinition<Args> = RegisterableToolDefinition & { readonly 
 
 /** The handler's argument type of a definition: from `defineTool`'s brand, else `any`. */
 export type ToolArgumentsOf<D> = typeof toolArguments extends keyof D
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a plain definition's handler takes what the model sent
   ? D extends { readonly [toolArguments]?: (args: infer Args) => void } ? Args : any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
   : any

@@ -120,8 +120,10 @@ export function createRedisJobStore(options: RedisJobStoreOptions): JobStore {
     },
     async subscribe<T>(jobId: string, afterId: number, onEvent: (event: JobEvent<T>) => void, signal: AbortSignal) {
       if (signal.aborted) return
+      // `let`, declared first: onEnd may read it before the await below returns (a const would throw there).
       let subscription: StreamSubscription | undefined
       let ended = false
+      // eslint-disable-next-line prefer-const
       subscription = await subscribeToStream<T>({
         redis,
         eventsKey: eventsKey(jobId),
