@@ -43,6 +43,8 @@ test.describe('copy', () => {
     await question.hover()
     await question.getByTestId('message-copy').click()
     expect(await clipboardText(page)).toBe('markdown')
+    await expect(question.getByTestId('message-copy-outcome')).toHaveText('Copied')
+    await page.screenshot({ path: '/tmp/copy-user-light.png' })
 
     // The code is highlighted (token spans) by now or soon; the copy is the same either way.
     const block = reply.locator('.chat-code-block').first()
