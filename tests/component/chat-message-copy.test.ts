@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatMessage from '~/components/chat/ChatMessage.vue'
 import type { MessageRecord } from '~/db/types'
@@ -9,7 +9,7 @@ const MARKDOWN = '## Plan\n\nSome **bold** and `code`:\n\n```ts\nconst a = 1 < 2
 /** Lucide's check, the icon a successful copy shows. */
 const CHECK_PATH = 'M20 6L9 17l-5-5'
 
-let writeText: ReturnType<typeof vi.fn>
+let writeText: Mock<(text: string) => Promise<void>>
 
 function setClipboard(clipboard: { writeText: (text: string) => Promise<void> } | undefined) {
   Object.defineProperty(navigator, 'clipboard', { value: clipboard, configurable: true })
@@ -26,7 +26,7 @@ async function settle() {
 }
 
 beforeEach(() => {
-  writeText = vi.fn(async () => {})
+  writeText = vi.fn(async (_text: string) => {})
   setClipboard({ writeText })
 })
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest'
 import { mount, type VueWrapper } from '@vue/test-utils'
 import { nextTick } from 'vue'
 import ChatMessageContent from '~/components/chat/ChatMessageContent.vue'
@@ -11,7 +11,7 @@ const TS_CODE = 'function greet(name: string): string {\n  return `Hello, ${name
 const REPLY = ['Here is a function:', '', '```ts', TS_CODE, '```', '', 'and a command, `inline` code aside:', '', '```', 'npm start', '```'].join('\n')
 
 let wrapper: VueWrapper | undefined
-let writeText: ReturnType<typeof vi.fn>
+let writeText: Mock<(text: string) => Promise<void>>
 
 function setClipboard(clipboard: { writeText: (text: string) => Promise<void> } | undefined) {
   Object.defineProperty(navigator, 'clipboard', { value: clipboard, configurable: true })
@@ -31,7 +31,7 @@ async function settle() {
 }
 
 beforeEach(() => {
-  writeText = vi.fn(async () => {})
+  writeText = vi.fn(async (_text: string) => {})
   setClipboard({ writeText })
 })
 
