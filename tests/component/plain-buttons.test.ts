@@ -3,10 +3,11 @@ import { h, type Component } from 'vue'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import { UButton, UTextarea } from '#components'
 import ChatComposer from '~/components/chat/ChatComposer.vue'
+import ChatMessage from '~/components/chat/ChatMessage.vue'
 import ChatThreadList from '~/components/chat/ChatThreadList.vue'
 import ChatToolCard from '~/components/chat/ChatToolCard.vue'
 import type { ThreadRecord } from '~/db/types'
-import { toolRow } from './chat-message-fixtures'
+import { row, toolRow } from './chat-message-fixtures'
 
 // The tool card's "View details" and the chat list's row buttons are plain <button>s that take UButton's classes
 // (worked out once, not per button). They must look like the UButton they replace and keep its keyboard behaviour.
@@ -45,6 +46,15 @@ describe('plain buttons and the composer\'s textarea with Nuxt UI\'s classes', (
       expect(button.find('svg, [class*="size-"]').classes().sort(), testId).toEqual(expected.icon)
       expect(button.attributes('aria-label'), testId).toContain('Weather in Lisbon')
     }
+  })
+
+  it('gives a message\'s Copy button the classes of an xs neutral ghost icon UButton', async () => {
+    const expected = await uButtonClasses({ size: 'xs', color: 'neutral', variant: 'ghost', icon: 'i-lucide-copy' }, false)
+    const message = await mountSuspended(ChatMessage, { props: { message: row({ role: 'assistant', content: 'Done' }) } })
+    const button = message.find('[data-testid="message-copy"]')
+    expect(button.element.tagName).toBe('BUTTON')
+    expect(button.classes().sort()).toEqual(expected.base)
+    expect(button.find('svg, [class*="size-"]').classes().sort()).toEqual(expected.icon)
   })
 
   it('keeps the focus on the delete button when it turns into Confirm, which looks like a solid error UButton', async () => {

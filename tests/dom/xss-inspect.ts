@@ -46,6 +46,30 @@ function isRemoteImageSource(src: string): boolean {
 }
 
 /**
+ * Checks the code blocks' Copy buttons we add on purpose (see app/utils/chat/code-copy-buttons.ts) and takes them and
+ * their wrapper out of `root`: a `div.chat-code-block` holding exactly our button and a `<pre>`, the button with exactly
+ * our attributes and one label span of text. Anything else that looks like one is a finding.
+ */
+function takeOutCodeCopyButtons(root: DocumentFragment, findings: string[]): void {
+  for (const wrapper of Array.from(root.querySelectorAll('div'))) {
+    const [button, pre, ...rest] = Array.from(wrapper.children)
+    const ours = wrapper.attributes.length === 1 && wrapper.getAttribute('class') === 'chat-code-block'
+      && rest.length === 0 && button?.tagName === 'BUTTON' && pre?.tagName === 'PRE'
+    if (!ours || !button || !pre) {
+      findings.push('div that is not our code block wrapper')
+      continue
+    }
+    const attributes = Array.from(button.attributes).map(attribute => `${attribute.name}=${attribute.value}`).sort().join(' ')
+    if (attributes !== 'class=chat-code-copy data-code-copy= title=Copy code type=button') findings.push(`code copy button with other attributes: ${attributes}`)
+    const label = button.firstElementChild
+    if (button.children.length !== 1 || label?.tagName !== 'SPAN' || label.attributes.length !== 1 || label.getAttribute('class') !== 'chat-code-copy-label' || label.children.length !== 0) {
+      findings.push('code copy button with other content')
+    }
+    wrapper.replaceWith(pre)
+  }
+}
+
+/**
  * Checks the remote-image placeholders we add on purpose (see app/utils/chat/markdown-images.ts) and takes them out
  * of `root` so the general checks do not see them: exactly our attributes, an http(s) URL, spans with our classes
  * and text inside. Anything else that looks like one is a finding.
@@ -82,12 +106,13 @@ function takeOutPlaceholders(root: DocumentFragment, findings: string[]): void {
 /**
  * Everything dangerous in rendered HTML, as readable findings (empty when safe). The HTML is parsed into an
  * inert <template> of the jsdom document: nothing in it can load or run while we look. Our remote-image
- * placeholders are checked on their own; an `<img>` that would fetch from another origin is a finding.
+ * placeholders and code Copy buttons are checked on their own; an `<img>` that would fetch from another origin is a finding.
  */
 export function findDanger(html: string): string[] {
   const template = document.createElement('template')
   template.innerHTML = html
   const findings: string[] = []
+  takeOutCodeCopyButtons(template.content, findings)
   takeOutPlaceholders(template.content, findings)
   for (const element of Array.from(template.content.querySelectorAll('*'))) {
     const tag = element.tagName.toUpperCase()

@@ -8,11 +8,12 @@ const owasp = loadCorpusFile<{ payload: string }[]>('owasp-xss-filter-evasion.js
 
 /**
  * Our output without what we add on purpose (link target/rel, tabindex, lazy images, the `language-` class prefix
- * the fixture was made without), for comparing with markdown-it's.
+ * the fixture was made without, code blocks' Copy buttons and their wrapper), for comparing with markdown-it's.
  */
 function withoutOurAttributes(html: string): string {
   const template = document.createElement('template')
   template.innerHTML = html
+  for (const wrapper of Array.from(template.content.querySelectorAll('div.chat-code-block'))) wrapper.replaceWith(wrapper.querySelector(':scope > pre')!)
   for (const element of Array.from(template.content.querySelectorAll('*'))) {
     for (const name of ['target', 'rel', 'tabindex', 'loading']) element.removeAttribute(name)
     const className = element.getAttribute('class')

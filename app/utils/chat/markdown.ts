@@ -2,6 +2,7 @@ import MarkdownIt from 'markdown-it'
 import createDOMPurify from 'dompurify'
 import type { Config, DOMPurify } from 'dompurify'
 import { holdBackRemoteImages } from './markdown-images'
+import { addCodeCopyButtons } from './code-copy-buttons'
 
 /**
  * Safe markdown for untrusted model and tool output.
@@ -95,11 +96,12 @@ export function escapeHtml(text: string): string {
  * nothing loads. Every input takes this path (no "has no <img" shortcut): raw HTML can make an image without
  * spelling `<img`, e.g. `<image src=...>`.
  */
-function purify(instance: DOMPurify, html: string): string {
+function purify(instance: DOMPurify, html: string, options: { codeCopy?: boolean } = {}): string {
   const fragment = instance.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true }) as DocumentFragment | null
   // DOMPurify gives null where its string output is empty (input that parses to no body, e.g. a frameset).
   if (!fragment) return ''
   holdBackRemoteImages(fragment, window.document.baseURI)
+  if (options.codeCopy) addCodeCopyButtons(fragment)
   const container = fragment.ownerDocument.createElement('div')
   container.append(fragment)
   return container.innerHTML
@@ -118,11 +120,12 @@ export function sanitizeHtml(html: string): string {
 /**
  * Renders untrusted markdown to sanitised HTML. Code fences come out as `<pre><code class="language-x">`,
  * unhighlighted (see `highlightCodeBlocks`); links open in a new tab with `rel="noopener noreferrer nofollow"`;
- * remote images become "Load image from host" buttons (see `holdBackRemoteImages`).
+ * remote images become "Load image from host" buttons (see `holdBackRemoteImages`); each code block gets a Copy
+ * button (see `addCodeCopyButtons`).
  * On the server (no DOM) returns the source as escaped text in a `<p>` with line breaks kept.
  */
 export function renderMarkdown(source: string): string {
   const instance = getPurifier()
   if (!instance) return source ? `<p>${escapeHtml(source).replace(/\n/g, '<br>')}</p>` : ''
-  return purify(instance, markdown.render(source))
+  return purify(instance, markdown.render(source), { codeCopy: true })
 }
