@@ -1,4 +1,4 @@
-// Tool registry: start-up of a fresh registry (the design's bar: under 1 ms), registering 10,000 tools (issue 11's
+// Tool registry: start-up of a fresh registry (the design's bar: under 1 ms), registering 10,000 tools (the
 // bar: 50 ms; once with schemas the registry has checked before, as on a reload or hot reload, once with schemas it
 // has never seen),
 // 10,000 toggles (with debounced persistence to an in-memory Storage), getEnabledDefinitions() over 1,000 tools.

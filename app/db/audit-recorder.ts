@@ -43,7 +43,7 @@ function utf8Length(text: string): number {
 }
 
 /**
- * The audit log's listener (issue 9): turns the tool-call LoopEvents of every chat into one `audit` row per call —
+ * The audit log's listener: turns the tool-call LoopEvents of every chat into one `audit` row per call —
  * arguments as asked and as run, the approval decision and when, status, duration, result size, cut or not. It
  * only listens; the chat never waits for it and a failed write never ends a chat.
  */

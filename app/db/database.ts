@@ -16,7 +16,7 @@ export interface PlugboardDatabaseOptions {
 export class PlugboardDatabase extends Dexie {
   threads!: EntityTable<ThreadRecord, 'id'>
   messages!: EntityTable<MessageRecord, 'id'>
-  /** Every tool run (issue 9's audit log); outlives deleted chats until the user clears it. */
+  /** Every tool run (the audit log); outlives deleted chats until the user clears it. */
   audit!: EntityTable<AuditRecord, 'id'>
   /** Tools the user wrote in the app (run in QuickJS), exported and imported as JSON. */
   userTools!: EntityTable<UserToolRecord, 'id'>

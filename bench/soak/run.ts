@@ -1,4 +1,4 @@
-// The soak of issue 20 ("Holds under attack"): 200 background chats over two built-app instances on one redis-server
+// The soak: no chat lost or doubled under kills: 200 background chats over two built-app instances on one redis-server
 // (AOF on), while the instances are SIGKILLed and started again at seeded random moments and Redis is killed and
 // started again once on its port and dir. Each chat is read through GET /api/chats/:id/events by a client that
 // reconnects with Last-Event-ID to whichever instance is up. Checks: every chat ends (`finish`, or `fail` with a

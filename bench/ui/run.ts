@@ -1,4 +1,4 @@
-// `npm run bench:ui`: issue 11's browser figures, each beside its baseline, in one run, in Chromium over the built
+// `npm run bench:ui`: the browser figures (opening, scrolling, streaming, first load, start-up), each beside its baseline, in one run, in Chromium over the built
 // app (`nuxt build` first). Writes bench/results/ui.json. Speed is reported here, never asserted in tests.
 //
 //   npm run bench:ui                               this build (.output)

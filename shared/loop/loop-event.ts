@@ -27,7 +27,7 @@ export type LoopEvent =
    */
   | { type: 'step-finish', step: number, message: AssistantMessage, finishReason: string, usage?: TokenUsage }
   /**
-   * A call that needed the user's say is waiting for it (issue 9's approval): its card shows the arguments and
+   * A call that needed the user's say is waiting for it (its tool's policy is 'ask'): its card shows the arguments and
    * Allow once / Always allow / Deny. The loop waits (Stop still works).
    */
   | { type: 'tool-call-awaiting-approval', step: number, call: ToolCall }

@@ -4,7 +4,7 @@ import { checkAvailability } from './check-availability'
 import type { RegisteredTool, ToolAvailabilityContext, ToolRegistry } from './tool-registry-types'
 
 /**
- * Tool choice per chat (issue 9): a chat's own switches, by tool name, laid over the global ones (All chats). Only
+ * Tool choice per chat: a chat's own switches, by tool name, laid over the global ones (All chats). Only
  * the tools whose switch differs in the chat are listed; any other tool follows the global switch.
  */
 export type ToolChoices = Readonly<Record<string, boolean>>
