@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '../../tests/e2e/support/app-instance'
+import { waitUntilReady } from '../../tests/unit/helpers/redis-server'
 
 export interface AofRedis {
   url: string
@@ -20,21 +21,7 @@ const BINARY = process.env.REDIS_SERVER_PATH ?? 'redis-server'
 function launch(port: number, dir: string): Promise<ChildProcess> {
   // `appendfsync always`: a SIGKILL loses nothing acknowledged, so what the soak checks is the app, not the fsync policy.
   const child = spawn(BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] })
-  return new Promise((resolve, reject) => {
-    let output = ''
-    const onData = (data: Buffer) => {
-      output += data.toString()
-      if (output.includes('Ready to accept connections')) {
-        child.stdout!.off('data', onData)
-        child.stdout!.resume()
-        resolve(child)
-      }
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.resume()
-    child.once('exit', code => reject(new Error(`redis-server exited (${code}) before it was ready:\n${output.slice(-2000)}`)))
-    child.once('error', reject)
-  })
+  return waitUntilReady(child).then(() => child)
 }
 
 function exited(child: ChildProcess): Promise<void> {

@@ -78,7 +78,8 @@ async function startOn(port: number): Promise<RedisServer> {
   }
 }
 
-function waitUntilReady(child: ChildProcess): Promise<void> {
+/** Resolves once redis-server says it accepts connections; rejects with its output if it exits first. */
+export function waitUntilReady(child: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = ''
     const onData = (data: Buffer) => {
