@@ -1,4 +1,5 @@
 import type { ToolCall, TokenUsage } from '#shared/types/chat'
+import type { LoopFailure } from '#shared/loop/loop-types'
 
 /** A conversation. Ordered in the sidebar by `updatedAt`. */
 export interface ThreadRecord {
@@ -35,14 +36,8 @@ export type MessageStatus = 'pending' | 'streaming' | 'complete' | 'interrupted'
 /** 'awaiting-approval': the loop waits for the user's Allow once / Always allow / Deny (kept across a reload). */
 export type ToolCallStatus = 'queued' | 'awaiting-approval' | 'running' | 'done' | 'error' | 'cancelled' | 'skipped' | 'denied'
 
-export interface StoredError {
-  kind: string
-  message: string
-  retryable: boolean
-  retryAfterMs?: number
-  /** The provider's own wording, shown in small text under the friendly `message`. */
-  providerMessage?: string
-}
+/** A failure as stored on a message: the loop's own description of it (`fail` events carry the same). */
+export type StoredError = LoopFailure
 
 /** One row per message. Tool results are their own rows (role 'tool'), after the assistant row that asked. */
 export interface MessageRecord {

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from './http/request-limits'
 import { FORWARDED_FIELDS, PROVIDER_ROUTING_FIELDS, WEB_SEARCH_FIELDS } from './openrouter-body-schema'
 import type { OpenRouterPolicy } from './openrouter-policy'
+import { isRecord } from '#shared/types/is-record'
 
 /** What the policy made of a chat request on the server's key: the body to forward, or why it is refused. */
 export type OpenRouterBodyVerdict =
@@ -10,10 +11,6 @@ export type OpenRouterBodyVerdict =
 
 const WEB_SEARCH_OFF = 'is web search, billed per request beyond tokens, and this server\'s key does not allow it (the operator can, with NUXT_OPENROUTER_ALLOW_WEB_SEARCH=true).'
 const ROUTING_OFF = 'is provider routing, which can pick pricier providers, and this server\'s key does not allow it (the operator can, with NUXT_OPENROUTER_ALLOW_PROVIDER_ROUTING=true).'
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function refuse(statusCode: 400 | 403, message: string): OpenRouterBodyVerdict {
   return { ok: false, statusCode, message }
@@ -70,7 +67,7 @@ function capTokens(body: Record<string, unknown>, maxTokens: number): Record<str
   if (maxTokens === 0) return body
   const capped: Record<string, unknown> = { ...body, max_tokens: clamp(body.max_tokens ?? body.max_completion_tokens, maxTokens) }
   if (body.max_completion_tokens != null) capped.max_completion_tokens = clamp(body.max_completion_tokens, maxTokens)
-  if (isObject(body.reasoning) && body.reasoning.max_tokens != null) {
+  if (isRecord(body.reasoning) && body.reasoning.max_tokens != null) {
     capped.reasoning = { ...body.reasoning, max_tokens: clamp(body.reasoning.max_tokens, maxTokens) }
   }
   return capped
@@ -89,7 +86,7 @@ function capTokens(body: Record<string, unknown>, maxTokens: number): Record<str
  * limits lowered to NUXT_OPENROUTER_MAX_TOKENS.
  */
 export function checkOpenRouterBody(body: unknown, policy: OpenRouterPolicy): OpenRouterBodyVerdict {
-  if (!isObject(body)) return refuse(400, 'The request body must be a JSON object.')
+  if (!isRecord(body)) return refuse(400, 'The request body must be a JSON object.')
   if (!Array.isArray(body.messages)) return refuse(400, 'The request must carry a messages array.')
   if (body.messages.length > MAX_CHAT_MESSAGES) {
     return refuse(400, `The request carries ${body.messages.length} messages; at most ${MAX_CHAT_MESSAGES} are accepted. Start a new chat.`)

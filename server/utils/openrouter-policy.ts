@@ -1,4 +1,5 @@
 import { checkOpenRouterBody } from './openrouter-body-policy'
+import { isRecord } from '#shared/types/is-record'
 
 /** What the operator allows on the server's key (`NUXT_OPENROUTER_*`, README "Configuration"). */
 export interface OpenRouterPolicy {
@@ -45,10 +46,6 @@ export class OpenRouterPolicyError extends Error {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /**
  * A chat request made to fit the operator's policy (checkOpenRouterBody, openrouter-body-policy.ts), or an
  * OpenRouterPolicyError with the status and message of its refusal.
@@ -61,6 +58,6 @@ export function applyOpenRouterPolicy(body: unknown, policy: OpenRouterPolicy): 
 
 /** OpenRouter's model list (`{ data: [{ id }] }`) narrowed to the allowed models; other shapes pass unchanged. */
 export function filterModelList(list: unknown, policy: OpenRouterPolicy): unknown {
-  if (policy.allowedModels.length === 0 || !isObject(list) || !Array.isArray(list.data)) return list
-  return { ...list, data: list.data.filter(model => isObject(model) && policy.allowedModels.includes(String(model.id))) }
+  if (policy.allowedModels.length === 0 || !isRecord(list) || !Array.isArray(list.data)) return list
+  return { ...list, data: list.data.filter(model => isRecord(model) && policy.allowedModels.includes(String(model.id))) }
 }

@@ -1,12 +1,9 @@
 import type { TokenUsage } from '../types/chat'
 import type { StreamEvent } from './stream-event'
 import { providerErrorFromStreamError } from './provider-error-from-response'
+import { isRecord } from '../types/is-record'
 
 type JsonObject = Record<string, unknown>
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value !== ''
@@ -16,7 +13,7 @@ function nonEmptyString(value: unknown): value is string {
 function firstChoice(choices: unknown): JsonObject | undefined {
   if (!Array.isArray(choices)) return undefined
   for (const choice of choices) {
-    if (isObject(choice) && (choice.index === 0 || choice.index === undefined)) return choice
+    if (isRecord(choice) && (choice.index === 0 || choice.index === undefined)) return choice
   }
   return undefined
 }
@@ -26,7 +23,7 @@ function reasoningDetailsText(details: unknown): string {
   if (!Array.isArray(details)) return ''
   let text = ''
   for (const detail of details) {
-    if (!isObject(detail)) continue
+    if (!isRecord(detail)) continue
     if (nonEmptyString(detail.text)) text += detail.text
     else if (nonEmptyString(detail.summary)) text += detail.summary
   }
@@ -47,7 +44,7 @@ function reasoningOf(delta: JsonObject): string {
 /** Mistral's Magistral sends `content` as parts: `{type:'text',text}` and `{type:'thinking',thinking:[{type:'text',text}]}`. */
 function pushContentParts(parts: unknown[], events: StreamEvent[]): void {
   for (const part of parts) {
-    if (!isObject(part)) continue
+    if (!isRecord(part)) continue
     if (part.type === 'text' && nonEmptyString(part.text)) events.push({ type: 'text-delta', text: part.text })
     else if (part.type === 'thinking') {
       const thinking = Array.isArray(part.thinking) ? reasoningDetailsText(part.thinking) : typeof part.thinking === 'string' ? part.thinking : ''
@@ -58,8 +55,8 @@ function pushContentParts(parts: unknown[], events: StreamEvent[]): void {
 
 function pushToolCallDeltas(toolCalls: unknown[], events: StreamEvent[]): void {
   toolCalls.forEach((toolCall, position) => {
-    if (!isObject(toolCall)) return
-    const fn = isObject(toolCall.function) ? toolCall.function : {}
+    if (!isRecord(toolCall)) return
+    const fn = isRecord(toolCall.function) ? toolCall.function : {}
     const event: Extract<StreamEvent, { type: 'tool-call-delta' }> = {
       type: 'tool-call-delta',
       // Some servers (Gemini's OpenAI endpoint) omit `index`; the position in the array is the best guess then.
@@ -69,7 +66,7 @@ function pushToolCallDeltas(toolCalls: unknown[], events: StreamEvent[]): void {
     if (nonEmptyString(toolCall.id)) event.id = toolCall.id
     if (nonEmptyString(fn.name)) event.name = fn.name
     if (nonEmptyString(fn.arguments)) event.argumentsDelta = fn.arguments
-    else if (isObject(fn.arguments)) event.argumentsDelta = JSON.stringify(fn.arguments)
+    else if (isRecord(fn.arguments)) event.argumentsDelta = JSON.stringify(fn.arguments)
     if (event.id !== undefined || event.name !== undefined || event.argumentsDelta !== undefined) events.push(event)
   })
 }
@@ -80,7 +77,7 @@ function usageOf(usage: JsonObject): TokenUsage {
   if (typeof usage.completion_tokens === 'number') result.completionTokens = usage.completion_tokens
   if (typeof usage.total_tokens === 'number') result.totalTokens = usage.total_tokens
   const details = usage.completion_tokens_details
-  if (isObject(details) && typeof details.reasoning_tokens === 'number') result.reasoningTokens = details.reasoning_tokens
+  if (isRecord(details) && typeof details.reasoning_tokens === 'number') result.reasoningTokens = details.reasoning_tokens
   if (typeof usage.cost === 'number') result.cost = usage.cost
   return result
 }
@@ -91,10 +88,10 @@ function usageOf(usage: JsonObject): TokenUsage {
  * (a top-level `error` object or `finish_reason: 'error'`): the reader stops there.
  */
 export function pushChunkEvents(chunk: unknown, events: StreamEvent[]): boolean {
-  if (!isObject(chunk)) return false
+  if (!isRecord(chunk)) return false
   const choice = firstChoice(chunk.choices)
   if (choice) {
-    const delta = isObject(choice.delta) ? choice.delta : undefined
+    const delta = isRecord(choice.delta) ? choice.delta : undefined
     if (delta) {
       const reasoning = reasoningOf(delta)
       if (reasoning !== '') events.push({ type: 'reasoning-delta', text: reasoning })
@@ -105,13 +102,13 @@ export function pushChunkEvents(chunk: unknown, events: StreamEvent[]): boolean 
     }
     if (nonEmptyString(choice.finish_reason)) events.push({ type: 'finish', reason: choice.finish_reason })
   }
-  if (isObject(chunk.usage)) events.push({ type: 'usage', usage: usageOf(chunk.usage) })
+  if (isRecord(chunk.usage)) events.push({ type: 'usage', usage: usageOf(chunk.usage) })
   if (chunk.error !== undefined && chunk.error !== null) {
     events.push({ type: 'error', error: providerErrorFromStreamError(chunk.error) })
     return true
   }
   if (choice?.finish_reason === 'error') {
-    events.push({ type: 'error', error: providerErrorFromStreamError(isObject(choice.error) ? choice.error : undefined) })
+    events.push({ type: 'error', error: providerErrorFromStreamError(isRecord(choice.error) ? choice.error : undefined) })
     return true
   }
   return false

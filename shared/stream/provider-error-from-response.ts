@@ -1,5 +1,6 @@
 import { ProviderError } from '../errors/provider-error'
 import type { ProviderErrorKind } from '../errors/provider-error'
+import { isRecord } from '../types/is-record'
 
 /** What the caller knows about the request, used to name things in the message. */
 export interface ProviderErrorContext {
@@ -16,10 +17,6 @@ const MAX_BODY_CHARS = 4000
 
 const MODEL_PATTERNS = [/model[^.]{0,80}not (?:be )?found/i, /no endpoints found/i, /is not a valid model/i, /unknown model/i, /model[^.]{0,80}does not exist/i, /model_not_found/i]
 const NO_TOOLS_PATTERN = /support(?:s)? tool|tool use|tools? (?:are|is) not supported|does not support tools/i
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function hostOf(baseUrl: string | undefined): string {
   if (!baseUrl) return 'the provider'
@@ -66,16 +63,16 @@ function readErrorBody(text: string): { message?: string, code?: string | number
   catch {
     return { message: trimmed.slice(0, 500) }
   }
-  return readErrorObject(isObject(body) && body.error !== undefined ? body.error : body)
+  return readErrorObject(isRecord(body) && body.error !== undefined ? body.error : body)
 }
 
 function readErrorObject(error: unknown): { message?: string, code?: string | number, metadata?: JsonObject } {
   if (typeof error === 'string') return { message: error }
-  if (!isObject(error)) return {}
+  if (!isRecord(error)) return {}
   const message = typeof error.message === 'string' ? error.message : typeof error.detail === 'string' ? error.detail : typeof error.error === 'string' ? error.error : undefined
   const rawCode = error.code ?? error.type
   const code = typeof rawCode === 'string' || typeof rawCode === 'number' ? rawCode : undefined
-  return { message, code, metadata: isObject(error.metadata) ? error.metadata : undefined }
+  return { message, code, metadata: isRecord(error.metadata) ? error.metadata : undefined }
 }
 
 function modelLabel(model: string | undefined): string {
@@ -140,7 +137,7 @@ export async function providerErrorFromResponse(response: Response, context: Pro
  */
 export function providerErrorFromStreamError(errorObject: unknown): ProviderError {
   const { message: providerMessage, code, metadata } = readErrorObject(errorObject)
-  const numeric = typeof code === 'number' ? code : isObject(errorObject) && typeof errorObject.status_code === 'number' ? errorObject.status_code : undefined
+  const numeric = typeof code === 'number' ? code : isRecord(errorObject) && typeof errorObject.status_code === 'number' ? errorObject.status_code : undefined
   const retryable = numeric === 429 || (numeric !== undefined && numeric >= 500) || /server_error|rate_limit|overloaded|timeout/i.test(String(code ?? metadata?.error_type ?? ''))
   const detail = providerMessage ? `: ${providerMessage}` : '.'
   return new ProviderError(`The provider stopped with an error mid-answer${detail}`, {

@@ -1,11 +1,10 @@
 import { describeValue } from '../errors/describe-value'
+import { isForbiddenKey } from '../security/forbidden-keys'
 import { MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH } from './tool-limits'
 
 export type ParseToolArgumentsResult =
   | { ok: true, value: Record<string, unknown> }
   | { ok: false, error: string }
-
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 /** V8 quotes the text around a syntax error; a short quote is enough for the model to find its mistake. */
 const MAX_SYNTAX_ERROR_CHARS = 200
@@ -52,7 +51,7 @@ function dropUnsafeKeys(value: unknown): void {
   }
   const record = value as Record<string, unknown>
   for (const key of Object.keys(record)) {
-    if (UNSAFE_KEYS.has(key)) delete record[key]
+    if (isForbiddenKey(key)) delete record[key]
     else dropUnsafeKeys(record[key])
   }
 }

@@ -5,6 +5,7 @@
  */
 import { parseToolArguments, validateToolArguments } from '#shared/tools/validate-tool-arguments'
 import type { JsonSchemaObject } from '#shared/types/chat'
+import { isRecord } from '#shared/types/is-record'
 
 export type ApprovalFieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'json'
 
@@ -33,13 +34,9 @@ export interface ApprovalForm {
 
 const SIMPLE_TYPES = new Set(['string', 'number', 'integer', 'boolean'])
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /** The kind of input a property's schema gets. */
 export function fieldKind(schema: unknown): ApprovalFieldKind {
-  if (!isObject(schema)) return 'json'
+  if (!isRecord(schema)) return 'json'
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every(value => value === null || typeof value !== 'object')) return 'enum'
   return typeof schema.type === 'string' && SIMPLE_TYPES.has(schema.type) ? schema.type as ApprovalFieldKind : 'json'
 }
@@ -48,14 +45,14 @@ export function fieldKind(schema: unknown): ApprovalFieldKind {
 export function createApprovalForm(schema: JsonSchemaObject | undefined, argumentsText: string): ApprovalForm {
   const parsed = parseToolArguments(argumentsText)
   const json = parsed.ok ? JSON.stringify(parsed.value, null, 2) : argumentsText
-  const properties = isObject(schema?.properties) ? schema.properties : undefined
+  const properties = isRecord(schema?.properties) ? schema.properties : undefined
   if (!parsed.ok || !properties || Object.keys(properties).length === 0) return { fields: [], values: {}, extra: {}, json }
   const required = new Set(Array.isArray(schema?.required) ? schema.required.filter(key => typeof key === 'string') : [])
   const fields: ApprovalField[] = []
   const values: ApprovalValues = {}
   for (const [key, propertySchema] of Object.entries(properties)) {
     const kind = fieldKind(propertySchema)
-    const property = isObject(propertySchema) ? propertySchema : {}
+    const property = isRecord(propertySchema) ? propertySchema : {}
     fields.push({
       key, kind, required: required.has(key),
       label: typeof property.title === 'string' ? property.title : key,

@@ -1,3 +1,4 @@
+import { isRecord } from '#shared/types/is-record'
 /**
  * A structural check of a JSON Schema: every keyword we know has a value of the right kind, recursively.
  * Unknown keywords (`optional`, `x-...`) are allowed, as JSON Schema says. This is not meta-schema
@@ -28,10 +29,6 @@ export function describeJsonKind(value: unknown): string {
   return typeof value
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /** Returns the first problem found in `schema`, or null when it is structurally a valid JSON Schema. */
 export function findSchemaProblem(schema: unknown, path = ''): SchemaProblem | null {
   return checkSchema(schema, path, 0)
@@ -43,7 +40,7 @@ function at(path: string, key: string): string {
 
 function checkSchema(schema: unknown, path: string, depth: number): SchemaProblem | null {
   if (typeof schema === 'boolean') return null
-  if (!isPlainObject(schema)) {
+  if (!isRecord(schema)) {
     return { path, problem: `must be a schema object or boolean (got ${describeJsonKind(schema)})` }
   }
   if (depth > MAX_DEPTH) return { path, problem: `is nested more than ${MAX_DEPTH} levels deep` }
@@ -67,7 +64,7 @@ function checkSchema(schema: unknown, path: string, depth: number): SchemaProble
   for (const key of SCHEMA_MAP_KEYWORDS) {
     if (!(key in schema)) continue
     const map = schema[key]
-    if (!isPlainObject(map)) return { path: at(path, key), problem: `must be an object of schemas (got ${describeJsonKind(map)})` }
+    if (!isRecord(map)) return { path: at(path, key), problem: `must be an object of schemas (got ${describeJsonKind(map)})` }
     for (const [name, sub] of Object.entries(map)) {
       const problem = checkSchema(sub, at(at(path, key), name), depth + 1)
       if (problem) return problem

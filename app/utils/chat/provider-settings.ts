@@ -1,6 +1,7 @@
 import type { ToolCallMode } from '#shared/loop/loop-types'
 import { openRouterAttributionHeaders } from '#shared/stream/openrouter-attribution'
 import type { ProviderId, ProviderSettings, ServerConfig } from './provider-types'
+import { isRecord } from '#shared/types/is-record'
 
 /** localStorage key of the saved settings. Bump the suffix only together with `ProviderSettings.version`. */
 export const PROVIDER_SETTINGS_STORAGE_KEY = 'plugboard:provider:v1'
@@ -40,10 +41,6 @@ export interface ParsedProviderSettings {
   settings: ProviderSettings
   /** Set when something stored was unreadable and defaults were used in its place; say it to the user. */
   warning?: string
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function pickString(source: Record<string, unknown>, key: string, fallback: string, bad: string[]): string {

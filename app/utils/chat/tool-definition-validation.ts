@@ -2,15 +2,17 @@ import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { APPROVAL_POLICIES, defaultApprovalPolicy } from '#shared/loop/tool-approval'
 import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
-import { describeJsonKind, findSchemaProblem, isPlainObject } from './json-schema-structure'
+import { describeJsonKind, findSchemaProblem } from './json-schema-structure'
 import { RegisteredToolDefinitionRecord } from './registered-tool-definition'
 import type {
   RegisterableToolDefinition, RegisteredToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata,
 } from './tool-registry-types'
 import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
+import { isRecord } from '#shared/types/is-record'
 
-/** OpenAI's rule for function names. */
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/
+import { TOOL_NAME_PATTERN } from '#shared/history/tool-call-shape'
+
+export { TOOL_NAME_PATTERN }
 export { DEFAULT_TOOL_CATEGORY, DEFAULT_TOOL_ICON } from './registered-tool-definition'
 
 /** A definition checked and split into what the model sees and what the UI shows. */
@@ -51,17 +53,17 @@ const NO_UI: ToolUiMetadata = Object.freeze({})
  * @throws InvalidToolDefinitionError naming the tool, the path and the problem
  */
 export function normalizeToolDefinition(input: RegisterableToolDefinition): NormalizedToolDefinition {
-  if (!isPlainObject(input)) throw new InvalidToolDefinitionError('?', 'definition', `must be an object (got ${describeJsonKind(input)})`)
+  if (!isRecord(input)) throw new InvalidToolDefinitionError('?', 'definition', `must be an object (got ${describeJsonKind(input)})`)
   const fn = input.function
-  const rawName = isPlainObject(fn) && typeof fn.name === 'string' ? fn.name : String(isPlainObject(fn) ? fn.name : '?')
+  const rawName = isRecord(fn) && typeof fn.name === 'string' ? fn.name : String(isRecord(fn) ? fn.name : '?')
   if (input.type !== 'function') fail(rawName, 'type', `must be "function" (got ${JSON.stringify(input.type)})`)
-  if (!isPlainObject(fn)) return fail(rawName, 'function', `must be an object (got ${describeJsonKind(fn)})`)
+  if (!isRecord(fn)) return fail(rawName, 'function', `must be an object (got ${describeJsonKind(fn)})`)
   if (typeof fn.name !== 'string') fail(rawName, 'function.name', `must be a string (got ${describeJsonKind(fn.name)})`)
   if (!TOOL_NAME_PATTERN.test(rawName)) {
     fail(rawName, 'function.name', 'must be 1 to 64 letters, digits, "_" or "-" (OpenAI\'s rule ^[a-zA-Z0-9_-]{1,64}$)')
   }
   const ui: ToolUiMetadata = input.ui ?? NO_UI
-  if (!isPlainObject(ui as unknown)) fail(rawName, 'ui', `must be an object (got ${describeJsonKind(ui)})`)
+  if (!isRecord(ui as unknown)) fail(rawName, 'ui', `must be an object (got ${describeJsonKind(ui)})`)
   for (const [path, read] of STRING_FIELDS) {
     const value = read(input, fn, ui)
     if (value !== undefined && typeof value !== 'string') fail(rawName, path, `must be a string (got ${describeJsonKind(value)})`)
@@ -85,7 +87,7 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     fail(rawName, 'sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
   }
 
-  if (input.catalog !== undefined && !isPlainObject(input.catalog)) fail(rawName, 'catalog', `must be an object (got ${describeJsonKind(input.catalog)})`)
+  if (input.catalog !== undefined && !isRecord(input.catalog)) fail(rawName, 'catalog', `must be an object (got ${describeJsonKind(input.catalog)})`)
   const catalog = input.catalog === undefined ? undefined : toFrozenJson(rawName, input.catalog)
 
   const parameters = normalizeParameters(rawName, fn.parameters)
@@ -136,7 +138,7 @@ function fail(name: string, path: string, problem: string): never {
 
 function normalizeParameters(name: string, value: unknown): JsonSchemaObject {
   if (value === undefined) return EMPTY_PARAMETERS
-  if (!isPlainObject(value)) return fail(name, 'parameters', `must be a JSON Schema object (got ${describeJsonKind(value)})`)
+  if (!isRecord(value)) return fail(name, 'parameters', `must be a JSON Schema object (got ${describeJsonKind(value)})`)
   let checked = checkedParameters.get(value)
   if (!checked) {
     checked = checkParameters(value)

@@ -1,8 +1,7 @@
 import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
 import type { ServerToolDefinition, ToolRuntime } from '#shared/types/server-tools'
+import { TOOL_NAME_PATTERN } from '#shared/history/tool-call-shape'
 
-/** OpenAI's rule for function names (the browser registry checks the same). */
-const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/
 const RUNTIMES: readonly ToolRuntime[] = ['hybrid', 'client', 'server']
 
 /** A server tool's handler timeout when neither the options nor the definition set one. */

@@ -1,4 +1,5 @@
 import { DEMO_MAX_TOOL_CALLS } from './demo-limits'
+import { dropForbiddenKeys } from '#shared/security/forbidden-keys'
 
 /**
  * "call slow_tool", "use failing_tool with {"a":1}": the user names an offered tool, optionally followed by
@@ -36,10 +37,10 @@ export function readJsonObjectAt(text: string, start: number): string | undefine
   return undefined
 }
 
-/** Parses a JSON object the user typed; anything else (arrays, broken JSON) gives undefined. `__proto__` is dropped. */
+/** Parses a JSON object the user typed; anything else (arrays, broken JSON) gives undefined. `__proto__`, `constructor` and `prototype` are dropped. */
 export function parseUserJsonObject(text: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(text, (key, item) => (key === '__proto__' ? undefined : item))
+    const value: unknown = JSON.parse(text, dropForbiddenKeys)
     return value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined
   }
   catch {

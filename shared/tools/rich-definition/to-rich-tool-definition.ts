@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../../types/chat'
 import type { InputField, InputFieldType, RichToolDefinition, RichToolMetadata, ToolCatalogMetadata } from '../../types/rich-tool-definition'
+import { isRecord } from '../../types/is-record'
 
 /** What the catalog knows of a registered tool besides its OpenAI definition. */
 export interface RichToolSource {
@@ -25,10 +26,6 @@ function inputType(schema: Record<string, unknown>): InputFieldType {
   for (const [prefix, kind] of MEDIA_PREFIXES) if (media.startsWith(prefix)) return kind
   if (media) return 'file'
   return 'string'
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The input fields of a JSON Schema object's properties, in their order. */

@@ -3,6 +3,7 @@ import {
 } from '../../types/rich-tool-definition'
 import type { InputField, RichToolDefinition, ToolSettingsSchema } from '../../types/rich-tool-definition'
 import { normalizeCommandName } from './to-rich-tool-definition'
+import { isRecord } from '../../types/is-record'
 
 /** One thing wrong with a definition: which tool, where, and what. */
 export interface CatalogProblem {
@@ -22,10 +23,6 @@ export const TOOL_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/
 /** A slash command: '/' then 1 to 32 lower-case letters, digits, '_' or '-', starting with a letter. */
 export const COMMAND_PATTERN = /^\/[a-z][a-z0-9_-]{0,31}$/
 const SETTING_TYPES = ['string', 'number', 'boolean']
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function describe(value: unknown): string {
   if (value === null) return 'null'

@@ -1,5 +1,6 @@
 import type { BlockResult, ParseContext, ParsedTextToolCall } from './text-tool-call-types'
-import { isPlainObject, safeJsonParse, sanitizeValue } from './safe-json'
+import { safeJsonParse, sanitizeValue } from './safe-json'
+import { isRecord } from '../../types/is-record'
 
 /** The offered tool a model-written name refers to, or undefined. Quoted names (`"get_time"`) are unquoted. */
 export function resolveToolName(raw: string, context: ParseContext): string | undefined {
@@ -58,8 +59,8 @@ export type CallObjectVerdict =
 
 /** Reads `{"name", "arguments" | "parameters"}` (the OpenAI/Hermes/Llama/Mistral JSON shape). */
 export function callFromObject(value: unknown, context: ParseContext, options: CallObjectOptions): CallObjectVerdict {
-  if (!isPlainObject(value)) return { kind: 'not-a-call' }
-  const nested = isPlainObject(value.function) ? value.function : undefined
+  if (!isRecord(value)) return { kind: 'not-a-call' }
+  const nested = isRecord(value.function) ? value.function : undefined
   const source = typeof value.name === 'string' ? value : nested
   if (!source || typeof source.name !== 'string') return { kind: 'not-a-call' }
   const rawArguments = 'arguments' in source ? source.arguments : source.parameters
@@ -68,10 +69,10 @@ export function callFromObject(value: unknown, context: ParseContext, options: C
     if (!options.allowMissingArguments) return { kind: 'not-a-call' }
     args = {}
   }
-  else if (isPlainObject(rawArguments)) args = rawArguments
+  else if (isRecord(rawArguments)) args = rawArguments
   else if (typeof rawArguments === 'string' && options.allowStringArguments) {
     const decoded = safeJsonParse(rawArguments)
-    args = decoded.ok && isPlainObject(decoded.value) ? decoded.value : rawArguments
+    args = decoded.ok && isRecord(decoded.value) ? decoded.value : rawArguments
   }
   else return { kind: 'not-a-call' }
   const name = resolveToolName(source.name, context)

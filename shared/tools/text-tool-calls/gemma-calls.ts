@@ -1,6 +1,6 @@
 import type { BlockResult, ParseContext } from './text-tool-call-types'
 import { makeCall, needMoreOrText, resolveToolName } from './build-call'
-import { isForbiddenKey } from './safe-json'
+import { isForbiddenKey } from '../../security/forbidden-keys'
 
 /** String delimiters: FunctionGemma writes `<escape>`, Gemma 4 writes `<|"|>`. */
 const STRING_DELIMITERS = ['<escape>', '<|"|>']

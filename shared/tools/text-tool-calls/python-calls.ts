@@ -1,6 +1,6 @@
 import type { BlockResult, ParseContext, ParsedTextToolCall } from './text-tool-call-types'
 import { makeCall, resolveToolName } from './build-call'
-import { isForbiddenKey } from './safe-json'
+import { isForbiddenKey } from '../../security/forbidden-keys'
 
 /** The text ended inside the expression (streaming: wait for more). */
 class EndOfInput extends Error {}

@@ -1,12 +1,11 @@
-/** Keys that must never reach a handler: merging them into an object can pollute prototypes. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+import { dropForbiddenKeys, isForbiddenKey } from '../../security/forbidden-keys'
 
 export type JsonParseResult = { ok: true, value: unknown } | { ok: false }
 
 /** JSON.parse for untrusted model output: never throws, drops prototype-polluting keys. */
 export function safeJsonParse(text: string): JsonParseResult {
   try {
-    return { ok: true, value: JSON.parse(text, (key, value) => (FORBIDDEN_KEYS.has(key) ? undefined : value)) }
+    return { ok: true, value: JSON.parse(text, dropForbiddenKeys) }
   }
   catch {
     return { ok: false }
@@ -19,19 +18,11 @@ export function sanitizeValue(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {}
     for (const [key, item] of Object.entries(value)) {
-      if (!FORBIDDEN_KEYS.has(key)) copy[key] = sanitizeValue(item)
+      if (!isForbiddenKey(key)) copy[key] = sanitizeValue(item)
     }
     return copy
   }
   return value
-}
-
-export function isForbiddenKey(key: string): boolean {
-  return FORBIDDEN_KEYS.has(key)
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 export type BalancedScan = { complete: true, end: number } | { complete: false }

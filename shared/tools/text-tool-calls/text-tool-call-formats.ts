@@ -4,7 +4,8 @@ import { opensWithCallKey, parseJsonCallArray, parseJsonCalls, parseJsonCallSequ
 import { GLM_TAGS, LONGCAT_TAGS, parseArgumentKeyBody, parseMinimaxInvokes, parseQwenFunction } from './xml-call-blocks'
 import { parsePythonCalls } from './python-calls'
 import { parseGemmaCall } from './gemma-calls'
-import { isPlainObject, safeJsonParse } from './safe-json'
+import { safeJsonParse } from './safe-json'
+import { isRecord } from '../../types/is-record'
 
 const TAGGED = { allowMissingArguments: true, allowStringArguments: true }
 const BARE = { allowMissingArguments: false, allowStringArguments: false }
@@ -125,7 +126,7 @@ function parseNameThenArguments(text: string, braceAt: number, rawName: string, 
   if (!scan.complete) return resumableNeedMoreOrText(context)
   const parsed = safeJsonParse(text.slice(braceAt, scan.end))
   const name = resolveToolName(rawName, context)
-  if (!parsed.ok || !isPlainObject(parsed.value) || !name) return { status: 'text' }
+  if (!parsed.ok || !isRecord(parsed.value) || !name) return { status: 'text' }
   return { status: 'calls', calls: [makeCall(name, parsed.value)], end: scan.end }
 }
 
@@ -149,7 +150,7 @@ function parseDeepSeek(text: string, start: number, context: ParseContext): Bloc
     const rawName = fenced ? fenced[1]! : parts[0]!.trim()
     const parsed = safeJsonParse((fenced ? fenced[2]! : parts[1]!).trim())
     const name = resolveToolName(rawName, context)
-    if (name && parsed.ok && isPlainObject(parsed.value)) calls.push(makeCall(name, parsed.value))
+    if (name && parsed.ok && isRecord(parsed.value)) calls.push(makeCall(name, parsed.value))
   }
   const result: BlockResult = calls.length > 0 ? { status: 'calls', calls, end } : { status: 'text' }
   return withOptionalCloser(text, result, DEEPSEEK_END_OF_SENTENCE, context)

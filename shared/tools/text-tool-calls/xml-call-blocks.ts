@@ -1,6 +1,6 @@
 import type { BlockResult, ParseContext, ParsedTextToolCall } from './text-tool-call-types'
 import { coerceParameter, couldBeToolName, makeCall, needMoreOrText, resolveToolName, resumableNeedMoreOrText } from './build-call'
-import { isForbiddenKey } from './safe-json'
+import { isForbiddenKey } from '../../security/forbidden-keys'
 
 const FUNCTION_OPEN = '<function='
 const FUNCTION_CLOSE = '</function>'

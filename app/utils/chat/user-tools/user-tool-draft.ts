@@ -4,13 +4,14 @@
  */
 import type { JsonSchemaObject } from '#shared/types/chat'
 import { InvalidToolDefinitionError } from '../errors/invalid-tool-definition-error'
-import { describeJsonKind, isPlainObject } from '../json-schema-structure'
+import { describeJsonKind } from '../json-schema-structure'
 import { normalizeToolDefinition, TOOL_NAME_PATTERN } from '../tool-definition-validation'
 import type { RegisterableToolDefinition } from '../tool-registry-types'
 import {
   USER_TOOL_DEFAULT_TIMEOUT_MS, USER_TOOL_EXECUTOR_MARGIN_MS, USER_TOOL_MAX_CODE_CHARS, USER_TOOL_MAX_DESCRIPTION_CHARS, USER_TOOL_MAX_SCHEMA_CHARS,
   USER_TOOL_MAX_TIMEOUT_MS, USER_TOOL_MIN_TIMEOUT_MS,
 } from './user-tool-limits'
+import { isRecord } from '#shared/types/is-record'
 
 /** The editor's fields, as typed. */
 export interface UserToolDraft {
@@ -76,7 +77,7 @@ export function readParametersSchema(text: string): { schema: JsonSchemaObject }
   catch (error) {
     return { error: `Not valid JSON: ${describeJsonSyntaxError(text, error)}` }
   }
-  if (!isPlainObject(value)) return { error: `The schema must be a JSON object (got ${describeJsonKind(value)}).` }
+  if (!isRecord(value)) return { error: `The schema must be a JSON object (got ${describeJsonKind(value)}).` }
   try {
     normalizeToolDefinition({ type: 'function', function: { name: 'schema_check', parameters: value as JsonSchemaObject } })
   }

@@ -12,10 +12,12 @@
  * unknown fields are refused (they would be silently lost), and nothing is kept unless the whole file is valid.
  */
 import type { UserToolRecord } from '~/db/types'
-import { describeJsonKind, isPlainObject } from '../json-schema-structure'
+import { describeJsonKind } from '../json-schema-structure'
 import { validateUserToolDraft } from './user-tool-draft'
 import type { UserToolDraft } from './user-tool-draft'
 import { USER_TOOLS_MAX_COUNT, USER_TOOLS_MAX_IMPORT_BYTES } from './user-tool-limits'
+import { isRecord } from '#shared/types/is-record'
+import { dropForbiddenKeys } from '#shared/security/forbidden-keys'
 
 export const USER_TOOLS_FILE_FORMAT = 'plugboard.user-tools'
 export const USER_TOOLS_FILE_VERSION = 1
@@ -67,7 +69,7 @@ export function exportUserTools(records: readonly UserToolRecord[]): string {
 function readStoredSchema(text: string): Record<string, unknown> | string {
   try {
     const value: unknown = JSON.parse(text)
-    return isPlainObject(value) ? value : text
+    return isRecord(value) ? value : text
   }
   catch {
     return text
@@ -94,8 +96,8 @@ export function parseUserToolsFile(text: string, options: ParseUserToolsFileOpti
   }
   let value: unknown
   try {
-    // `__proto__` keys are dropped rather than becoming a prototype
-    value = JSON.parse(text, (key, item: unknown) => (key === '__proto__' ? undefined : item))
+    // `__proto__`, `constructor` and `prototype` keys are dropped rather than reaching a prototype
+    value = JSON.parse(text, dropForbiddenKeys)
   }
   catch (error) {
     // JSON.parse with a reviver recurses: a nesting bomb overflows the stack rather than the memory
@@ -108,7 +110,7 @@ export function parseUserToolsFile(text: string, options: ParseUserToolsFileOpti
   const seen = new Set<string>()
   entries.forEach((entry, index) => {
     const at = `tools[${index}]`
-    if (!isPlainObject(entry)) {
+    if (!isRecord(entry)) {
       problems.push(`${at}: must be an object with name, description, parameters and code (got ${describeJsonKind(entry)})`)
       return
     }
@@ -133,7 +135,7 @@ function readEntries(value: unknown): unknown[] {
   if (Array.isArray(value)) {
     entries = value
   }
-  else if (isPlainObject(value) && 'tools' in value) {
+  else if (isRecord(value) && 'tools' in value) {
     const problems: string[] = []
     const unknown = Object.keys(value).filter(key => !FILE_KEYS.has(key))
     if (unknown.length) problems.push(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map(key => JSON.stringify(key)).join(', ')} at the top level`)
@@ -143,7 +145,7 @@ function readEntries(value: unknown): unknown[] {
     if (problems.length) throw new UserToolsImportError(problems)
     entries = value.tools
   }
-  else if (isPlainObject(value)) {
+  else if (isRecord(value)) {
     entries = [value]
   }
   else {
@@ -162,7 +164,7 @@ function readDraft(entry: Record<string, unknown>, at: string, problems: string[
   }
   let parameters: string | undefined
   if (typeof entry.parameters === 'string') parameters = entry.parameters
-  else if (isPlainObject(entry.parameters)) parameters = JSON.stringify(entry.parameters, null, 2)
+  else if (isRecord(entry.parameters)) parameters = JSON.stringify(entry.parameters, null, 2)
   else problems.push(`${at}.parameters: must be a JSON Schema object (got ${describeJsonKind(entry.parameters)})`)
   const timeoutMs = entry.timeoutMs
   if (timeoutMs !== undefined && typeof timeoutMs !== 'number') problems.push(`${at}.timeoutMs: must be a number (got ${describeJsonKind(timeoutMs)})`)
