@@ -13,6 +13,9 @@ import type {
 } from './tool-registry-types'
 import { createToolStatePersistence, TOOL_STATES_STORAGE_KEY } from './tool-state-storage'
 
+// The shapes design 000 shows in this module, under its names.
+export type { ExtendedToolDefinition, RegisteredTool, ToolHandler } from './types'
+
 export interface CreateToolRegistryOptions {
   /** Where enabled choices are saved. `null` (or absent) keeps them in memory only. @default null */
   storage?: Storage | null
