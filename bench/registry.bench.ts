@@ -9,7 +9,7 @@ import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { ToolDefinition } from '../shared/types/chat'
 import { createToolRegistry } from '../app/utils/chat/tool-registry'
-import { TOOL_STATES_STORAGE_KEY } from '../app/utils/chat/tool-state-storage'
+import { TOOL_STATES_STORAGE_KEY } from '../app/utils/chat/registry/tool-state-storage'
 import { measure, printTable, writeResult } from './lib/index'
 
 const root = resolve(fileURLToPath(import.meta.url), '../..')

@@ -10,17 +10,17 @@ import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/db/loo
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ToolPolicyLookup } from '#shared/loop/tool-approval'
-import { getToolPolicies } from '~/utils/chat/tool-policies'
-import { setStoredApprovalAnswerer, waitForToolApproval, type ToolApprovalRequest } from '~/utils/chat/tool-approvals'
-import { createFrameBatch } from '~/utils/chat/frame-batch'
-import { yieldToPageWhenBusy } from '~/utils/chat/yield-to-page'
+import { getToolPolicies } from '~/utils/chat/approvals/tool-policies'
+import { setStoredApprovalAnswerer, waitForToolApproval, type ToolApprovalRequest } from '~/utils/chat/approvals/tool-approvals'
+import { createFrameBatch } from '~/utils/chat/scheduling/frame-batch'
+import { yieldToPageWhenBusy } from '~/utils/chat/scheduling/yield-to-page'
 
 // The loop engine (stream reader, executor, validator) and the server-chat client load on the first send or
 // resume: showing a chat does not need them, and the first screen loads less.
 const loadLoop = () => import('#shared/loop/run-chat-loop')
-const loadServerChat = () => import('~/utils/chat/server-chat')
+const loadServerChat = () => import('~/utils/chat/server-chats/server-chat')
 // Answering a call left waiting by a reload runs it: loaded when that happens.
-const loadStoredApproval = () => import('~/utils/chat/stored-approval')
+const loadStoredApproval = () => import('~/utils/chat/approvals/stored-approval')
 
 export interface UseChatOptions {
   /** Builds the model for a request from the current provider settings. */

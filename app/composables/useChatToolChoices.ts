@@ -1,7 +1,7 @@
 import { computed, toValue, type MaybeRefOrGetter } from 'vue'
 import { getThreadToolChoices, setThreadToolChoices } from '~/db/thread-tool-choices'
-import { countChangedInChat, isEnabledInChat, withChatChoice, type ToolChoices } from '~/utils/chat/tool-choice-overlay'
-import type { RegisteredTool } from '~/utils/chat/tool-registry-types'
+import { countChangedInChat, isEnabledInChat, withChatChoice, type ToolChoices } from '~/utils/chat/tool-set/tool-choice-overlay'
+import type { RegisteredTool } from '~/utils/chat/registry/tool-registry-types'
 import { useLiveQuery } from './useLiveQuery'
 
 export interface UseChatToolChoicesOptions {

@@ -1,5 +1,5 @@
 import { getCurrentScope, onScopeDispose, shallowRef, toValue, type MaybeRefOrGetter } from 'vue'
-import { announce, COPY_FEEDBACK_MS, copyOutcomeLabel, copyText, type CopyOutcome } from '~/utils/chat/clipboard'
+import { announce, COPY_FEEDBACK_MS, copyOutcomeLabel, copyText, type CopyOutcome } from '~/utils/chat/markdown/clipboard'
 
 export interface UseCopyFeedbackOptions {
   /** How long the outcome stays shown, in ms. @default COPY_FEEDBACK_MS (2 s) */

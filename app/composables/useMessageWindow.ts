@@ -2,8 +2,8 @@ import { liveQuery, type Subscription } from 'dexie'
 import { computed, onScopeDispose, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
 import { listLatestMessages, listMessagesBefore, listMessagesFrom, type MessageWindow } from '~/db/message-window'
 import type { MessageRecord } from '~/db/types'
-import type { MarkdownPrerender } from '~/utils/chat/markdown-prerender'
-import { createRowReuse } from '~/utils/chat/stable-rows'
+import type { MarkdownPrerender } from '~/utils/chat/markdown/markdown-prerender'
+import { createRowReuse } from '~/utils/chat/message-list/stable-rows'
 
 export interface UseMessageWindowOptions {
   /** Rows read when a chat opens (what a screen shows plus a margin). @default 60 */
@@ -137,7 +137,7 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
       for (const row of fresh) prerendered.add(row.id)
       const started = prerenderGeneration
       // Loaded on use: the markdown renderer is not part of the page's first load.
-      void import('~/utils/chat/markdown-prerender').then((module) => {
+      void import('~/utils/chat/markdown/markdown-prerender').then((module) => {
         if (started === prerenderGeneration) prerenders.push(module.prerenderMarkdown(fresh))
       })
     })

@@ -1,6 +1,6 @@
 import { computed, onMounted, onScopeDispose, shallowRef, watch, type Ref } from 'vue'
-import { isMarkdownCached, renderMarkdownCached } from '~/utils/chat/markdown-cache'
-import { markdownTaskBudgetSpent } from '~/utils/chat/markdown-task-budget'
+import { isMarkdownCached, renderMarkdownCached } from '~/utils/chat/markdown/markdown-cache'
+import { markdownTaskBudgetSpent } from '~/utils/chat/markdown/markdown-task-budget'
 
 /** Milliseconds of markdown work (parse + sanitise) per frame for blocks that arrived in a burst. */
 export const BLOCK_RENDER_BUDGET_MS = 8

@@ -3,15 +3,15 @@ import { useLocalStorage } from '@vueuse/core'
 import { useNuxtApp, useRuntimeConfig, useState } from '#imports'
 import type { NuxtApp } from '#app'
 import type { ChatModel } from '#shared/loop/chat-model'
-import { createLazyOpenAICompatibleModel } from '~/utils/chat/lazy-chat-model'
-import type { ProviderSettings, ServerConfig } from '~/utils/chat/provider-types'
+import { createLazyOpenAICompatibleModel } from '~/utils/chat/provider/lazy-chat-model'
+import type { ProviderSettings, ServerConfig } from '~/utils/chat/provider/provider-types'
 import {
   PROVIDER_SETTINGS_STORAGE_KEY,
   mergeProviderSettings,
   parseStoredProviderSettings,
   resolveModelConfig,
-} from '~/utils/chat/provider-settings'
-import type { ProviderSettingsPatch } from '~/utils/chat/provider-settings'
+} from '~/utils/chat/provider/provider-settings'
+import type { ProviderSettingsPatch } from '~/utils/chat/provider/provider-settings'
 
 /** One GET /api/config per app instance, however many components ask. */
 const configRequests = new WeakMap<NuxtApp, Promise<void>>()

@@ -1,7 +1,7 @@
 import { computed, shallowRef, toValue, type MaybeRefOrGetter, type Ref } from 'vue'
-import { getChatToolSet } from '~/utils/chat/chat-tool-choices'
-import { globalEnabled } from '~/utils/chat/tool-choice-overlay'
-import type { RegisteredTool } from '~/utils/chat/tool-registry-types'
+import { getChatToolSet } from '~/utils/chat/tool-set/chat-tool-choices'
+import { globalEnabled } from '~/utils/chat/tool-set/tool-choice-overlay'
+import type { RegisteredTool } from '~/utils/chat/registry/tool-registry-types'
 import { useChatToolChoices } from './useChatToolChoices'
 
 /** Which switches the popover changes: this chat's own, or All chats' (the defaults for new chats). */

@@ -1,4 +1,4 @@
-import { loadAccessStatus } from '~/utils/chat/access-status'
+import { loadAccessStatus } from '~/utils/chat/provider/access-status'
 
 /** In password mode (NUXT_ACCESS_PASSWORD) every page but the sign-in page waits for the browser to sign in. */
 export default defineNuxtRouteMiddleware(async (to) => {

@@ -1,4 +1,4 @@
-import { nextTask } from '~/utils/chat/yield-to-page'
+import { nextTask } from '~/utils/chat/scheduling/yield-to-page'
 
 /**
  * A break between the modules' plugins (color mode, Nuxt UI's colours and icons) and the app's own (this file sorts

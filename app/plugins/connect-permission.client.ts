@@ -1,7 +1,7 @@
 import { computed, watch } from 'vue'
 import { useLocalStorage } from '@vueuse/core'
-import { ensureConnectPermission } from '~/utils/chat/connect-permission'
-import { parseStoredProviderSettings, PROVIDER_SETTINGS_STORAGE_KEY, resolveModelConfig } from '~/utils/chat/provider-settings'
+import { ensureConnectPermission } from '~/utils/chat/provider/connect-permission'
+import { parseStoredProviderSettings, PROVIDER_SETTINGS_STORAGE_KEY, resolveModelConfig } from '~/utils/chat/provider/provider-settings'
 
 /**
  * Keeps the page allowed to reach the model endpoint the user chose: the server's CSP lists only the endpoints

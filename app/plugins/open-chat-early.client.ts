@@ -1,4 +1,4 @@
-import { nextTask } from '~/utils/chat/yield-to-page'
+import { nextTask } from '~/utils/chat/scheduling/yield-to-page'
 
 /**
  * A chat named in the address (`/?thread=…`) opens with its message list: its code (the list, markdown, the
@@ -13,7 +13,7 @@ export default defineNuxtPlugin({
     if (!new URLSearchParams(window.location.search).get('thread')) return
     // a failure here is reported by the lazy list itself when the page loads it
     void import('~/components/chat/ChatMessageList.vue').catch(() => {})
-    void import('~/utils/chat/markdown-warm-up')
+    void import('~/utils/chat/markdown/markdown-warm-up')
       .then(({ warmUpMarkdown }) => warmUpMarkdown())
       .catch(() => {})
     await nextTask()

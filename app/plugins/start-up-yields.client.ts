@@ -1,4 +1,4 @@
-import { nextTask } from '~/utils/chat/yield-to-page'
+import { nextTask } from '~/utils/chat/scheduling/yield-to-page'
 
 /**
  * Start-up in several tasks instead of a few long ones. Without a break, evaluating the entry script ran on into

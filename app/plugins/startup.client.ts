@@ -3,7 +3,7 @@ import { markInterrupted } from '~/db/messages'
 import { busyThreadIds } from '~/db/thread-lock'
 import { pruneAudit } from '~/db/audit'
 import { auditCutoff, readAuditRetention } from '~/utils/audit/audit-retention'
-import { nextTask } from '~/utils/chat/yield-to-page'
+import { nextTask } from '~/utils/chat/scheduling/yield-to-page'
 
 /**
  * Start-up chores, before anything renders: open the chats database (IndexedDB, or memory when it cannot be used),

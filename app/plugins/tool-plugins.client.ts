@@ -1,8 +1,8 @@
-import { getToolRegistry } from '~/utils/chat/tool-registry-singleton'
-import { loadToolPlugins } from '~/utils/chat/load-tool-plugins'
-import { withServerTools } from '~/utils/chat/server-tools'
-import { setToolPluginsLoading } from '~/utils/chat/tool-plugins-ready'
-import { nextTask } from '~/utils/chat/yield-to-page'
+import { getToolRegistry } from '~/utils/chat/registry/tool-registry-singleton'
+import { loadToolPlugins } from '~/utils/chat/registry/load-tool-plugins'
+import { withServerTools } from '~/utils/chat/tool-set/server-tools'
+import { setToolPluginsLoading } from '~/utils/chat/registry/tool-plugins-ready'
+import { nextTask } from '~/utils/chat/scheduling/yield-to-page'
 
 /**
  * Registers the tool plugins of the root `plugins/` folder (one tool per file, found at build time), then the

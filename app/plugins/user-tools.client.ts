@@ -1,7 +1,7 @@
 import { liveQuery } from 'dexie'
 import { listUserTools } from '~/db/user-tools'
 import type { UserToolRecord } from '~/db/types'
-import { toolPluginsReady } from '~/utils/chat/tool-plugins-ready'
+import { toolPluginsReady } from '~/utils/chat/registry/tool-plugins-ready'
 import type { UserToolsRegistration } from '~/utils/chat/user-tools/user-tools-registration'
 
 /**

@@ -1,5 +1,5 @@
-import { formatThreadDate } from '~/utils/chat/thread-date'
-import { nextTask } from '~/utils/chat/yield-to-page'
+import { formatThreadDate } from '~/utils/chat/message-list/thread-date'
+import { nextTask } from '~/utils/chat/scheduling/yield-to-page'
 
 /**
  * First uses that cost 5–20 ms on a slow machine, done here, each in a task of its own, instead of in the task that
@@ -16,7 +16,7 @@ export default defineNuxtPlugin({
     // Loaded apart: the button and textarea themes are not part of the entry script. The composer's classes are
     // worked out before the page mounts (it is on the first screen, and a timer set now could fire after that), in a
     // task between start-up's and the mount's; the list's and the tool cards' ones later, in a timer.
-    const themes = () => Promise.all([import('~/utils/chat/button-classes'), import('~/utils/chat/textarea-classes')])
+    const themes = () => Promise.all([import('~/utils/chat/composer/button-classes'), import('~/utils/chat/composer/textarea-classes')])
     nuxtApp.hook('app:beforeMount', async () => {
       try {
         const [buttons, textareas] = await themes()

@@ -20,7 +20,7 @@ const fold = (text: string) => text.replace(/\s+/g, ' ').trim()
 /** The app's own `renderMarkdown` bundled for the page, as `window.__naiveMarkdown.renderMarkdown`. */
 async function bundleRenderMarkdown(): Promise<string> {
   const result = await build({
-    stdin: { contents: `export { renderMarkdown } from ${JSON.stringify(resolve('app/utils/chat/markdown.ts'))}`, resolveDir: process.cwd(), loader: 'ts' },
+    stdin: { contents: `export { renderMarkdown } from ${JSON.stringify(resolve('app/utils/chat/markdown/markdown.ts'))}`, resolveDir: process.cwd(), loader: 'ts' },
     bundle: true, write: false, format: 'iife', globalName: '__naiveMarkdown', platform: 'browser', minify: true,
   })
   return result.outputFiles[0]!.text

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent, h } from 'vue'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatDeferredMount from '~/components/chat/ChatDeferredMount.vue'
-import { deferredMountsDone } from '~/utils/chat/deferred-mounts'
+import { deferredMountsDone } from '~/utils/chat/message-list/deferred-mounts'
 
 const Page = defineComponent({
   render: () => h('div', [h('p', { 'data-testid': 'first' }, 'first screen'), h(ChatDeferredMount, null, { default: () => h('p', { 'data-testid': 'later' }, 'later') })]),

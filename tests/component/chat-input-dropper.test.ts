@@ -4,7 +4,7 @@ import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatInputDropper from '~/components/chat/ChatInputDropper.vue'
 import { toolRegistryKey } from '~/composables/useToolRegistry'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
-import type { RegisterableToolDefinition, ToolRegistry } from '~/utils/chat/tool-registry-types'
+import type { RegisterableToolDefinition, ToolRegistry } from '~/utils/chat/registry/tool-registry-types'
 
 const noop = () => 'ok'
 const mounted: Array<{ unmount: () => void }> = []

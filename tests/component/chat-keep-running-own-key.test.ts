@@ -5,8 +5,8 @@ import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatSettingsPanel from '~/components/chat/ChatSettingsPanel.vue'
 import ChatToolCard from '~/components/chat/ChatToolCard.vue'
 import { KEEP_RUNNING_OWN_KEY_STORAGE_KEY } from '~/composables/useKeepRunningWithOwnKey'
-import { defaultProviderSettings, mergeProviderSettings } from '~/utils/chat/provider-settings'
-import type { ServerConfig } from '~/utils/chat/provider-types'
+import { defaultProviderSettings, mergeProviderSettings } from '~/utils/chat/provider/provider-settings'
+import type { ServerConfig } from '~/utils/chat/provider/provider-types'
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
 
 const withKey: ServerConfig = { serverKey: true, defaultModel: 'openai/gpt-4o-mini', allowedModels: [], maxTokens: 0 }

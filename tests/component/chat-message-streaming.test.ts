@@ -1,17 +1,17 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatMessage from '~/components/chat/ChatMessage.vue'
-import { renderMarkdown } from '~/utils/chat/markdown'
-import { highlightCodeBlocks } from '~/utils/chat/highlight'
+import { renderMarkdown } from '~/utils/chat/markdown/markdown'
+import { highlightCodeBlocks } from '~/utils/chat/markdown/highlight'
 import { row } from './chat-message-fixtures'
 
 // Spy on the real functions: count the markdown parses and the highlight passes the message asks for.
-vi.mock('~/utils/chat/markdown', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('~/utils/chat/markdown')>()
+vi.mock('~/utils/chat/markdown/markdown', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('~/utils/chat/markdown/markdown')>()
   return { ...actual, renderMarkdown: vi.fn(actual.renderMarkdown) }
 })
-vi.mock('~/utils/chat/highlight', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('~/utils/chat/highlight')>()
+vi.mock('~/utils/chat/markdown/highlight', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('~/utils/chat/markdown/highlight')>()
   return { ...actual, highlightCodeBlocks: vi.fn(async () => 0) }
 })
 

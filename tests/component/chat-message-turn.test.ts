@@ -2,9 +2,9 @@ import { describe, expect, it, vi } from 'vitest'
 import { nextTick } from 'vue'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatMessageTurn from '~/components/chat/ChatMessageTurn.vue'
-import { turnMountQueueKey } from '~/utils/chat/turn-mount-key'
-import type { TurnMountQueue } from '~/utils/chat/turn-mount-queue'
-import type { MessageTurn } from '~/utils/chat/message-turns'
+import { turnMountQueueKey } from '~/utils/chat/message-list/turn-mount-key'
+import type { TurnMountQueue } from '~/utils/chat/message-list/turn-mount-queue'
+import type { MessageTurn } from '~/utils/chat/message-list/message-turns'
 import { row } from './chat-message-fixtures'
 
 // A turn of the message list while the user scrolls: whole when the task may still mount, else a stand-in of about

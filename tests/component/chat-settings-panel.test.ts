@@ -3,8 +3,8 @@ import { nextTick } from 'vue'
 import { flushPromises } from '@vue/test-utils'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatSettingsPanel from '~/components/chat/ChatSettingsPanel.vue'
-import { defaultProviderSettings, mergeProviderSettings } from '~/utils/chat/provider-settings'
-import type { ProviderSettings, ServerConfig } from '~/utils/chat/provider-types'
+import { defaultProviderSettings, mergeProviderSettings } from '~/utils/chat/provider/provider-settings'
+import type { ProviderSettings, ServerConfig } from '~/utils/chat/provider/provider-types'
 
 const withKey: ServerConfig = { serverKey: true, defaultModel: 'openai/gpt-4o-mini', allowedModels: [], maxTokens: 0 }
 const withoutKey: ServerConfig = { ...withKey, serverKey: false }

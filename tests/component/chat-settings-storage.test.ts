@@ -3,7 +3,7 @@ import { defineComponent, h, nextTick } from 'vue'
 import { flushPromises } from '@vue/test-utils'
 import { mountSuspended, registerEndpoint } from '@nuxt/test-utils/runtime'
 import { useProviderSettings } from '~/composables/useProviderSettings'
-import { PROVIDER_SETTINGS_STORAGE_KEY } from '~/utils/chat/provider-settings'
+import { PROVIDER_SETTINGS_STORAGE_KEY } from '~/utils/chat/provider/provider-settings'
 
 const serverConfig = { serverKey: true, defaultModel: 'meta-llama/llama-3.3-70b-instruct', allowedModels: [], maxTokens: 0 }
 

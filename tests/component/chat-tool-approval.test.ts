@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatToolCard from '~/components/chat/ChatToolCard.vue'
-import { getToolRegistry } from '~/utils/chat/tool-registry-singleton'
-import { waitForToolApproval } from '~/utils/chat/tool-approvals'
-import { getToolPolicies } from '~/utils/chat/tool-policies'
+import { getToolRegistry } from '~/utils/chat/registry/tool-registry-singleton'
+import { waitForToolApproval } from '~/utils/chat/approvals/tool-approvals'
+import { getToolPolicies } from '~/utils/chat/approvals/tool-policies'
 import type { ToolApprovalAnswer } from '#shared/loop/tool-approval'
 
 const disposers: Array<() => void> = []

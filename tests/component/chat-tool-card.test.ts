@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatToolCard from '~/components/chat/ChatToolCard.vue'
 import type { MessageRecord } from '~/db/types'
-import { toolCardFromRow, type ToolCardData } from '~/utils/chat/tool-card'
+import { toolCardFromRow, type ToolCardData } from '~/utils/chat/message-list/tool-card'
 import { toolRow } from './chat-message-fixtures'
 
 /** The `d` attributes of a lucide icon, as the installed icon set draws it. */

@@ -7,7 +7,7 @@ import { toolRegistryKey } from '~/composables/useToolRegistry'
 import { PlugboardDatabase, setDatabase } from '~/db/database'
 import { createThread, getThread } from '~/db/threads'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
-import type { ToolRegistry } from '~/utils/chat/tool-registry-types'
+import type { ToolRegistry } from '~/utils/chat/registry/tool-registry-types'
 
 const mounted: Array<{ unmount: () => void }> = []
 let db: PlugboardDatabase

@@ -11,8 +11,8 @@ import { createThread } from '~/db/threads'
 import { listMessages } from '~/db/messages'
 import { createOpenAICompatibleModel } from '#shared/stream/openai-compatible-model'
 import { listTools, unregisterTool } from '~/utils/chat/tools'
-import { getToolRegistry } from '~/utils/chat/tool-registry-singleton'
-import { toolPluginsReady } from '~/utils/chat/tool-plugins-ready'
+import { getToolRegistry } from '~/utils/chat/registry/tool-registry-singleton'
+import { toolPluginsReady } from '~/utils/chat/registry/tool-plugins-ready'
 import WeatherPlugin from '../fixtures/design-example/WeatherPlugin.vue'
 
 const DESIGN_PARAMETERS = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }

@@ -5,8 +5,8 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { useMessageWindow } from '~/composables/useMessageWindow'
 import { PlugboardDatabase, setDatabase } from '~/db/database'
 import type { MessageRecord } from '~/db/types'
-import { splitMarkdownBlocks } from '~/utils/chat/markdown-blocks'
-import { isMarkdownCached } from '~/utils/chat/markdown-cache'
+import { splitMarkdownBlocks } from '~/utils/chat/markdown/markdown-blocks'
+import { isMarkdownCached } from '~/utils/chat/markdown/markdown-cache'
 
 // The open chat's window renders the markdown of the replies it read in idle time, the older pages too, so the
 // list mounts them from the cache when the user scrolls up to them.

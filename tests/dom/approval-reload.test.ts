@@ -6,7 +6,7 @@ import { runChatLoop } from '#shared/loop/run-chat-loop'
 import { DENIED_CONTENT } from '#shared/loop/tool-approval'
 import { toolSetFromArray } from '#shared/tools/tool-set'
 import type { ExecutableTool } from '#shared/tools/tool-types'
-import { closeWaitingCalls, findWaitingCall, hasWaitingCalls, runStoredApproval, UNANSWERED_CONTENT } from '~/utils/chat/stored-approval'
+import { closeWaitingCalls, findWaitingCall, hasWaitingCalls, runStoredApproval, UNANSWERED_CONTENT } from '~/utils/chat/approvals/stored-approval'
 import { createScriptedModel, textStep, toolCallStep } from '../unit/helpers/scripted-model'
 import { useFreshDatabase } from './helpers/fresh-database'
 

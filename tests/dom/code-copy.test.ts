@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vite
 import { mount, type VueWrapper } from '@vue/test-utils'
 import { nextTick } from 'vue'
 import ChatMessageContent from '~/components/chat/ChatMessageContent.vue'
-import { highlightCodeBlocks } from '~/utils/chat/highlight'
-import { codeCopyButtonFromEvent, codeOfCopyButton } from '~/utils/chat/code-copy-buttons'
-import { renderMarkdown, sanitizeHtml } from '~/utils/chat/markdown'
+import { highlightCodeBlocks } from '~/utils/chat/markdown/highlight'
+import { codeCopyButtonFromEvent, codeOfCopyButton } from '~/utils/chat/markdown/code-copy-buttons'
+import { renderMarkdown, sanitizeHtml } from '~/utils/chat/markdown/markdown'
 import { loadXssVectors } from './xss-inspect'
 
 const TS_CODE = 'function greet(name: string): string {\n  return `Hello, ${name}!`\n}'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { renderMarkdown } from '~/utils/chat/markdown'
-import { splitGrowingMarkdown, splitMarkdownBlocks, type MarkdownBlockSplit } from '~/utils/chat/markdown-blocks'
+import { renderMarkdown } from '~/utils/chat/markdown/markdown'
+import { splitGrowingMarkdown, splitMarkdownBlocks, type MarkdownBlockSplit } from '~/utils/chat/markdown/markdown-blocks'
 
 describe('splitMarkdownBlocks', () => {
   it('splits paragraphs at blank lines', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { renderMarkdown } from '~/utils/chat/markdown'
-import { highlightCodeBlocks, PAINT_TOKENS_PER_FRAME, resolveLanguage } from '~/utils/chat/highlight'
+import { renderMarkdown } from '~/utils/chat/markdown/markdown'
+import { highlightCodeBlocks, PAINT_TOKENS_PER_FRAME, resolveLanguage } from '~/utils/chat/markdown/highlight'
 
 // Count how often shiki's core is loaded, without changing what it does.
 const coreLoads = vi.hoisted(() => ({ count: 0 }))

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { renderMarkdown } from '~/utils/chat/markdown'
-import { placeholderFromEvent, remoteImagePlaceholders, revealRemoteImage } from '~/utils/chat/markdown-image-reveal'
+import { renderMarkdown } from '~/utils/chat/markdown/markdown'
+import { placeholderFromEvent, remoteImagePlaceholders, revealRemoteImage } from '~/utils/chat/markdown/markdown-image-reveal'
 
 /** Rendered markdown attached to the page, as ChatMarkdownBlock shows it. */
 function mount(source: string): HTMLElement {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { renderMarkdown } from '~/utils/chat/markdown'
-import { splitMarkdownBlocks } from '~/utils/chat/markdown-blocks'
-import { decideImageSource } from '~/utils/chat/markdown-images'
+import { renderMarkdown } from '~/utils/chat/markdown/markdown'
+import { splitMarkdownBlocks } from '~/utils/chat/markdown/markdown-blocks'
+import { decideImageSource } from '~/utils/chat/markdown/markdown-images'
 
 function render(source: string): DocumentFragment {
   const template = document.createElement('template')

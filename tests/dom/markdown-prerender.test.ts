@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { MessageRecord } from '~/db/types'
-import { splitMarkdownBlocks } from '~/utils/chat/markdown-blocks'
-import { isMarkdownCached, renderMarkdownCached } from '~/utils/chat/markdown-cache'
-import { renderMarkdown } from '~/utils/chat/markdown'
-import { prerenderMarkdown } from '~/utils/chat/markdown-prerender'
+import { splitMarkdownBlocks } from '~/utils/chat/markdown/markdown-blocks'
+import { isMarkdownCached, renderMarkdownCached } from '~/utils/chat/markdown/markdown-cache'
+import { renderMarkdown } from '~/utils/chat/markdown/markdown'
+import { prerenderMarkdown } from '~/utils/chat/markdown/markdown-prerender'
 
 // Older turns paged into a long chat are rendered in idle time, so scrolling up mounts them from the cache instead
 // of parsing and sanitising a dozen replies in the scroll's task.

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest'
-import { renderMarkdown, sanitizeHtml } from '~/utils/chat/markdown'
+import { renderMarkdown, sanitizeHtml } from '~/utils/chat/markdown/markdown'
 
 // DOMPurify needs a DOM. Where there is none (server rendering, node), nothing may come out as HTML.
 describe('renderMarkdown without a DOM', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderMarkdown } from '~/utils/chat/markdown'
+import { renderMarkdown } from '~/utils/chat/markdown/markdown'
 
 function render(source: string): DocumentFragment {
   const template = document.createElement('template')

@@ -4,7 +4,7 @@ import { useMessageWindow } from '~/composables/useMessageWindow'
 import { addMessage, listMessages } from '~/db/messages'
 import { listLatestMessages } from '~/db/message-window'
 import { createThread } from '~/db/threads'
-import { createFrameBatch } from '~/utils/chat/frame-batch'
+import { createFrameBatch } from '~/utils/chat/scheduling/frame-batch'
 import { useFreshDatabase } from './helpers/fresh-database'
 
 useFreshDatabase('message-window-test')

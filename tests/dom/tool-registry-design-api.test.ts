@@ -5,9 +5,9 @@ import { computed, defineComponent, effectScope, h, isRef, nextTick, onMounted, 
 import {
   defineTool, DuplicateToolError, InvalidToolDefinitionError, listTools, registerTool, unregisterTool, useToolRegistry,
 } from '~/utils/chat/tools'
-import { loadToolPlugins } from '~/utils/chat/load-tool-plugins'
-import { TOOL_STATES_STORAGE_KEY } from '~/utils/chat/tool-state-storage'
-import { getToolRegistry } from '~/utils/chat/tool-registry-singleton'
+import { loadToolPlugins } from '~/utils/chat/registry/load-tool-plugins'
+import { TOOL_STATES_STORAGE_KEY } from '~/utils/chat/registry/tool-state-storage'
+import { getToolRegistry } from '~/utils/chat/registry/tool-registry-singleton'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 
 const REGISTRY_KEY = Symbol.for('plugboard.toolRegistry')

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
-import { TOOL_STATES_STORAGE_KEY } from '~/utils/chat/tool-state-storage'
-import type { ToolRegistry } from '~/utils/chat/tool-registry-types'
-import { getToolRegistry } from '~/utils/chat/tool-registry-singleton'
+import { TOOL_STATES_STORAGE_KEY } from '~/utils/chat/registry/tool-state-storage'
+import type { ToolRegistry } from '~/utils/chat/registry/tool-registry-types'
+import { getToolRegistry } from '~/utils/chat/registry/tool-registry-singleton'
 
 const noop = () => 'ok'
 const registries: ToolRegistry[] = []

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
-import { loadToolPlugins } from '~/utils/chat/load-tool-plugins'
+import { loadToolPlugins } from '~/utils/chat/registry/load-tool-plugins'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
-import { createToolErrorListener } from '~/utils/chat/tool-error-listener'
+import { createToolErrorListener } from '~/utils/chat/registry/tool-error-listener'
 import { toolCallEndEvent } from '#shared/loop/loop-event'
 
 afterEach(() => {

@@ -46,7 +46,7 @@ function isRemoteImageSource(src: string): boolean {
 }
 
 /**
- * Checks the code blocks' Copy buttons we add on purpose (see app/utils/chat/code-copy-buttons.ts) and takes them and
+ * Checks the code blocks' Copy buttons we add on purpose (see app/utils/chat/markdown/code-copy-buttons.ts) and takes them and
  * their wrapper out of `root`: a `div.chat-code-block` holding exactly our button and a `<pre>`, the button with exactly
  * our attributes and one label span of text. Anything else that looks like one is a finding.
  */
@@ -70,7 +70,7 @@ function takeOutCodeCopyButtons(root: DocumentFragment, findings: string[]): voi
 }
 
 /**
- * Checks the remote-image placeholders we add on purpose (see app/utils/chat/markdown-images.ts) and takes them out
+ * Checks the remote-image placeholders we add on purpose (see app/utils/chat/markdown/markdown-images.ts) and takes them out
  * of `root` so the general checks do not see them: exactly our attributes, an http(s) URL, spans with our classes
  * and text inside. Anything else that looks like one is a finding.
  */

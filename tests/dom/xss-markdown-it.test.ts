@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderMarkdown } from '~/utils/chat/markdown'
+import { renderMarkdown } from '~/utils/chat/markdown/markdown'
 import { findDanger, loadCorpusFile, unsafePayloads } from './xss-inspect'
 
 interface MarkdownItCase { title: string | null, markdown: string, expected_html: string }

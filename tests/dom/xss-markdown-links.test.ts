@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderMarkdown } from '~/utils/chat/markdown'
+import { renderMarkdown } from '~/utils/chat/markdown/markdown'
 import { loadXssVectors, unsafePayloads } from './xss-inspect'
 
 const vectors = loadXssVectors()

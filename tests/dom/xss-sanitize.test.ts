@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { sanitizeHtml } from '~/utils/chat/markdown'
+import { sanitizeHtml } from '~/utils/chat/markdown/markdown'
 import { findDanger, loadCorpusFile, loadXssVectors, unsafePayloads } from './xss-inspect'
 
 /** The second wall: even raw HTML handed straight to the sanitiser comes out inert. */

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { groupMessageTurns } from '../../app/utils/chat/message-turns'
+import { groupMessageTurns } from '../../app/utils/chat/message-list/message-turns'
 import { openSeededChat } from './helpers'
 import { longChat } from './support/seed-chat'
 

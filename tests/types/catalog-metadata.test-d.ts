@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest'
-import { defineTool } from '~/utils/chat/define-tool'
+import { defineTool } from '~/utils/chat/registry/define-tool'
 
 describe('a tool\'s catalog metadata', () => {
   it('gives the handler its settings as context.settings', () => {

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest'
-import { defineTool } from '~/utils/chat/define-tool'
-import type { RegisteredTool, ToolSandbox } from '~/utils/chat/tool-registry-types'
+import { defineTool } from '~/utils/chat/registry/define-tool'
+import type { RegisteredTool, ToolSandbox } from '~/utils/chat/registry/tool-registry-types'
 
 describe('defineTool sandbox', () => {
   it('accepts sandbox: worker and nothing else', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { JsonSchemaObject } from '#shared/types/chat'
-import { checkApprovalForm, createApprovalForm } from '~/utils/chat/approval-form'
-import { createToolPolicies, TOOL_POLICIES_STORAGE_KEY } from '~/utils/chat/tool-policies'
+import { checkApprovalForm, createApprovalForm } from '~/utils/chat/approvals/approval-form'
+import { createToolPolicies, TOOL_POLICIES_STORAGE_KEY } from '~/utils/chat/approvals/tool-policies'
 
 const schema: JsonSchemaObject = {
   type: 'object',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 import { buildBrowserCatalog } from '~/utils/chat/catalog/browser-catalog'
 import { createToolCatalog } from '#shared/tools/rich-definition/tool-catalog'
-import type { RegisterableToolDefinition } from '~/utils/chat/tool-registry-types'
+import type { RegisterableToolDefinition } from '~/utils/chat/registry/tool-registry-types'
 
 function tool(name: string, commandName?: string): RegisterableToolDefinition {
   return {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { checkAvailability } from '../../app/utils/chat/check-availability'
-import type { RegisteredTool } from '../../app/utils/chat/tool-registry-types'
+import { checkAvailability } from '../../app/utils/chat/registry/check-availability'
+import type { RegisteredTool } from '../../app/utils/chat/registry/tool-registry-types'
 
 const toolWith = (available: RegisteredTool['available'], unavailableReason?: string) => ({ name: 't', available, unavailableReason } as RegisteredTool)
 

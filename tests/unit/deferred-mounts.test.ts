@@ -1,6 +1,6 @@
 // The page is ready for input only once the parts of the first screen that mount after its first paint have.
 import { describe, expect, it } from 'vitest'
-import { deferredMountsDone, trackDeferredMount } from '~/utils/chat/deferred-mounts'
+import { deferredMountsDone, trackDeferredMount } from '~/utils/chat/message-list/deferred-mounts'
 
 describe('deferred mounts', () => {
   it('is done at once when nothing waits to mount', async () => {

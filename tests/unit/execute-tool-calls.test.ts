@@ -3,7 +3,7 @@ import type { ToolCall } from '#shared/types/chat'
 import type { ExecutableTool, ToolExecutionContext, ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import { toolSetFromArray } from '#shared/tools/tool-set'
-import { createToolErrorListener } from '~/utils/chat/tool-error-listener'
+import { createToolErrorListener } from '~/utils/chat/registry/tool-error-listener'
 import { toolCallEndEvent } from '#shared/loop/loop-event'
 
 const weatherParameters = {

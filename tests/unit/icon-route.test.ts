@@ -14,7 +14,7 @@ import { ICON_REQUEST_LIMITS, parseIconRequest } from '~~/server/utils/icons/ico
 import { createIconStore, createIconifyJsonSource, createShardFolderSource } from '~~/server/utils/icons/icon-store'
 import type { IconSource } from '~~/server/utils/icons/icon-store'
 import { writeIconShards } from '~~/server/utils/icons/write-icon-shards'
-import { resolveIconifyName } from '~/utils/chat/iconify-name'
+import { resolveIconifyName } from '~/utils/chat/registry/iconify-name'
 
 const ICONIFY_JSON = join(dirname(createRequire(import.meta.url).resolve('@iconify/json/package.json')), 'json')
 const SETS = ['tabler', 'carbon', 'mdi']

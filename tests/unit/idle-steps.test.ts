@@ -1,6 +1,6 @@
 // runInIdleSteps: the message list grows its render buffer in steps of their own after a chat opens.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { runInIdleSteps } from '~/utils/chat/idle-steps'
+import { runInIdleSteps } from '~/utils/chat/scheduling/idle-steps'
 
 describe('runInIdleSteps', () => {
   beforeEach(() => { vi.useFakeTimers() })

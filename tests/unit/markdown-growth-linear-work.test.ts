@@ -3,7 +3,7 @@
 // the block list each update hands to Vue is not counted: Vue walks that list on each render anyway.
 import { describe, expect, it } from 'vitest'
 import { measureWork } from '~~/tests/unit/helpers/measure-work'
-import { splitGrowingMarkdown, splitMarkdownBlocks, type MarkdownBlockSplit } from '~/utils/chat/markdown-blocks'
+import { splitGrowingMarkdown, splitMarkdownBlocks, type MarkdownBlockSplit } from '~/utils/chat/markdown/markdown-blocks'
 
 const DELTA = 8
 

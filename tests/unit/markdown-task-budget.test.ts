@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MOUNT_MARKDOWN_BUDGET_MS, markdownTaskBudgetSpent } from '~/utils/chat/markdown-task-budget'
-import { nextTask } from '~/utils/chat/yield-to-page'
+import { MOUNT_MARKDOWN_BUDGET_MS, markdownTaskBudgetSpent } from '~/utils/chat/markdown/markdown-task-budget'
+import { nextTask } from '~/utils/chat/scheduling/yield-to-page'
 
 describe('the markdown budget of one task (messages that mount finished)', () => {
   it('counts from the task\'s first block and is spent after the budget', async () => {

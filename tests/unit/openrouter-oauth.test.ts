@@ -8,7 +8,7 @@ import {
   createCodeChallenge,
   createCodeVerifier,
   startOpenRouterSignIn,
-} from '~/utils/chat/openrouter-oauth'
+} from '~/utils/chat/provider/openrouter-oauth'
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial))

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import type { ProviderSettings, ServerConfig } from '~/utils/chat/provider-types'
+import type { ProviderSettings, ServerConfig } from '~/utils/chat/provider/provider-types'
 import {
   defaultProviderSettings,
   mergeProviderSettings,
   parseStoredProviderSettings,
   resolveModelConfig,
   validateProviderSettings,
-} from '~/utils/chat/provider-settings'
+} from '~/utils/chat/provider/provider-settings'
 
 const withKey: ServerConfig = { serverKey: true, defaultModel: 'anthropic/claude-3.5-haiku', allowedModels: [], maxTokens: 0 }
 const withoutKey: ServerConfig = { serverKey: false, defaultModel: 'openai/gpt-4o-mini', allowedModels: [], maxTokens: 0 }

@@ -3,7 +3,7 @@ import { toolSetFromArray } from '../../shared/tools/tool-set'
 import type { ExecutableTool } from '../../shared/tools/tool-types'
 
 vi.mock('~/db/messages', () => ({ listMessages: async () => [] }))
-const { createResultPaging } = await import('../../app/utils/chat/result-paging')
+const { createResultPaging } = await import('../../app/utils/chat/tool-set/result-paging')
 
 const echo: ExecutableTool = { definition: { type: 'function', function: { name: 'echo', parameters: { type: 'object', properties: {} } } }, handler: () => 'hi' }
 const names = (definitions: { function: { name: string } }[]) => definitions.map(definition => definition.function.name)

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
 import { toolSetFromArray } from '#shared/tools/tool-set'
-import { startServerChat } from '~/utils/chat/server-chat'
+import { startServerChat } from '~/utils/chat/server-chats/server-chat'
 
 // A server past its caps on unfinished chats answers POST /api/chats with 429 and a message saying what to do: the
 // reply's error must carry those words to the user, not "Something went wrong".

@@ -10,7 +10,7 @@ import {
   withoutCredentials,
 } from '~~/server/utils/openrouter-proxy'
 import { buildServerConfig } from '~~/server/utils/server-config'
-import type { ServerConfig } from '~/utils/chat/provider-types'
+import type { ServerConfig } from '~/utils/chat/provider/provider-types'
 
 const KEY = 'sk-or-v1-server-secret-0123456789'
 

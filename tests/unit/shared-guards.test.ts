@@ -3,8 +3,8 @@ import { isRecord } from '#shared/types/is-record'
 import { dropForbiddenKeys, isForbiddenKey } from '#shared/security/forbidden-keys'
 import { DuplicateToolError } from '#shared/errors/duplicate-tool-error'
 import { DuplicateServerToolError } from '~~/server/utils/chat/errors/duplicate-server-tool-error'
-import { DuplicateToolError as AppDuplicateToolError } from '~/utils/chat/errors/duplicate-tool-error'
-import { TOOL_NAME_PATTERN as appPattern } from '~/utils/chat/tool-definition-validation'
+import { DuplicateToolError as AppDuplicateToolError } from '~/utils/chat/registry/errors/duplicate-tool-error'
+import { TOOL_NAME_PATTERN as appPattern } from '~/utils/chat/registry/tool-definition-validation'
 import { TOOL_NAME_PATTERN } from '#shared/history/tool-call-shape'
 
 describe('the one copy of each small guard', () => {

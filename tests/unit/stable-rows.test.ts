@@ -2,8 +2,8 @@
 // row re-renders only the turns whose data changed.
 import { describe, expect, it } from 'vitest'
 import type { MessageRecord } from '~/db/types'
-import { createRowReuse, sameRow } from '~/utils/chat/stable-rows'
-import { groupMessageTurns, reuseTurns } from '~/utils/chat/message-turns'
+import { createRowReuse, sameRow } from '~/utils/chat/message-list/stable-rows'
+import { groupMessageTurns, reuseTurns } from '~/utils/chat/message-list/message-turns'
 import { longChat } from '../e2e/support/seed-chat'
 
 /** What Dexie gives on each read: fresh objects with the same data (structured clones). */

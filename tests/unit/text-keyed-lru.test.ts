@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTextKeyedLru } from '~/utils/chat/text-keyed-lru'
+import { createTextKeyedLru } from '~/utils/chat/markdown/text-keyed-lru'
 
 describe('createTextKeyedLru', () => {
   it('forgets the least recently used entries once the keys pass the bound', () => {

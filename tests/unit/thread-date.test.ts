@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatThreadDate } from '~/utils/chat/thread-date'
+import { formatThreadDate } from '~/utils/chat/message-list/thread-date'
 
 describe('the chat list\'s dates', () => {
   it('reads as the browser\'s short month and day, as toLocaleDateString wrote it, for every row', () => {

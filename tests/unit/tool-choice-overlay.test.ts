@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 import {
   countChangedInChat, createChatToolSet, isEnabledInChat, withChatChoice, type ToolChoices,
-} from '~/utils/chat/tool-choice-overlay'
+} from '~/utils/chat/tool-set/tool-choice-overlay'
 
 const tool = (name: string, defaultEnabled = true) => ({ type: 'function' as const, function: { name, parameters: { type: 'object' as const, properties: {} } }, defaultEnabled })
 

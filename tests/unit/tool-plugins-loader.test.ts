@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { defineTool } from '~/utils/chat/define-tool'
-import { loadToolPlugins } from '~/utils/chat/load-tool-plugins'
+import { defineTool } from '~/utils/chat/registry/define-tool'
+import { loadToolPlugins } from '~/utils/chat/registry/load-tool-plugins'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 
 const plugin = (name: string) => async () => ({ default: defineTool({ name, description: name, handler: () => name }) })

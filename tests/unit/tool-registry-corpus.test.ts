@@ -3,8 +3,8 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ToolDefinition } from '#shared/types/chat'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
-import { InvalidToolDefinitionError } from '~/utils/chat/errors/invalid-tool-definition-error'
-import type { ToolRegistry } from '~/utils/chat/tool-registry-types'
+import { InvalidToolDefinitionError } from '~/utils/chat/registry/errors/invalid-tool-definition-error'
+import type { ToolRegistry } from '~/utils/chat/registry/tool-registry-types'
 
 const corpus = JSON.parse(readFileSync(resolve(process.cwd(), 'tests/fixtures/corpora/tool-schemas/bfcl_tools.openai.json'), 'utf8')) as ToolDefinition[]
 const noop = () => 'ok'

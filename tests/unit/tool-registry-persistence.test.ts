@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
-import { TOOL_STATES_STORAGE_KEY } from '~/utils/chat/tool-state-storage'
-import type { RegisterableToolDefinition } from '~/utils/chat/tool-registry-types'
+import { TOOL_STATES_STORAGE_KEY } from '~/utils/chat/registry/tool-state-storage'
+import type { RegisterableToolDefinition } from '~/utils/chat/registry/tool-registry-types'
 
 /** A Storage kept in memory that counts writes. */
 class MemoryStorage implements Storage {

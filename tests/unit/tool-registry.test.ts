@@ -1,11 +1,11 @@
 import { effectScope, isProxy, isReactive, watch, nextTick } from 'vue'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
-import { createToolErrorListener } from '~/utils/chat/tool-error-listener'
-import { DuplicateToolError } from '~/utils/chat/errors/duplicate-tool-error'
-import { InvalidToolDefinitionError } from '~/utils/chat/errors/invalid-tool-definition-error'
-import type { RegisterableToolDefinition } from '~/utils/chat/tool-registry-types'
-import { getToolRegistry } from '~/utils/chat/tool-registry-singleton'
+import { createToolErrorListener } from '~/utils/chat/registry/tool-error-listener'
+import { DuplicateToolError } from '~/utils/chat/registry/errors/duplicate-tool-error'
+import { InvalidToolDefinitionError } from '~/utils/chat/registry/errors/invalid-tool-definition-error'
+import type { RegisterableToolDefinition } from '~/utils/chat/registry/tool-registry-types'
+import { getToolRegistry } from '~/utils/chat/registry/tool-registry-singleton'
 
 function tool(name: string, extra: Partial<RegisterableToolDefinition> = {}, fn: Partial<RegisterableToolDefinition['function']> = {}): RegisterableToolDefinition {
   return {

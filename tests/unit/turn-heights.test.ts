@@ -2,8 +2,8 @@
 // list moves little when the turn replaces it. Real heights measured in Chromium at 1280 px on the long chat:
 // user 40 px, a turn with one tool card 60 px, an answer of four short blocks 160 px.
 import { describe, expect, it } from 'vitest'
-import { groupMessageTurns } from '~/utils/chat/message-turns'
-import { estimateTurnHeight } from '~/utils/chat/turn-heights'
+import { groupMessageTurns } from '~/utils/chat/message-list/message-turns'
+import { estimateTurnHeight } from '~/utils/chat/message-list/turn-heights'
 import { longChat } from '../e2e/support/seed-chat'
 
 describe('estimateTurnHeight', () => {

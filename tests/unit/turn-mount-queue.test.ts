@@ -1,7 +1,7 @@
 // The message list's turn mounting queue: a fast scroll up a long chat mounts a few turns per task, the rest over
 // the next frames, and turns scrolled past before their frame are never mounted.
 import { describe, expect, it } from 'vitest'
-import { createTurnMountQueue } from '~/utils/chat/turn-mount-queue'
+import { createTurnMountQueue } from '~/utils/chat/message-list/turn-mount-queue'
 
 /** A hand-driven clock, frames and task ends. */
 function harness(options: { budgetMs?: number, admitBudgetMs?: number | (() => number), enabled?: () => boolean, costPerShowMs?: number, onDrained?: () => void } = {}) {

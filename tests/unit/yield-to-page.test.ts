@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { BUSY_SLICE_MS, yieldToPageWhenBusy } from '~/utils/chat/yield-to-page'
+import { BUSY_SLICE_MS, yieldToPageWhenBusy } from '~/utils/chat/scheduling/yield-to-page'
 
 // A reply at loopback speed is thousands of events handled back to back; the page must get a turn in between.
 

@@ -1,17 +1,17 @@
 import { computed, getCurrentScope, onScopeDispose, shallowRef } from 'vue'
 import type { ToolDefinition } from '#shared/types/chat'
 import type { ExecutableTool, ToolHandler, ToolSet } from '#shared/tools/tool-types'
-import { DuplicateToolError } from './errors/duplicate-tool-error'
-import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
+import { DuplicateToolError } from './registry/errors/duplicate-tool-error'
+import { InvalidToolDefinitionError } from './registry/errors/invalid-tool-definition-error'
 import { isSandboxedHandler } from './sandbox/worker-tool-sandbox'
-import { checkAvailability } from './check-availability'
-import { normalizeToolDefinition } from './tool-definition-validation'
-import { RegisteredToolRecord } from './registered-tool'
+import { checkAvailability } from './registry/check-availability'
+import { normalizeToolDefinition } from './registry/tool-definition-validation'
+import { RegisteredToolRecord } from './registry/registered-tool'
 import type {
   RegisterableToolDefinition, RegisteredTool, RegisterToolOptions, ToolAvailabilityContext, ToolListAccessor, ToolRegistry,
   ToolStates,
-} from './tool-registry-types'
-import { createToolStatePersistence, TOOL_STATES_STORAGE_KEY } from './tool-state-storage'
+} from './registry/tool-registry-types'
+import { createToolStatePersistence, TOOL_STATES_STORAGE_KEY } from './registry/tool-state-storage'
 
 // The shapes design 000 shows in this module, under its names.
 export type { ExtendedToolDefinition, RegisteredTool, ToolHandler } from './types'

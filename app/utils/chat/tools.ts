@@ -7,24 +7,24 @@
  */
 import type { ComputedRef } from 'vue'
 import type { ToolHandler } from '#shared/tools/tool-types'
-import { getToolRegistry } from './tool-registry-singleton'
-import type { RegisterableToolDefinition, RegisteredTool, RegisterToolOptions } from './tool-registry-types'
-import type { ToolArgumentsOf } from './typed-tool-definition'
+import { getToolRegistry } from './registry/tool-registry-singleton'
+import type { RegisterableToolDefinition, RegisteredTool, RegisterToolOptions } from './registry/tool-registry-types'
+import type { ToolArgumentsOf } from './registry/typed-tool-definition'
 
-export { defineTool } from './define-tool'
-export type { DefinedTool, DefineToolOptions, InferToolArgs, ToolParameters, ToolPlugin } from './define-tool'
-export { useToolRegistry, toolRegistryKey } from './use-tool-registry'
-export type { RunToolForTestOptions, ToolTestResult } from './run-tool-for-test'
-export type { FromSchema } from './json-schema-type'
-export type { DesignToolDefinition, ReadonlyJsonSchemaObject, ToolArgumentsOf, TypedToolDefinition } from './typed-tool-definition'
+export { defineTool } from './registry/define-tool'
+export type { DefinedTool, DefineToolOptions, InferToolArgs, ToolParameters, ToolPlugin } from './registry/define-tool'
+export { useToolRegistry, toolRegistryKey } from './registry/use-tool-registry'
+export type { RunToolForTestOptions, ToolTestResult } from './registry/run-tool-for-test'
+export type { FromSchema } from './registry/json-schema-type'
+export type { DesignToolDefinition, ReadonlyJsonSchemaObject, ToolArgumentsOf, TypedToolDefinition } from './registry/typed-tool-definition'
 export type {
   RegisterableToolDefinition, RegisteredTool, RegisteredToolDefinition, RegisterToolOptions, ResolvedToolUi,
   ToolAvailability, ToolAvailabilityContext, ToolRegistry, ToolSandbox, ToolUiMetadata,
-} from './tool-registry-types'
+} from './registry/tool-registry-types'
 export type { ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
 export type { ToolDefinition } from '#shared/types/chat'
-export { DuplicateToolError } from './errors/duplicate-tool-error'
-export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
+export { DuplicateToolError } from './registry/errors/duplicate-tool-error'
+export { InvalidToolDefinitionError } from './registry/errors/invalid-tool-definition-error'
 
 /**
  * Register a tool with the app's registry. `opts.enabled` wins over the user's saved choice, which wins over
@@ -60,5 +60,5 @@ export function listTools(): ComputedRef<readonly RegisteredTool[]> {
  * what only tests and tool runs need.
  * @throws InvalidToolDefinitionError when the definition is invalid, as `registerTool` would
  */
-export const runToolForTest = (async (...args: Parameters<typeof import('./run-tool-for-test').runToolForTest>) =>
-  (await import('./run-tool-for-test')).runToolForTest(...args)) as typeof import('./run-tool-for-test').runToolForTest
+export const runToolForTest = (async (...args: Parameters<typeof import('./registry/run-tool-for-test').runToolForTest>) =>
+  (await import('./registry/run-tool-for-test')).runToolForTest(...args)) as typeof import('./registry/run-tool-for-test').runToolForTest

@@ -3,7 +3,7 @@
  * the registry's shapes under the names the design uses (`ExtendedToolDefinition`, `ToolHandler`, `RegisteredTool`).
  */
 import type { ToolDefinition as FunctionToolDefinition } from '#shared/types/chat'
-import type { RegisterableToolDefinition, ToolUiMetadata } from './tool-registry-types'
+import type { RegisterableToolDefinition, ToolUiMetadata } from './registry/tool-registry-types'
 
 /** An OpenAI function tool, with the optional `ui` metadata the popover reads. */
 export interface ToolDefinition extends FunctionToolDefinition {
@@ -14,4 +14,4 @@ export interface ToolDefinition extends FunctionToolDefinition {
 export type ExtendedToolDefinition = RegisterableToolDefinition
 
 export type { ToolHandler, ToolExecutionContext } from '#shared/tools/tool-types'
-export type { RegisteredTool, RegisterToolOptions, ToolUiMetadata, ToolRegistry } from './tool-registry-types'
+export type { RegisteredTool, RegisterToolOptions, ToolUiMetadata, ToolRegistry } from './registry/tool-registry-types'

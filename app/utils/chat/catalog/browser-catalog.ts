@@ -2,7 +2,7 @@ import type { RichToolDefinition } from '#shared/types/rich-tool-definition'
 import type { ServerToolList } from '#shared/types/server-tools'
 import { normalizeCommandName, toRichToolDefinition } from '#shared/tools/rich-definition/to-rich-tool-definition'
 import { COMMAND_PATTERN } from '#shared/tools/rich-definition/validate-rich-definitions'
-import type { RegisteredTool } from '../tool-registry-types'
+import type { RegisteredTool } from '../registry/tool-registry-types'
 
 /**
  * Every tool of the catalog page and slash commands: the browser registry's tools (plugins/, server-only tools it

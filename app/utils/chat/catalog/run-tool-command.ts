@@ -5,7 +5,7 @@ import type { ToolCall } from '#shared/types/chat'
 import { createId } from '~/db/create-id'
 import { addMessage, updateMessage } from '~/db/messages'
 import { toolResultPatch } from '~/db/tool-result-patch'
-import type { ToolRegistry } from '../tool-registry-types'
+import type { ToolRegistry } from '../registry/tool-registry-types'
 import { settingsSchemaOf, withToolSettings } from './tool-settings'
 
 export interface RunToolCommandOptions {

@@ -1,7 +1,7 @@
 import { shallowReactive } from 'vue'
 import type { ToolSettingField, ToolSettingsSchema } from '#shared/types/rich-tool-definition'
 import type { ExecutableTool, ToolSet } from '#shared/tools/tool-types'
-import { getToolRegistry } from '../tool-registry-singleton'
+import { getToolRegistry } from '../registry/tool-registry-singleton'
 
 /** The one localStorage key holding every tool's settings. Bump the suffix on a format change. */
 export const TOOL_SETTINGS_STORAGE_KEY = 'plugboard:tool-settings:v1'

@@ -1,4 +1,4 @@
-import { getToolRegistry, isServerEnvironment } from '../tool-registry-singleton'
+import { getToolRegistry, isServerEnvironment } from '../registry/tool-registry-singleton'
 import { createMcpServerManager } from './mcp-server-manager'
 import type { McpServerManager } from './mcp-server-manager'
 

@@ -1,5 +1,5 @@
 import type { ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
-import { ToolSandboxError } from '../errors/tool-sandbox-error'
+import { ToolSandboxError } from '../registry/errors/tool-sandbox-error'
 import type { SandboxResponse, SandboxRunRequest } from './sandbox-messages'
 
 /** The part of `Worker` the sandbox uses, so tests can hand it a stand-in. */

@@ -3,10 +3,10 @@
  * both, so an imported file cannot hold what the editor would refuse.
  */
 import type { JsonSchemaObject } from '#shared/types/chat'
-import { InvalidToolDefinitionError } from '../errors/invalid-tool-definition-error'
-import { describeJsonKind } from '../json-schema-structure'
-import { normalizeToolDefinition, TOOL_NAME_PATTERN } from '../tool-definition-validation'
-import type { RegisterableToolDefinition } from '../tool-registry-types'
+import { InvalidToolDefinitionError } from '../registry/errors/invalid-tool-definition-error'
+import { describeJsonKind } from '../registry/json-schema-structure'
+import { normalizeToolDefinition, TOOL_NAME_PATTERN } from '../registry/tool-definition-validation'
+import type { RegisterableToolDefinition } from '../registry/tool-registry-types'
 import {
   USER_TOOL_DEFAULT_TIMEOUT_MS, USER_TOOL_EXECUTOR_MARGIN_MS, USER_TOOL_MAX_CODE_CHARS, USER_TOOL_MAX_DESCRIPTION_CHARS, USER_TOOL_MAX_SCHEMA_CHARS,
   USER_TOOL_MAX_TIMEOUT_MS, USER_TOOL_MIN_TIMEOUT_MS,

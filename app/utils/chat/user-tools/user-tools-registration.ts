@@ -5,7 +5,7 @@
  */
 import { shallowRef, type ShallowRef } from 'vue'
 import type { UserToolRecord } from '~/db/types'
-import type { ToolRegistry } from '../tool-registry-types'
+import type { ToolRegistry } from '../registry/tool-registry-types'
 import { toToolDefinition } from './user-tool-draft'
 import { createUserToolSandbox } from './user-tool-sandbox'
 import type { UserToolSandboxOptions } from './user-tool-sandbox'

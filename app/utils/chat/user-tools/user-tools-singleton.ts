@@ -1,4 +1,4 @@
-import { getToolRegistry } from '../tool-registry-singleton'
+import { getToolRegistry } from '../registry/tool-registry-singleton'
 import { createUserToolsRegistration } from './user-tools-registration'
 import type { UserToolsRegistration } from './user-tools-registration'
 

@@ -1,8 +1,8 @@
 import { shallowReactive } from 'vue'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { isApprovalPolicy } from '#shared/loop/tool-approval'
-import { getToolRegistry, isServerEnvironment } from './tool-registry-singleton'
-import type { ToolRegistry } from './tool-registry-types'
+import { getToolRegistry, isServerEnvironment } from '../registry/tool-registry-singleton'
+import type { ToolRegistry } from '../registry/tool-registry-types'
 
 /** The one localStorage key holding the user's approval policies. Bump the suffix on a format change. */
 export const TOOL_POLICIES_STORAGE_KEY = 'plugboard:tool-policies:v1'

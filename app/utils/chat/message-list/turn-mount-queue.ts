@@ -1,5 +1,5 @@
-import { createTaskClock } from './task-clock'
-import { nextTask } from './yield-to-page'
+import { createTaskClock } from '../scheduling/task-clock'
+import { nextTask } from '../scheduling/yield-to-page'
 
 /** Milliseconds of turn mounting a task after a frame may do (the queue's own tasks). */
 export const TURN_MOUNT_BUDGET_MS = 8

@@ -1,10 +1,10 @@
 import { isToolPlugin } from './define-tool'
 import type { ToolPlugin } from './define-tool'
-import { spawnToolWorker } from './sandbox/spawn-tool-worker'
-import { createWorkerToolSandbox } from './sandbox/worker-tool-sandbox'
-import type { SandboxWorker } from './sandbox/worker-tool-sandbox'
+import { spawnToolWorker } from '../sandbox/spawn-tool-worker'
+import { createWorkerToolSandbox } from '../sandbox/worker-tool-sandbox'
+import type { SandboxWorker } from '../sandbox/worker-tool-sandbox'
 import type { ToolRegistry } from './tool-registry-types'
-import { nextTask } from './yield-to-page'
+import { nextTask } from '../scheduling/yield-to-page'
 
 export interface LoadToolPluginsOptions {
   /** Starts a worker for tools that declare `sandbox: 'worker'`; called lazily, on their first call. @default spawnToolWorker */

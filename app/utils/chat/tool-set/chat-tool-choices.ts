@@ -1,6 +1,6 @@
 import { getThreadToolChoices } from '~/db/thread-tool-choices'
 import { createChatToolSet } from './tool-choice-overlay'
-import { getToolRegistry } from './tool-registry-singleton'
+import { getToolRegistry } from '../registry/tool-registry-singleton'
 
 let chatToolSet: ReturnType<typeof createChatToolSet> | undefined
 

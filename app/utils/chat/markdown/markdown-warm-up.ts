@@ -1,5 +1,5 @@
 import { renderMarkdown } from './markdown'
-import { nextTask } from './yield-to-page'
+import { nextTask } from '../scheduling/yield-to-page'
 
 /**
  * A little markdown with each construct a reply uses (heading, emphasis, inline code, link, list, table, quote,

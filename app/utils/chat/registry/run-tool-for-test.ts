@@ -1,6 +1,6 @@
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import type { ToolHandler, ToolResult } from '#shared/tools/tool-types'
-import { createToolRegistry } from './tool-registry'
+import { createToolRegistry } from '../tool-registry'
 import type { RegisterableToolDefinition } from './tool-registry-types'
 import type { ToolArgumentsOf } from './typed-tool-definition'
 

@@ -6,8 +6,8 @@
  */
 import type { ToolHandler } from '#shared/tools/tool-types'
 import type { ServerToolExecution, ServerToolInfo, ServerToolList } from '#shared/types/server-tools'
-import type { LoadToolPluginsResult } from './load-tool-plugins'
-import type { RegisterableToolDefinition, ToolRegistry } from './tool-registry-types'
+import type { LoadToolPluginsResult } from '../registry/load-tool-plugins'
+import type { RegisterableToolDefinition, ToolRegistry } from '../registry/tool-registry-types'
 
 /** The browser waits this much longer than the server's timeout, so the server's timeout message is the one shown. */
 const TIMEOUT_MARGIN_MS = 5_000

@@ -1,4 +1,4 @@
-import { createTaskClock } from './task-clock'
+import { createTaskClock } from '../scheduling/task-clock'
 
 /**
  * Milliseconds one task may spend from its first markdown block on before further blocks of messages that mount

@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser'
 import { safeJsonParse } from '#shared/tools/text-tool-calls/safe-json'
-import { yieldToPageWhenBusy } from './yield-to-page'
+import { yieldToPageWhenBusy } from '../scheduling/yield-to-page'
 
 /** One server-sent event of a job's stream: its id and its data, unparsed. */
 export interface JobEventMessage {

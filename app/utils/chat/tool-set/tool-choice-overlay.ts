@@ -1,7 +1,7 @@
 import { shallowReactive, unref, type MaybeRef } from 'vue'
 import type { ExecutableTool, ToolSet } from '#shared/tools/tool-types'
-import { checkAvailability } from './check-availability'
-import type { RegisteredTool, ToolAvailabilityContext, ToolRegistry } from './tool-registry-types'
+import { checkAvailability } from '../registry/check-availability'
+import type { RegisteredTool, ToolAvailabilityContext, ToolRegistry } from '../registry/tool-registry-types'
 
 /**
  * Tool choice per chat: a chat's own switches, by tool name, laid over the global ones (All chats). Only

@@ -10,7 +10,7 @@ import { getDatabase } from '~/db/database'
 import type { LoopRecorder } from '~/db/loop-recorder'
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
 import { openJobEventSource } from './job-event-source'
-import { yieldToPageWhenBusy } from './yield-to-page'
+import { yieldToPageWhenBusy } from '../scheduling/yield-to-page'
 
 /** What POST /api/chats needs to answer a chat on the server. */
 export interface StartServerChatOptions {

@@ -1,4 +1,4 @@
-import { createToolRegistry } from './tool-registry'
+import { createToolRegistry } from '../tool-registry'
 import type { ToolRegistry } from './tool-registry-types'
 
 const REGISTRY_KEY = Symbol.for('plugboard.toolRegistry')
