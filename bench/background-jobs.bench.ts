@@ -14,7 +14,7 @@ import { Redis } from 'ioredis'
 import { startRedisServer } from '../tests/unit/helpers/redis-server'
 import type { FromInstance, InstanceConfig, ToInstance } from './background-jobs/protocol'
 import { printTable, writeResult } from './lib/index'
-import { DEFAULT_JOB_CONCURRENCY } from '../server/utils/background-jobs/job-concurrency'
+import { DEFAULT_JOB_CONCURRENCY } from '../server/utils/background-jobs/queue/job-concurrency'
 
 const CHATS = Number(process.env.BENCH_JOBS_CHATS ?? 500)
 const STEPS = 3

@@ -3,7 +3,7 @@ import { defineNuxtModule, useLogger } from '@nuxt/kit'
 import { build } from 'esbuild'
 
 /**
- * Builds the background chats' runner thread (server/utils/background-jobs/runner-thread/runner-thread.ts) into
+ * Builds the background chats' runner thread (server/utils/background-jobs/runner/runner-thread/runner-thread.ts) into
  * `.output/server/chat-runner-thread.mjs`, beside the server entry, once Nitro has compiled: a worker thread needs a
  * file of its own, and Nitro bundles one entry. bullmq and ioredis stay outside the bundle, read from the
  * `node_modules` Nitro traced for the server (the same copies). `npm run dev` builds none: chats run on the main
@@ -19,7 +19,7 @@ export default defineNuxtModule({
         const started = performance.now()
         const outfile = join(nitro.options.output.serverDir, 'chat-runner-thread.mjs')
         await build({
-          entryPoints: [resolve(nuxt.options.rootDir, 'server/utils/background-jobs/runner-thread/runner-thread.ts')],
+          entryPoints: [resolve(nuxt.options.rootDir, 'server/utils/background-jobs/runner/runner-thread/runner-thread.ts')],
           outfile,
           bundle: true,
           platform: 'node',

@@ -1,4 +1,4 @@
-import type { JobStore } from '../../server/utils/background-jobs/job-store-types'
+import type { JobStore } from '../../server/utils/background-jobs/store/job-store-types'
 import { wallClockMs } from './protocol'
 
 /**

@@ -1,8 +1,8 @@
-import { closeJobQueue } from '../utils/background-jobs/job-queue'
-import { closeRunnerThreads } from '../utils/background-jobs/runner-thread/runner-threads'
-import { closeMemoryKeyJobs } from '../utils/background-jobs/memory-key-jobs'
-import { closeJobControl } from '../utils/background-jobs/job-control'
-import { closeJobStore } from '../utils/background-jobs/create-job-store'
+import { closeJobQueue } from '../utils/background-jobs/queue/job-queue'
+import { closeRunnerThreads } from '../utils/background-jobs/runner/runner-thread/runner-threads'
+import { closeMemoryKeyJobs } from '../utils/background-jobs/store/memory-key-jobs'
+import { closeJobControl } from '../utils/background-jobs/control/job-control'
+import { closeJobStore } from '../utils/background-jobs/store/create-job-store'
 import { closeRedisClients, getRedisClient } from '../utils/redis/redis-client'
 
 /**

@@ -1,4 +1,4 @@
-import { startChatWorker } from '../utils/background-jobs/chat-worker'
+import { startChatWorker } from '../utils/background-jobs/runner/chat-worker'
 
 /** Every instance runs background chats: queued here or on another instance sharing its Redis. */
 export default defineNitroPlugin(() => {

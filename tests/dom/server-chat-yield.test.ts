@@ -4,7 +4,7 @@ import type { LoopRecorder } from '~/db/loop-recorder'
 import { createThread, getThread } from '~/db/threads'
 import { followServerChat, setServerJob } from '~/utils/chat/server-chats/server-chat'
 import { BUSY_SLICE_MS } from '~/utils/chat/scheduling/yield-to-page'
-import { vanishedJobEvent } from '~~/server/utils/background-jobs/job-ending'
+import { vanishedJobEvent } from '~~/server/utils/background-jobs/runner/job-ending'
 import { useFreshDatabase } from './helpers/fresh-database'
 
 // A chat run on the server reaches the tab as SSE LoopEvents. At loopback speed a whole reply arrives in a few

@@ -7,18 +7,18 @@ import * as h3 from 'h3'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
-import { pipeJobEvents } from '~~/server/utils/background-jobs/job-event-stream'
-import type { JobStore } from '~~/server/utils/background-jobs/job-store-types'
-import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
-import { createRedisJobStore } from '~~/server/utils/background-jobs/redis-job-store'
+import { pipeJobEvents } from '~~/server/utils/background-jobs/events/job-event-stream'
+import type { JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
+import { createRedisJobStore } from '~~/server/utils/background-jobs/store/redis-job-store'
 import { newJob } from './helpers/job-store-contract'
 import { startRedisServer } from './helpers/redis-server'
 import { listenApp } from './helpers/listen-app'
 import type { ListeningApp } from './helpers/listen-app'
 
 const store = createMemoryJobStore()
-vi.mock('~~/server/utils/background-jobs/chat-job-store', () => ({ chatJobStore: () => store }))
-vi.mock('~~/server/utils/background-jobs/chat-worker', () => ({ memoryKeyTimings: () => ({ heartbeatMs: 10_000, staleAfterMs: 30_000 }) }))
+vi.mock('~~/server/utils/background-jobs/store/chat-job-store', () => ({ chatJobStore: () => store }))
+vi.mock('~~/server/utils/background-jobs/runner/chat-worker', () => ({ memoryKeyTimings: () => ({ heartbeatMs: 10_000, staleAfterMs: 30_000 }) }))
 
 const runtimeConfig = { redisUrl: '', rateLimitPerMinute: 1000, trustProxy: false, accessPassword: '', maxBodyBytes: 0, maxEventStreamsPerSession: 32 }
 let server: ListeningApp | undefined
@@ -33,7 +33,7 @@ beforeAll(async () => {
   // nuxt-auth-utils' sealed session, read as the session id the cookie names
   ;(globalThis as Record<string, unknown>).getUserSession = (event: h3.H3Event) => ({ id: h3.parseCookies(event)['plugboard-session'], issuedAt: 1 })
   const { guardApiRequest } = await import('~~/server/utils/security/api-access')
-  ;({ openEventStreams } = await import('~~/server/utils/background-jobs/event-stream-slots'))
+  ;({ openEventStreams } = await import('~~/server/utils/background-jobs/events/event-stream-slots'))
   const app = h3.createApp({
     onError: (error, event) => {
       if (event.node.res.headersSent) return

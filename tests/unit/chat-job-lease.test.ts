@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
-import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
-import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/stream-handler'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
+import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 

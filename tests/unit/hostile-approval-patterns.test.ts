@@ -7,11 +7,11 @@ import * as h3 from 'h3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import type { ToolDefinition } from '#shared/types/chat'
-import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/job-store-types'
-import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
-import { startChatJob } from '~~/server/utils/background-jobs/stream-handler'
-import { abortRunningJob, answerBrowserCall } from '~~/server/utils/background-jobs/running-jobs'
-import { answerJobApproval } from '~~/server/utils/background-jobs/pending-approvals'
+import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
+import { startChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
+import { abortRunningJob, answerBrowserCall } from '~~/server/utils/background-jobs/runner/running-jobs'
+import { answerJobApproval } from '~~/server/utils/background-jobs/runner/pending-approvals'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 
 const user = { role: 'user' as const, content: 'look it up' }
@@ -77,7 +77,7 @@ describe('an approval answer against a client\'s backtracking pattern', () => {
 describe('POST /api/chats/:id/approvals over HTTP', () => {
   it('answers the attacker\'s 100,000 a\'s with a 400 naming the pattern problem, and serves another request meanwhile', async () => {
     const store = createMemoryJobStore()
-    vi.doMock('~~/server/utils/background-jobs/chat-job-store', () => ({ chatJobStore: () => store }))
+    vi.doMock('~~/server/utils/background-jobs/store/chat-job-store', () => ({ chatJobStore: () => store }))
     vi.doMock('~~/server/utils/security/browser-session', () => ({ readBrowserSession: async () => ({ id: 's1', issuedAt: 1 }) }))
     for (const name of ['defineEventHandler', 'createError', 'getRouterParam', 'getRequestHeader'] as const) (globalThis as Record<string, unknown>)[name] = h3[name]
     ;(globalThis as Record<string, unknown>).useRuntimeConfig = () => ({ redisUrl: '' })
@@ -112,7 +112,7 @@ describe('POST /api/chats/:id/approvals over HTTP', () => {
     }
     finally {
       await new Promise(done => server.close(done))
-      vi.doUnmock('~~/server/utils/background-jobs/chat-job-store')
+      vi.doUnmock('~~/server/utils/background-jobs/store/chat-job-store')
       vi.doUnmock('~~/server/utils/security/browser-session')
     }
   })

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createInProcessJobQueue } from '~~/server/utils/background-jobs/in-process-job-queue'
-import { createJobQueue } from '~~/server/utils/background-jobs/job-queue'
-import type { JobQueue, QueuedJobContext } from '~~/server/utils/background-jobs/job-queue'
+import { createInProcessJobQueue } from '~~/server/utils/background-jobs/queue/in-process-job-queue'
+import { createJobQueue } from '~~/server/utils/background-jobs/queue/job-queue'
+import type { JobQueue, QueuedJobContext } from '~~/server/utils/background-jobs/queue/job-queue'
 
 const queues: JobQueue<unknown>[] = []
 function track<T>(queue: JobQueue<T>): JobQueue<T> {

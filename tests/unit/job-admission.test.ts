@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
-import type { JobStore } from '~~/server/utils/background-jobs/job-store-types'
-import { DEFAULT_JOB_LIMITS, resolveJobLimits } from '~~/server/utils/background-jobs/job-admission'
-import type { JobLimits } from '~~/server/utils/background-jobs/job-admission'
-import { JobLimitError } from '~~/server/utils/background-jobs/job-limit-error'
-import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/stream-handler'
-import type { ChatJobSpec } from '~~/server/utils/background-jobs/stream-handler'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
+import type { JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
+import { DEFAULT_JOB_LIMITS, resolveJobLimits } from '~~/server/utils/background-jobs/queue/job-admission'
+import type { JobLimits } from '~~/server/utils/background-jobs/queue/job-admission'
+import { JobLimitError } from '~~/server/utils/background-jobs/queue/job-limit-error'
+import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
+import type { ChatJobSpec } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { createScriptedModel, textStep } from './helpers/scripted-model'
 
 const stores: JobStore[] = []

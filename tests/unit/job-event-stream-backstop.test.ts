@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net'
 import * as h3 from 'h3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
-import { pipeJobEvents } from '~~/server/utils/background-jobs/job-event-stream'
-import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/job-store-types'
-import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
-import { createChatJob } from '~~/server/utils/background-jobs/stream-handler'
+import { pipeJobEvents } from '~~/server/utils/background-jobs/events/job-event-stream'
+import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
+import { createChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
 
 // A tab reading a background chat's events must reach the chat's end even when the live feed fails it: Redis
 // pub/sub drops what it could not push, and a store can fail after the stream's headers went out. The soak

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createJobSlotPool } from '~~/server/utils/background-jobs/job-slots'
+import { createJobSlotPool } from '~~/server/utils/background-jobs/queue/job-slots'
 
 describe('runner slots', () => {
   it('frees a slot while its run is parked and serves the parked run before new jobs when a slot frees', async () => {

@@ -3,9 +3,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { executeServerTool, getServerTool, listServerTools } from '~~/server/utils/chat/tool-registry'
 import { parseOperatorMcpServers, startOperatorMcpServers } from '~~/server/utils/mcp/operator-mcp-servers'
-import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
-import { startChatJob } from '~~/server/utils/background-jobs/stream-handler'
-import { abortRunningJob } from '~~/server/utils/background-jobs/running-jobs'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
+import { startChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
+import { abortRunningJob } from '~~/server/utils/background-jobs/runner/running-jobs'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { createStorage } from 'unstorage'
 import fsDriver from 'unstorage/drivers/fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createJobStore } from '~~/server/utils/background-jobs/create-job-store'
-import { RESTART_INTERRUPTION } from '~~/server/utils/background-jobs/job-record-persistence'
-import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
+import { createJobStore } from '~~/server/utils/background-jobs/store/create-job-store'
+import { RESTART_INTERRUPTION } from '~~/server/utils/background-jobs/store/job-record-persistence'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
 import { describeJobStoreContract, newJob } from './helpers/job-store-contract'
 
 describeJobStoreContract('embedded store', {

@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ToolResult } from '#shared/tools/tool-types'
-import { serveToolBridge } from '~~/server/utils/background-jobs/runner-thread/tool-bridge'
+import { serveToolBridge } from '~~/server/utils/background-jobs/runner/runner-thread/tool-bridge'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 
 let thread: Worker
@@ -92,7 +92,7 @@ describe('server tools called from a runner thread', () => {
 
 describe('how many runner threads an instance starts', () => {
   it('takes NUXT_JOB_RUNNER_THREADS when set (0 keeps chats on the main thread), else one per core beyond the first', async () => {
-    const { runnerThreadCount, findRunnerThreadFile } = await import('~~/server/utils/background-jobs/runner-thread/runner-threads')
+    const { runnerThreadCount, findRunnerThreadFile } = await import('~~/server/utils/background-jobs/runner/runner-thread/runner-threads')
     const { availableParallelism } = await import('node:os')
     expect(runnerThreadCount(0)).toBe(0)
     expect(runnerThreadCount('3')).toBe(3)

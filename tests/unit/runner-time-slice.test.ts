@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRunnerTimeSlice } from '~~/server/utils/background-jobs/runner-time-slice'
+import { createRunnerTimeSlice } from '~~/server/utils/background-jobs/runner/runner-time-slice'
 
 // The clock is the test's: each runner step "costs" 1 ms of it, so what runs in which turn does not depend on speed.
 function runners(slice: () => Promise<void>, clock: { now: number }, order: string[], names: string[], steps: number) {

@@ -3,14 +3,14 @@
 import * as h3 from 'h3'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ProviderError } from '#shared/errors/provider-error'
-import { createMemoryJobStore } from '~~/server/utils/background-jobs/memory-job-store'
+import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
 import { startFakeOpenRouter } from './helpers/fake-openrouter-process'
 import { listenApp } from './helpers/listen-app'
 import type { ListeningApp } from './helpers/listen-app'
 
 const store = createMemoryJobStore()
-vi.mock('~~/server/utils/background-jobs/job-access', () => ({ requireSessionId: async () => 's1' }))
-vi.mock('~~/server/utils/background-jobs/chat-job-store', () => ({ chatJobStore: () => store }))
+vi.mock('~~/server/utils/background-jobs/control/job-access', () => ({ requireSessionId: async () => 's1' }))
+vi.mock('~~/server/utils/background-jobs/store/chat-job-store', () => ({ chatJobStore: () => store }))
 
 const runtimeConfig: Record<string, unknown> = {
   openrouterApiKey: 'sk-or-v1-server-only-secret',
@@ -31,7 +31,7 @@ beforeAll(async () => {
   (globalThis as Record<string, unknown>).useRuntimeConfig = () => runtimeConfig
   fake = await startFakeOpenRouter()
   runtimeConfig.openrouterBaseUrl = fake.baseUrl
-  const { startChatWorker } = await import('~~/server/utils/background-jobs/chat-worker')
+  const { startChatWorker } = await import('~~/server/utils/background-jobs/runner/chat-worker')
   startChatWorker()
   const app = h3.createApp()
   const router = h3.createRouter()
@@ -42,7 +42,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  const { closeJobQueue } = await import('~~/server/utils/background-jobs/job-queue')
+  const { closeJobQueue } = await import('~~/server/utils/background-jobs/queue/job-queue')
   await closeJobQueue()
   fake?.stop()
   await server?.close()
@@ -84,7 +84,7 @@ describe('server-run chats on the server key', () => {
   })
 
   it('applies the policy to every request of the worker\'s model, whatever its state says', async () => {
-    const { createServerChatModel } = await import('~~/server/utils/background-jobs/server-chat-model')
+    const { createServerChatModel } = await import('~~/server/utils/background-jobs/runner/server-chat-model')
     const policy = { allowedModels: [], maxTokens: 0, allowWebSearch: false, allowProviderRouting: false }
     const model = createServerChatModel({ apiKey: 'sk-or-v1-server-only-secret', baseUrl: fake.baseUrl, model: 'fake/text:online', policy })
     const failure = await (async () => {

@@ -4,14 +4,14 @@ import { chatBodyLimitBytes, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '../../uti
 import { checkOpenRouterBody } from '../../utils/openrouter-body-policy'
 import { readOpenRouterPolicy } from '../../utils/openrouter-policy'
 import { OPENROUTER_NO_KEY_MESSAGE } from '../../utils/openrouter-proxy'
-import { chatJobStore } from '../../utils/background-jobs/chat-job-store'
-import { requireSessionId } from '../../utils/background-jobs/job-access'
-import { memoryKeyTimings, useChatQueue } from '../../utils/background-jobs/chat-worker'
-import { startMemoryKeyChatJob } from '../../utils/background-jobs/memory-key-jobs'
-import { createChatJob } from '../../utils/background-jobs/stream-handler'
-import { clientKeyOf, jobLimitResponse, useJobLimits } from '../../utils/background-jobs/job-admission-route'
-import { JobLimitError } from '../../utils/background-jobs/job-limit-error'
-import { resolveJobWaitTimeoutMs } from '../../utils/background-jobs/job-wait-timeout'
+import { chatJobStore } from '../../utils/background-jobs/store/chat-job-store'
+import { requireSessionId } from '../../utils/background-jobs/control/job-access'
+import { memoryKeyTimings, useChatQueue } from '../../utils/background-jobs/runner/chat-worker'
+import { startMemoryKeyChatJob } from '../../utils/background-jobs/store/memory-key-jobs'
+import { createChatJob } from '../../utils/background-jobs/runner/stream-handler'
+import { clientKeyOf, jobLimitResponse, useJobLimits } from '../../utils/background-jobs/queue/job-admission-route'
+import { JobLimitError } from '../../utils/background-jobs/queue/job-limit-error'
+import { resolveJobWaitTimeoutMs } from '../../utils/background-jobs/queue/job-wait-timeout'
 
 const toolDefinition = z.object({
   type: z.literal('function'),

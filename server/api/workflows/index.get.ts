@@ -1,4 +1,4 @@
-import { requireSessionId } from '../../utils/background-jobs/job-access'
+import { requireSessionId } from '../../utils/background-jobs/control/job-access'
 import { useWorkflowStore } from '../../utils/workflows/use-workflow-store'
 
 /** GET /api/workflows: the session's workflows, newest first. */

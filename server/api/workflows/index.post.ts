@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readBoundedJson } from '../../utils/http/read-bounded-body'
 import { SMALL_BODY_LIMIT_BYTES } from '../../utils/http/request-limits'
-import { requireSessionId } from '../../utils/background-jobs/job-access'
+import { requireSessionId } from '../../utils/background-jobs/control/job-access'
 import { useWorkflowStore } from '../../utils/workflows/use-workflow-store'
 import { invalidWorkflow } from '../../utils/workflows/workflow-access'
 import { MAX_WORKFLOWS_PER_SESSION, workflowInputSchema } from '../../utils/workflows/workflow-types'

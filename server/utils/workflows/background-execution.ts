@@ -1,10 +1,10 @@
 import type { ModelMessage } from '#shared/types/chat'
 import { executeServerTool, listServerTools } from '../chat/tool-registry'
-import type { JobQueue } from '../background-jobs/job-queue'
-import type { JobRecord, JobStore } from '../background-jobs/job-store-types'
-import { createChatJob } from '../background-jobs/stream-handler'
-import type { JobLimits } from '../background-jobs/job-admission'
-import type { ChatQueueData } from '../background-jobs/stream-handler'
+import type { JobQueue } from '../background-jobs/queue/job-queue'
+import type { JobRecord, JobStore } from '../background-jobs/store/job-store-types'
+import { createChatJob } from '../background-jobs/runner/stream-handler'
+import type { JobLimits } from '../background-jobs/queue/job-admission'
+import type { ChatQueueData } from '../background-jobs/runner/stream-handler'
 import type { Workflow } from './workflow-types'
 
 /** A workflow's tool handler: JSON arguments in, the tool's text out (design 002's workflow-core shape). */

@@ -1,6 +1,6 @@
 import { createStorage } from 'unstorage'
 import fsDriver from 'unstorage/drivers/fs'
-import { JOB_DATA_DIR } from '../background-jobs/create-job-store'
+import { JOB_DATA_DIR } from '../background-jobs/store/create-job-store'
 import { getRedisClient } from '../redis/redis-client'
 import { createRedisWorkflowStore, createStorageWorkflowStore } from './workflow-store'
 import type { WorkflowStore } from './workflow-store'

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { requireSessionId } from '../background-jobs/job-access'
+import { requireSessionId } from '../background-jobs/control/job-access'
 import { useWorkflowStore } from './use-workflow-store'
 import type { Workflow } from './workflow-types'
 

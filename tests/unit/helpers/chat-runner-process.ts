@@ -5,9 +5,9 @@
 // call id in the Redis hash `<KEY_PREFIX>tool-runs`, so the test sees every run on every instance. It says `ready`,
 // `started <jobId> <attempt>` and `ended <jobId>`.
 import { Redis } from 'ioredis'
-import { createBullmqJobQueue } from '../../../server/utils/background-jobs/bullmq-job-queue'
-import { createRedisJobStore } from '../../../server/utils/background-jobs/redis-job-store'
-import { runChatJob } from '../../../server/utils/background-jobs/stream-handler'
+import { createBullmqJobQueue } from '../../../server/utils/background-jobs/queue/bullmq-job-queue'
+import { createRedisJobStore } from '../../../server/utils/background-jobs/store/redis-job-store'
+import { runChatJob } from '../../../server/utils/background-jobs/runner/stream-handler'
 import { registerServerTool } from '../../../server/utils/chat/tool-registry'
 import { createOpenAICompatibleModel } from '../../../shared/stream/openai-compatible-model'
 

@@ -5,9 +5,9 @@
 // approval 'auto' so it runs without asking) and `pure_tool`; each counts its runs per call in the Redis hash
 // `<KEY_PREFIX>tool-runs` (field `<tool>:<call id>`) and then waits forever. It says `ready`.
 import { Redis } from 'ioredis'
-import { createBullmqJobQueue } from '../../../server/utils/background-jobs/bullmq-job-queue'
-import { createRedisJobStore } from '../../../server/utils/background-jobs/redis-job-store'
-import { runChatJob } from '../../../server/utils/background-jobs/stream-handler'
+import { createBullmqJobQueue } from '../../../server/utils/background-jobs/queue/bullmq-job-queue'
+import { createRedisJobStore } from '../../../server/utils/background-jobs/store/redis-job-store'
+import { runChatJob } from '../../../server/utils/background-jobs/runner/stream-handler'
 import { registerServerTool } from '../../../server/utils/chat/tool-registry'
 import { createOpenAICompatibleModel } from '../../../shared/stream/openai-compatible-model'
 

@@ -2,9 +2,9 @@
 // redis-job-store.test.ts. Each test writes through instance A and reads through instance B: on Redis they are
 // two stores on two connections (two app instances), embedded they are the same store.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { JobRetentionOptions } from '~~/server/utils/background-jobs/job-retention'
-import type { JobEvent, JobRecord, JobStore } from '~~/server/utils/background-jobs/job-store-types'
-import { LeaseLostError } from '~~/server/utils/background-jobs/lease-lost-error'
+import type { JobRetentionOptions } from '~~/server/utils/background-jobs/store/job-retention'
+import type { JobEvent, JobRecord, JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
+import { LeaseLostError } from '~~/server/utils/background-jobs/runner/lease-lost-error'
 
 export interface JobStoreHarness {
   /** Opens stores A and B over one backing store, empty of other tests' jobs. */

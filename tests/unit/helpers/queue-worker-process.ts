@@ -1,7 +1,7 @@
 // A second app instance's worker, in a process of its own so a test can SIGKILL it mid-job:
 //   node --import tsx tests/unit/helpers/queue-worker-process.ts
 // with REDIS_URL and QUEUE_NAME set. It takes jobs, says `started <jobId> <attempt>` and never finishes them.
-import { createBullmqJobQueue } from '../../../server/utils/background-jobs/bullmq-job-queue'
+import { createBullmqJobQueue } from '../../../server/utils/background-jobs/queue/bullmq-job-queue'
 
 const queue = createBullmqJobQueue<unknown>({
   url: process.env.REDIS_URL!,

@@ -1,5 +1,5 @@
-import type { JobStore } from '~~/server/utils/background-jobs/job-store-types'
-import type { ChatJobState } from '~~/server/utils/background-jobs/stream-handler'
+import type { JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
+import type { ChatJobState } from '~~/server/utils/background-jobs/runner/stream-handler'
 
 /**
  * The last state each job's runner saved through `store`, kept although a finished job's record lets go of its

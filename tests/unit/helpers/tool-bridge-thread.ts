@@ -4,7 +4,7 @@
 import { parentPort } from 'node:worker_threads'
 import { executeToolCalls } from '../../../shared/tools/execute-tool-calls'
 import { toolSetFromArray } from '../../../shared/tools/tool-set'
-import { createToolBridgeClient } from '../../../server/utils/background-jobs/runner-thread/tool-bridge'
+import { createToolBridgeClient } from '../../../server/utils/background-jobs/runner/runner-thread/tool-bridge'
 import { getServerTool } from '../../../server/utils/chat/tool-registry'
 
 const main = parentPort!

@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { readBoundedJson } from '../../../utils/http/read-bounded-body'
 import { TOOL_BODY_LIMIT_BYTES } from '../../../utils/http/request-limits'
-import { requireOwnChatJob } from '../../../utils/background-jobs/job-access'
-import { answerJobApproval } from '../../../utils/background-jobs/pending-approvals'
-import { isFinishedJob } from '../../../utils/background-jobs/job-retention'
-import { useJobControl } from '../../../utils/background-jobs/job-control'
-import { answerApprovalInRunnerThreads } from '../../../utils/background-jobs/runner-thread/runner-threads'
+import { requireOwnChatJob } from '../../../utils/background-jobs/control/job-access'
+import { answerJobApproval } from '../../../utils/background-jobs/runner/pending-approvals'
+import { isFinishedJob } from '../../../utils/background-jobs/store/job-retention'
+import { useJobControl } from '../../../utils/background-jobs/control/job-control'
+import { answerApprovalInRunnerThreads } from '../../../utils/background-jobs/runner/runner-thread/runner-threads'
 import { parseToolArguments } from '#shared/tools/parse-tool-arguments'
 
 const answerSchema = z.strictObject({

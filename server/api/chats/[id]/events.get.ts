@@ -1,9 +1,9 @@
-import { chatJobStore } from '../../../utils/background-jobs/chat-job-store'
-import { memoryKeyTimings } from '../../../utils/background-jobs/chat-worker'
-import { takeEventStreamSlot } from '../../../utils/background-jobs/event-stream-slots'
-import { requireOwnChatJob } from '../../../utils/background-jobs/job-access'
-import { pipeJobEvents } from '../../../utils/background-jobs/job-event-stream'
-import { interruptIfOrphaned } from '../../../utils/background-jobs/memory-key-jobs'
+import { chatJobStore } from '../../../utils/background-jobs/store/chat-job-store'
+import { memoryKeyTimings } from '../../../utils/background-jobs/runner/chat-worker'
+import { takeEventStreamSlot } from '../../../utils/background-jobs/events/event-stream-slots'
+import { requireOwnChatJob } from '../../../utils/background-jobs/control/job-access'
+import { pipeJobEvents } from '../../../utils/background-jobs/events/job-event-stream'
+import { interruptIfOrphaned } from '../../../utils/background-jobs/store/memory-key-jobs'
 
 /**
  * GET /api/chats/:id/events: the job's LoopEvents as server-sent events, each with its id, from after

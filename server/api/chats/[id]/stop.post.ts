@@ -1,7 +1,7 @@
-import { chatJobStore } from '../../../utils/background-jobs/chat-job-store'
-import { requireOwnChatJob } from '../../../utils/background-jobs/job-access'
-import { useJobControl } from '../../../utils/background-jobs/job-control'
-import { requestJobStop } from '../../../utils/background-jobs/job-stop'
+import { chatJobStore } from '../../../utils/background-jobs/store/chat-job-store'
+import { requireOwnChatJob } from '../../../utils/background-jobs/control/job-access'
+import { useJobControl } from '../../../utils/background-jobs/control/job-control'
+import { requestJobStop } from '../../../utils/background-jobs/control/job-stop'
 
 /**
  * POST /api/chats/:id/stop: Stop from any tab of the session, on any instance (with Redis the instance running the

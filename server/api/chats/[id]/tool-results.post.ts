@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { readBoundedJson } from '../../../utils/http/read-bounded-body'
 import { TOOL_BODY_LIMIT_BYTES } from '../../../utils/http/request-limits'
-import { requireOwnChatJob } from '../../../utils/background-jobs/job-access'
-import { isFinishedJob } from '../../../utils/background-jobs/job-retention'
-import { useJobControl } from '../../../utils/background-jobs/job-control'
-import { answerBrowserCall } from '../../../utils/background-jobs/running-jobs'
-import type { BrowserToolAnswer } from '../../../utils/background-jobs/running-jobs'
+import { requireOwnChatJob } from '../../../utils/background-jobs/control/job-access'
+import { isFinishedJob } from '../../../utils/background-jobs/store/job-retention'
+import { useJobControl } from '../../../utils/background-jobs/control/job-control'
+import { answerBrowserCall } from '../../../utils/background-jobs/runner/running-jobs'
+import type { BrowserToolAnswer } from '../../../utils/background-jobs/runner/running-jobs'
 
 const answerSchema = z.object({
   callId: z.string().min(1).max(200),

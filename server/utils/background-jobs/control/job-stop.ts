@@ -1,8 +1,8 @@
 import type { LoopEvent } from '#shared/loop/loop-event'
-import { isFinishedJob } from './job-retention'
+import { isFinishedJob } from '../store/job-retention'
 import type { JobControl } from './job-control'
-import type { JobRecord, JobStore } from './job-store-types'
-import { abortRunningJob } from './running-jobs'
+import type { JobRecord, JobStore } from '../store/job-store-types'
+import { abortRunningJob } from '../runner/running-jobs'
 
 /**
  * Stop, from any tab on any instance. The record keeps `stopRequested` (a runner that starts or takes the job over

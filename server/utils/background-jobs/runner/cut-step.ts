@@ -2,7 +2,7 @@ import type { LoopEvent } from '#shared/loop/loop-event'
 import type { AssistantMessage, ToolCall } from '#shared/types/chat'
 import type { ToolResult } from '#shared/tools/tool-types'
 import { withEditedCall } from './job-approval'
-import type { JobStore } from './job-store-types'
+import type { JobStore } from '../store/job-store-types'
 
 /** What the model and the card are told about a call whose run was cut and that is not safe to run again. */
 export const INTERRUPTED_TOOL_MESSAGE = 'The server stopped while this tool ran; it may or may not have completed. It was not run again, so check before asking for it again.'

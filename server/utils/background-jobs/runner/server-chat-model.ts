@@ -1,8 +1,8 @@
 import type { ChatModel } from '#shared/loop/chat-model'
 import { createOpenAICompatibleModel } from '#shared/stream/openai-compatible-model'
-import { applyOpenRouterPolicy, OpenRouterPolicyError } from '../openrouter-policy'
-import type { OpenRouterPolicy } from '../openrouter-policy'
-import { buildOpenRouterUpstreamHeaders } from '../openrouter-proxy'
+import { applyOpenRouterPolicy, OpenRouterPolicyError } from '../../openrouter-policy'
+import type { OpenRouterPolicy } from '../../openrouter-policy'
+import { buildOpenRouterUpstreamHeaders } from '../../openrouter-proxy'
 
 export interface ServerChatModelOptions {
   apiKey: string

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
-import type { JobEvent } from './job-store-types'
-import { decodeStreamEntry } from './redis-job-encoding'
+import type { JobEvent } from '../store/job-store-types'
+import { decodeStreamEntry } from '../store/redis-job-encoding'
 import { createOrderedDelivery } from './ordered-delivery'
 import { eventHubFor } from './redis-event-hub'
 

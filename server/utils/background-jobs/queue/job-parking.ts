@@ -1,4 +1,4 @@
-import type { JobStatus } from './job-store-types'
+import type { JobStatus } from '../store/job-store-types'
 import type { JobSlot } from './job-slots'
 
 /** A run's side of parking: its waits for people, counted, and its runner slot given back and taken again. */

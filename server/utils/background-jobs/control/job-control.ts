@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis'
-import { getRedisClient } from '../redis/redis-client'
-import { abortRunningJob, answerBrowserCall } from './running-jobs'
-import type { BrowserToolAnswer } from './running-jobs'
+import { getRedisClient } from '../../redis/redis-client'
+import { abortRunningJob, answerBrowserCall } from '../runner/running-jobs'
+import type { BrowserToolAnswer } from '../runner/running-jobs'
 import type { ToolApprovalAnswer } from '#shared/loop/tool-approval'
-import { answerJobApproval } from './pending-approvals'
+import { answerJobApproval } from '../runner/pending-approvals'
 
 /**
  * What a request on one instance asks of a job that may run on another: Stop, or a tab's answer to the browser-only

@@ -3,11 +3,11 @@
 // only serves HTTP, SSE and pub/sub. Nitro-free: its config comes as workerData, its server tools through the
 // tool bridge (the main thread runs them), Stop and tabs' answers over Redis (job control), like another instance.
 import { parentPort, workerData } from 'node:worker_threads'
-import { OPENROUTER_NO_KEY_MESSAGE } from '../../openrouter-proxy'
-import { closeRedisClients, getRedisClient } from '../../redis/redis-client'
-import { createBullmqJobQueue } from '../bullmq-job-queue'
-import { createRedisJobControl } from '../job-control'
-import { createRedisJobStore } from '../redis-job-store'
+import { OPENROUTER_NO_KEY_MESSAGE } from '../../../openrouter-proxy'
+import { closeRedisClients, getRedisClient } from '../../../redis/redis-client'
+import { createBullmqJobQueue } from '../../queue/bullmq-job-queue'
+import { createRedisJobControl } from '../../control/job-control'
+import { createRedisJobStore } from '../../store/redis-job-store'
 import { createServerChatModel } from '../server-chat-model'
 import { runChatJob } from '../stream-handler'
 import type { ChatJobState, ChatQueueData } from '../stream-handler'

@@ -1,4 +1,4 @@
-import type { JobFence, JobRecord, JobStore } from './job-store-types'
+import type { JobFence, JobRecord, JobStore } from '../store/job-store-types'
 import { LeaseLostError } from './lease-lost-error'
 
 /** Options of a runner's lease. */

@@ -3,8 +3,8 @@ import { createJobRecordPersistence } from './job-record-persistence'
 import { isFinishedJob, resolveJobRetention } from './job-retention'
 import type { JobRetentionOptions } from './job-retention'
 import type { JobEvent, JobFence, JobRecord, JobStore } from './job-store-types'
-import { LeaseLostError } from './lease-lost-error'
-import { createOrderedDelivery } from './ordered-delivery'
+import { LeaseLostError } from '../runner/lease-lost-error'
+import { createOrderedDelivery } from '../events/ordered-delivery'
 
 /** Options of the embedded store. */
 export interface MemoryJobStoreOptions extends JobRetentionOptions {

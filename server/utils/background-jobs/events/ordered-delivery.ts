@@ -1,4 +1,4 @@
-import type { JobEvent } from './job-store-types'
+import type { JobEvent } from '../store/job-store-types'
 
 /** One subscriber's inbox: hands it events in id order, each once. */
 export interface OrderedDelivery<T> {

@@ -1,5 +1,5 @@
 import { JobLimitError } from './job-limit-error'
-import type { JobStore } from './job-store-types'
+import type { JobStore } from '../store/job-store-types'
 
 /**
  * Caps on what one browser session, and one client IP (every session it opens), may keep on the server as

@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
-import { readBrowserSession } from '../security/browser-session'
-import type { JobRecord, JobStore } from './job-store-types'
-import { chatJobStore } from './chat-job-store'
+import { readBrowserSession } from '../../security/browser-session'
+import type { JobRecord, JobStore } from '../store/job-store-types'
+import { chatJobStore } from '../store/chat-job-store'
 
 /** The session id of the request; the guard has already refused requests without one on /api/chats. */
 export async function requireSessionId(event: H3Event): Promise<string> {

@@ -1,5 +1,5 @@
 import type { LoopEvent } from '#shared/loop/loop-event'
-import type { JobRecord } from './job-store-types'
+import type { JobRecord } from '../store/job-store-types'
 
 /**
  * The last event of a job that ended without one (its process restarted, or Stop reached a job nobody ran), so a

@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
-import { createOpenSlots } from '../http/open-slots'
-import { requestClientBudgetKey } from '../security/client-address'
+import { createOpenSlots } from '../../http/open-slots'
+import { requestClientBudgetKey } from '../../security/client-address'
 
 /**
  * Event streams one session may hold open on an instance (`NUXT_MAX_EVENT_STREAMS_PER_SESSION`). A tab holds one

@@ -1,8 +1,8 @@
 import type { H3Event } from 'h3'
 import type { LoopEvent } from '#shared/loop/loop-event'
-import { endingEventFor, isRunEnd, vanishedJobEvent } from './job-ending'
-import { isFinishedJob } from './job-retention'
-import type { JobEvent, JobStore } from './job-store-types'
+import { endingEventFor, isRunEnd, vanishedJobEvent } from '../runner/job-ending'
+import { isFinishedJob } from '../store/job-retention'
+import type { JobEvent, JobStore } from '../store/job-store-types'
 
 /** A comment line now and then, so proxies do not close a stream that waits on a paused job. */
 const HEARTBEAT_MS = 15_000

@@ -1,7 +1,7 @@
 import type { MessagePort, Worker } from 'node:worker_threads'
 import { serialiseToolOutput } from '#shared/tools/tool-output'
 import type { ServerToolDefinition, ToolRuntime } from '#shared/types/server-tools'
-import { getServerTool, listServerTools, registerServerTool, unregisterServerTool } from '../../chat/tool-registry'
+import { getServerTool, listServerTools, registerServerTool, unregisterServerTool } from '../../../chat/tool-registry'
 
 /**
  * Server tools live in the main thread's registry (Nitro plugins register them there, closures and connections

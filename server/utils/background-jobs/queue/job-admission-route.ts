@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
-import { requestClientBudgetKey } from '../security/client-address'
+import { requestClientBudgetKey } from '../../security/client-address'
 import { resolveJobLimits } from './job-admission'
 import type { JobLimits } from './job-admission'
 import { JobLimitError } from './job-limit-error'

@@ -3,7 +3,7 @@ import { defaultApprovalPolicy } from '#shared/loop/tool-approval'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import type { AssistantMessage } from '#shared/types/chat'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
-import { getServerTool } from '../chat/tool-registry'
+import { getServerTool } from '../../chat/tool-registry'
 import { waitForJobApproval } from './pending-approvals'
 
 export interface JobApprovalOptions {

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events'
 import { DEFAULT_JOB_CONCURRENCY } from './job-concurrency'
 import { createJobSlotPool } from './job-slots'
 import type { JobQueue, JobQueueOptions, QueuedJobHandler } from './job-queue'
-import { assertQueueJobId } from './queue-job-id'
+import { assertQueueJobId } from '../store/queue-job-id'
 
 interface QueuedJob<T> {
   jobId: string

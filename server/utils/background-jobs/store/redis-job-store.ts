@@ -2,11 +2,11 @@ import type { Redis } from 'ioredis'
 import { isFinishedJob, resolveJobRetention } from './job-retention'
 import type { JobRetentionOptions } from './job-retention'
 import type { JobEvent, JobFence, JobRecord, JobStore } from './job-store-types'
-import { LeaseLostError } from './lease-lost-error'
+import { LeaseLostError } from '../runner/lease-lost-error'
 import { decodeJobFields, decodeStreamEntry, encodeEvent, encodeJobFields } from './redis-job-encoding'
 import { jobStoreScripts, STALE_RUN_REPLY } from './redis-job-scripts'
-import { subscribeToStream } from './redis-event-subscription'
-import type { StreamSubscription } from './redis-event-subscription'
+import { subscribeToStream } from '../events/redis-event-subscription'
+import type { StreamSubscription } from '../events/redis-event-subscription'
 
 /** Options of the Redis store. */
 export interface RedisJobStoreOptions extends JobRetentionOptions {

@@ -1,4 +1,4 @@
-import type { OpenRouterPolicy } from '../../openrouter-policy'
+import type { OpenRouterPolicy } from '../../../openrouter-policy'
 
 /**
  * What a runner thread needs from the runtime config, as plain data (a thread has no Nitro): read once by the main

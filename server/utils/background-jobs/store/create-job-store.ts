@@ -1,6 +1,6 @@
 import { createStorage } from 'unstorage'
 import fsDriver from 'unstorage/drivers/fs'
-import { getRedisClient } from '../redis/redis-client'
+import { getRedisClient } from '../../redis/redis-client'
 import type { JobRetentionOptions } from './job-retention'
 import type { JobStore } from './job-store-types'
 import { createMemoryJobStore } from './memory-job-store'

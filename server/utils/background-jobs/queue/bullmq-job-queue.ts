@@ -1,11 +1,11 @@
 import { setMaxListeners } from 'node:events'
 import { Queue, Worker } from 'bullmq'
 import { Redis } from 'ioredis'
-import { redactUrl } from '../redis/redis-client'
+import { redactUrl } from '../../redis/redis-client'
 import { DEFAULT_JOB_CONCURRENCY } from './job-concurrency'
 import { createJobSlotPool } from './job-slots'
 import type { JobQueue, JobQueueOptions, QueuedJobHandler } from './job-queue'
-import { assertQueueJobId } from './queue-job-id'
+import { assertQueueJobId } from '../store/queue-job-id'
 
 /** Options of the queue on Redis. */
 export interface BullmqJobQueueOptions extends JobQueueOptions {
