@@ -24,13 +24,18 @@ export default defineNuxtConfig({
   ui: { fonts: false },
   // Sessions only on the server (server/utils/security): the app asks /api/auth/status itself.
   auth: { loadStrategy: 'none' },
-  // Icons offline: every Iconify collection (@iconify/json), read lazily by the app's own server, since tools pick
-  // icons at run time (modules/iconify-offline.ts answers @nuxt/icon's route; nothing is bundled into the server).
-  // The icons named in the source are also bundled into the client. Never the Iconify API.
+  // Icons: any Iconify icon, since tools pick icons at run time, always through the app's own server
+  // (modules/iconify-offline.ts answers @nuxt/icon's route): the installed @iconify-json/* sets offline, any other set
+  // fetched by the server from NUXT_ICONIFY_API_URL and cached. The icons named in the source are bundled into the
+  // client. The browser never asks the Iconify API itself.
   // `mode: 'svg'`: inline SVG. The default CSS mode scans every stylesheet rule and adds a <style> per icon while
   // the first screen renders (a style recalculation each), which made the first render a long task.
   icon: { mode: 'svg', provider: 'server', serverBundle: false, fallbackToApi: false, clientBundle: { scan: true, sizeLimitKb: 512 } },
   runtimeConfig: {
+    /** Where the server fetches icons of collections not installed (an Iconify API mirror); '' = installed sets only. */
+    iconifyApiUrl: 'https://api.iconify.design',
+    /** Where fetched icons are kept across restarts. @default '.data/icons' */
+    iconCacheDir: '',
     // Server-only: never sent to the browser. Each is set at start-up by NUXT_<NAME> (README "Configuration").
     openrouterApiKey: '',
     openrouterBaseUrl: 'https://openrouter.ai/api/v1',

@@ -3,6 +3,8 @@ import { defineConfig, devices } from '@playwright/test'
 const PORT = Number(process.env.E2E_PORT ?? 3123)
 const FAKE_PORT = Number(process.env.FAKE_OPENROUTER_PORT ?? 3124)
 const PROXY_PORT = Number(process.env.E2E_PROXY_PORT ?? 3125)
+// Icons of sets not installed come from the fake OpenRouter's stand-in for the Iconify API, kept per app instance.
+const ICONS = { NUXT_ICONIFY_API_URL: `http://127.0.0.1:${FAKE_PORT}/iconify`, NUXT_ICON_CACHE_DIR: `.data/e2e-icons-${PORT}` }
 
 export default defineConfig({
   testDir: './tests/e2e',
@@ -35,7 +37,7 @@ export default defineConfig({
       command: 'node .output/server/index.mjs',
       url: `http://127.0.0.1:${PORT}`,
       // The rate limit is probed by server-security.spec.ts on its own instance; the suite itself must not hit it.
-      env: { PORT: String(PORT), HOST: '127.0.0.1', NUXT_OPENROUTER_API_KEY: '', NUXT_RATE_LIMIT_PER_MINUTE: '10000' },
+      env: { PORT: String(PORT), HOST: '127.0.0.1', NUXT_OPENROUTER_API_KEY: '', NUXT_RATE_LIMIT_PER_MINUTE: '10000', ...ICONS },
       reuseExistingServer: false,
       timeout: 60_000,
     },
@@ -50,6 +52,7 @@ export default defineConfig({
         NUXT_OPENROUTER_BASE_URL: `http://127.0.0.1:${FAKE_PORT}/api/v1`,
         NUXT_PUBLIC_DEFAULT_MODEL: 'fake/text',
         NUXT_RATE_LIMIT_PER_MINUTE: '10000',
+        ...ICONS,
       },
       reuseExistingServer: false,
       timeout: 60_000,

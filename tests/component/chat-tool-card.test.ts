@@ -10,7 +10,7 @@ import { toolRow } from './chat-message-fixtures'
 /** The `d` attributes of a lucide icon, as the installed icon set draws it. */
 function lucideIconPaths(name: string): string[] {
   const require = createRequire(import.meta.url)
-  const set = JSON.parse(readFileSync(require.resolve('@iconify/json/json/lucide.json'), 'utf8')) as { icons: Record<string, { body: string }> }
+  const set = JSON.parse(readFileSync(require.resolve('@iconify-json/lucide/icons.json'), 'utf8')) as { icons: Record<string, { body: string }> }
   const paths = [...set.icons[name]!.body.matchAll(/ d="([^"]+)"/g)].map(match => `d="${match[1]}"`)
   expect(paths.length).toBeGreaterThan(0)
   return paths

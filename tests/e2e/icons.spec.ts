@@ -1,7 +1,8 @@
-// Any Iconify collection renders offline: tools registered at run time with icons of tabler, carbon and phosphor
-// (collections no @iconify-json/* package of ours holds, and names no source file mentions, so the client bundle
-// cannot have them) show real SVGs in the popover and in the /tools catalog, served by the app's own server while
-// every other host is blocked; an icon no collection has shows the fallback icon, never a blank hole.
+// Any Iconify collection renders: tools registered at run time with icons of tabler, carbon and phosphor (installed
+// sets, names no source file mentions, so the client bundle cannot have them) and of fluent (not installed: the app's
+// server fetches it from the Iconify API) show real SVGs in the popover and in the /tools catalog, served by the
+// app's own server while every other host is blocked; an icon no collection has, or one whose body carries a
+// script, shows the fallback icon, never a blank hole.
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { openApp } from './helpers'
 
@@ -11,11 +12,15 @@ const ICONS = {
   carbon_probe: ['i-carbon', 'rocket'].join(':'),
   phosphor_probe: ['i-ph', 'alarm-duotone'].join(':'),
   dashed_probe: ['i', 'simple-icons', 'github'].join('-'),
+  // fluent is not installed: the app's server fetches it from the Iconify API (here the fake's stand-in)
+  fetched_probe: ['i-fluent', 'rocket-24-regular'].join(':'),
   unknown_probe: ['i-tabler', 'no-such-icon-anywhere'].join(':'),
   unknown_set_probe: ['i-nosuchset', 'cloud'].join(':'),
+  // the stand-in answers this one with a script in its body, as a hostile mirror would: the fallback shows
+  hostile_probe: ['i-fluent', 'evil-24-regular'].join(':'),
 }
-const KNOWN = ['tabler_probe', 'carbon_probe', 'phosphor_probe', 'dashed_probe']
-const UNKNOWN = ['unknown_probe', 'unknown_set_probe']
+const KNOWN = ['tabler_probe', 'carbon_probe', 'phosphor_probe', 'dashed_probe', 'fetched_probe']
+const UNKNOWN = ['unknown_probe', 'unknown_set_probe', 'hostile_probe']
 
 interface PluginWindow {
   plugboard: { registerTool: (definition: unknown, handler: () => unknown) => () => void }
@@ -43,13 +48,14 @@ async function expectIcons(page: Page, container: (tool: string) => Locator) {
     else await expect(icon).not.toHaveAttribute('data-icon-missing')
     painted[tool] = await paintedSvg(icon)
   }
-  // four different real icons, and the two unknown ones show the same fallback, which none of the real ones is
+  // five different real icons, and the unknown ones show the same fallback, which none of the real ones is
   expect(new Set(KNOWN.map(tool => painted[tool])).size).toBe(KNOWN.length)
   expect(painted.unknown_probe).toBe(painted.unknown_set_probe)
+  expect(painted.hostile_probe).toBe(painted.unknown_probe)
   for (const tool of KNOWN) expect(painted[tool]).not.toBe(painted.unknown_probe)
 }
 
-test('icons of any Iconify collection render offline in the popover and the catalog; an unknown icon shows the fallback', async ({ page, baseURL }) => {
+test('icons of any Iconify collection render in the popover and the catalog, all through the app; an unknown or hostile icon shows the fallback', async ({ page, baseURL }) => {
   const appHost = new URL(baseURL!).host
   const blocked: string[] = []
   const iconRequests: string[] = []
@@ -85,7 +91,7 @@ test('icons of any Iconify collection render offline in the popover and the cata
   await expectIcons(page, tool => page.locator(`[data-testid="catalog-tool"][data-tool="${tool}"]`))
 
   // every icon came from the app's own server, one collection per request
-  for (const prefix of ['tabler', 'carbon', 'ph', 'simple-icons']) {
+  for (const prefix of ['tabler', 'carbon', 'ph', 'simple-icons', 'fluent']) {
     expect(iconRequests.some(path => path.startsWith(`/api/_nuxt_icon/${prefix}.json?`)), prefix).toBe(true)
   }
   expect(blocked).toEqual([])

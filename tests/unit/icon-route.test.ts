@@ -1,4 +1,4 @@
-// The icon route (@nuxt/icon's /api/_nuxt_icon/<prefix>.json, answered from @iconify/json's shards), run on h3
+// The icon route (@nuxt/icon's /api/_nuxt_icon/<prefix>.json, answered from the installed sets' shards), run on h3
 // over real HTTP as an attacker would call it: paths out of the folder, unknown sets, too many or huge names,
 // names that are Object.prototype's own keys. And the store behind it: shards, aliases, a bounded cache.
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -16,7 +16,8 @@ import type { IconSource } from '~~/server/utils/icons/icon-store'
 import { writeIconShards } from '~~/server/utils/icons/write-icon-shards'
 import { resolveIconifyName } from '~/utils/chat/registry/iconify-name'
 
-const ICONIFY_JSON = join(dirname(createRequire(import.meta.url).resolve('@iconify/json/package.json')), 'json')
+const require = createRequire(import.meta.url)
+const setFile = (prefix: string) => join(dirname(require.resolve(`@iconify-json/${prefix}/package.json`)), 'icons.json')
 const SETS = ['tabler', 'carbon', 'mdi']
 
 let work = ''
@@ -30,18 +31,19 @@ beforeAll(async () => {
   shards = join(work, 'shards')
   const { mkdir } = await import('node:fs/promises')
   await mkdir(source)
-  for (const prefix of SETS) await copyFile(join(ICONIFY_JSON, `${prefix}.json`), join(source, `${prefix}.json`))
+  for (const prefix of SETS) await copyFile(setFile(prefix), join(source, `${prefix}.json`))
   // files whose names are no Iconify prefix never become a collection, whatever they hold
   await writeFile(join(source, 'Evil.json'), JSON.stringify({ prefix: 'Evil', icons: { x: { body: '<path/>' } } }))
   await writeFile(join(source, 'x..y.json'), JSON.stringify({ prefix: 'x..y', icons: { x: { body: '<path/>' } } }))
-  await writeIconShards(source, shards, 'test')
+  const files = Object.fromEntries([...SETS, 'Evil', 'x..y'].map(prefix => [prefix, join(source, `${prefix}.json`)]))
+  await writeIconShards(files, shards, 'test')
   // a file beside the shard folder that a path out of it would reach
   await writeFile(join(work, 'secret.json'), '{"secret":true}')
 
   for (const name of ['defineEventHandler', 'createError', 'setResponseHeader', 'getRouterParam', 'getQuery'] as const) {
     (globalThis as Record<string, unknown>)[name] = h3[name]
   }
-  (globalThis as Record<string, unknown>).useRuntimeConfig = () => ({ iconDataDir: shards, iconSourceFolder: '' })
+  (globalThis as Record<string, unknown>).useRuntimeConfig = () => ({ iconDataDir: shards, iconifyApiUrl: '' })
   const app = h3.createApp()
   const router = h3.createRouter()
   router.get('/api/_nuxt_icon/:collection', (await import('~~/server/icons/icon-collection-route')).default)
@@ -151,8 +153,8 @@ describe('parseIconRequest', () => {
 })
 
 describe('icon store', () => {
-  it('answers the same from @iconify/json itself (npm run dev) as from a build\'s shards', async () => {
-    const fromJson = createIconStore(createIconifyJsonSource(ICONIFY_JSON))
+  it('answers the same from the installed packages\' files (npm run dev) as from a build\'s shards', async () => {
+    const fromJson = createIconStore(createIconifyJsonSource(Object.fromEntries([...SETS, 'ph'].map(prefix => [prefix, setFile(prefix)]))))
     const fromShards = createIconStore(createShardFolderSource(shards))
     const names = ['cloud', '123', 'rocket', 'missing-one']
     expect(await fromJson.getIcons('tabler', names)).toEqual(await fromShards.getIcons('tabler', names))

@@ -1,8 +1,8 @@
 import type { IconifyAlias, IconifyIcon, IconifyJSON } from '@iconify/types'
 
 /**
- * The app serves every Iconify collection of `@iconify/json` (244 sets, 486 MB of JSON) without loading a whole
- * set to answer one icon: at build time each set is cut into shards of about SHARD_TARGET_BYTES, an icon's (or
+ * The app serves its installed Iconify collections (a few `@iconify-json/*` sets, or all of `@iconify/json` when
+ * the operator installs it) without loading a whole set to answer one icon: at build time each set is cut into shards of about SHARD_TARGET_BYTES, an icon's (or
  * alias's) shard chosen by a hash of its name, so a request reads only the shards of the names it asks for.
  */
 
@@ -30,9 +30,11 @@ export interface IconShard {
 
 /** The shard folder's `index.json`: every collection the app serves. */
 export interface IconShardIndex {
-  /** `@iconify/json`'s version the shards were cut from. */
+  /** The installed collections' versions the shards were cut from. */
   version: string
   collections: Record<string, CollectionMeta>
+  /** Every collection Iconify publishes: those not installed may be fetched from the Iconify API. */
+  known?: string[]
 }
 
 /** FNV-1a (32 bit) of the name, modulo the shard count: the same on the build machine and the server. */

@@ -1,4 +1,4 @@
-import { readFile, readdir } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import type { IconifyAlias, IconifyJSON } from '@iconify/types'
@@ -14,16 +14,21 @@ export interface IconSource {
   meta(prefix: string): Promise<CollectionMeta>
   /** One shard of a known collection, and its size in bytes (what the cache counts). */
   shard(prefix: string, index: number): Promise<{ shard: IconShard, bytes: number }>
+  /** Every collection Iconify publishes, installed or not (those not installed may be fetched). */
+  known?(): Promise<ReadonlySet<string>>
 }
 
 /** A build's shard folder (`.output/server/iconify`): `index.json` and `<prefix>/<n>.json.gz`. */
 export function createShardFolderSource(folder: string): IconSource {
-  let index: Promise<Map<string, CollectionMeta>> | undefined
+  let index: Promise<IconShardIndex> | undefined
+  let collectionMap: Promise<Map<string, CollectionMeta>> | undefined
   let names: Promise<Set<string>> | undefined
-  const collections = () => index ??= readFile(join(folder, 'index.json'), 'utf8')
-    .then(text => new Map(Object.entries((JSON.parse(text) as IconShardIndex).collections)))
+  let knownNames: Promise<Set<string>> | undefined
+  const readIndex = () => index ??= readFile(join(folder, 'index.json'), 'utf8').then(text => JSON.parse(text) as IconShardIndex)
+  const collections = () => collectionMap ??= readIndex().then(read => new Map(Object.entries(read.collections)))
   return {
     prefixes: () => names ??= collections().then(map => new Set(map.keys())),
+    known: () => knownNames ??= readIndex().then(read => new Set(read.known ?? [])),
     meta: async prefix => (await collections()).get(prefix)!,
     async shard(prefix, shardIndex) {
       const json = gunzipSync(await readFile(join(folder, prefix, `${shardIndex}.json.gz`))).toString('utf8')
@@ -33,25 +38,27 @@ export function createShardFolderSource(folder: string): IconSource {
 }
 
 /**
- * `@iconify/json`'s own `json/` folder, cut into shards in memory when a set is first asked for (`npm run dev`
- * and tests; a build ships shards instead). The last set cut is kept, so its other shards cost no second parse.
+ * The installed collections' JSON files (prefix → file), cut into shards in memory when a set is first asked for
+ * (`npm run dev` and tests; a build ships shards instead). The last set cut is kept, so its other shards cost no
+ * second parse.
  */
-export function createIconifyJsonSource(folder: string): IconSource {
-  let list: Promise<Set<string>> | undefined
+export function createIconifyJsonSource(files: Readonly<Record<string, string>>, known: readonly string[] = []): IconSource {
+  const installed = new Set(Object.keys(files).filter(prefix => ICONIFY_NAME.test(prefix)))
+  const knownSet = new Set(known)
   let last: { prefix: string, cut: Promise<ReturnType<typeof splitCollection>> } | undefined
   function cut(prefix: string) {
     if (last?.prefix !== prefix) {
       last = {
         prefix,
-        cut: readFile(join(folder, `${prefix}.json`), 'utf8')
+        cut: readFile(files[prefix]!, 'utf8')
           .then(text => splitCollection(JSON.parse(text) as IconifyJSON, Buffer.byteLength(text))),
       }
     }
     return last.cut
   }
   return {
-    prefixes: () => list ??= readdir(folder).then(files => new Set(files
-      .filter(file => file.endsWith('.json')).map(file => file.slice(0, -'.json'.length)).filter(prefix => ICONIFY_NAME.test(prefix)))),
+    prefixes: async () => installed,
+    known: async () => knownSet,
     meta: async prefix => (await cut(prefix)).meta,
     async shard(prefix, shardIndex) {
       const json = JSON.stringify((await cut(prefix)).shards[shardIndex])
