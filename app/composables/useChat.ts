@@ -216,37 +216,44 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   }
 
   /**
-   * The user answered a call whose wait did not survive a reload: run (or deny) it here, store its result, and
-   * once no call of the turn waits any more, go on with the chat from the stored history.
+   * The user answered a call whose wait did not survive a reload: the loop resumes that step from its stored rows
+   * (`runChatLoop({ resume })`), the answered call decided as the user said, any other call left waiting asking its
+   * card again, and then goes on with the chat as a send would.
    */
   async function answerStoredApproval(request: ToolApprovalRequest) {
     const id = toValue(threadId)
     if (request.threadId !== id) throw new Error('Open this chat to answer its tool call.')
     if (streaming.value) throw new Error('Wait until the reply has finished, then answer again.')
-    const { findWaitingCall, hasWaitingCalls, runStoredApproval } = await loadStoredApproval()
+    const { storedResume } = await loadStoredApproval()
     const rows = await listMessages(id)
-    const waiting = findWaitingCall(rows, request.callId)
-    if (!waiting) throw new Error('This call was already answered.')
+    const stored = storedResume(rows, request.callId)
+    if (!stored) throw new Error('This call was already answered.')
     controller = new AbortController()
     const signal = controller.signal
     streaming.value = true
     lastError.value = null
-    let goOn = false
     const releaseLock = await holdThreadLock(id)
+    const recorder = createLoopRecorder({ threadId: id, model: options.modelLabel?.(), resumeFrom: rows, onDraft: setDraft, onStorageError: options.onStorageError })
     try {
-      const recorder = createLoopRecorder({ threadId: id, resumeFrom: rows, onStorageError: options.onStorageError })
       await options.ready?.()
-      const tools = await options.getToolSet({ threadId: id, signal })
-      await runStoredApproval({
-        threadId: id, ...waiting, answer: request.answer, tools, signal,
+      const [tools, { runChatLoop }] = await Promise.all([options.getToolSet({ threadId: id, signal }), loadLoop()])
+      await runChatLoop({
+        ...stored,
+        // Built at the first request: a model that cannot be built fails that request, after the answer was stored.
+        model: { stream: request => options.createModel().stream(request) },
+        tools,
+        threadId: id,
+        signal,
+        maxSteps: options.maxSteps ?? 10,
+        toolCallMode: options.toolCallMode?.() ?? 'auto',
+        toolPolicy,
+        approveToolCall: (call, _tool, context) => (call.id === request.callId ? Promise.resolve(request.answer) : waitForToolApproval(call.id, context.signal)),
         onEvent: async (event) => {
           await recorder.record(event)
           options.onEvent?.(event, id)
           await yieldToPageWhenBusy()
         },
       })
-      await recorder.settled()
-      goOn = !signal.aborted && !hasWaitingCalls(await listMessages(id))
     }
     catch (error) {
       lastError.value = toStoredError(error).message
@@ -255,7 +262,6 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       releaseLock()
       endStreaming()
     }
-    if (goOn) void runLoop(id)
   }
   const unsetAnswerer = setStoredApprovalAnswerer(answerStoredApproval)
 

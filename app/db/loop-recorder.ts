@@ -1,11 +1,11 @@
+import { createConversationState, foldLoopEvent } from '#shared/loop/conversation-state'
+import type { CallState } from '#shared/loop/conversation-state'
 import type { LoopEvent } from '#shared/loop/loop-event'
-import type { LoopFailure, LoopNotice } from '#shared/loop/loop-types'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
-import type { ToolResult } from '#shared/tools/tool-types'
 import { addMessage, deleteMessagesAfter, updateMessage } from './messages'
 import { createStreamingWriter } from './streaming-writer'
 import { storeEditedToolCall } from './edited-tool-call'
-import { toolResultPatch } from './tool-result-patch'
+import { callRowPatch } from './call-row-patch'
 import type { MessageRecord, StoredError } from './types'
 
 /** The in-memory view of the reply being streamed, shown before the throttled Dexie write lands. */
@@ -54,15 +54,17 @@ export function toStoredError(error: unknown): StoredError {
 
 /**
  * Writes what the loop engine reports into Dexie, in order: one assistant row per step (throttled while it
- * streams, finalised exactly once), one tool row per call (queued → running → done/error/cancelled).
+ * streams, finalised exactly once), one tool row per call (queued → running → done/error/cancelled). The events are
+ * folded by the one reducer (conversation-state.ts) and each tool row gets what changed in its call's state; the
+ * streamed text goes straight to the writer and the draft, so tokens cost no more than an append.
  */
 export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
   const { threadId, model, onDraft, onStorageError } = options
   let writer: ReturnType<typeof createStreamingWriter> | undefined
   let assistantId: string | undefined
   let lastAssistantId: string | undefined
-  /** Every notice of this turn, in order: a truncated result and the step cap may both happen. */
-  const pendingNotices: LoopNotice[] = []
+  /** The run as its events left it: each call's status, the notices of this turn, how it ended. */
+  let state = createConversationState()
   let frame: ReturnType<typeof setTimeout> | number | undefined
   /** Tool rows by call id; a promise so updates wait for the row to exist. */
   const toolRows = new Map<string, Promise<string>>()
@@ -135,7 +137,7 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
       await updateMessage(id, patch)
     })
 
-  async function finishStep(event: Extract<LoopEvent, { type: 'step-finish' }>) {
+  async function finishStep(event: Extract<LoopEvent, { type: 'step-finish' }>, before: typeof state) {
     // The row of this step may still be being created.
     await queue
     const currentWriter = writer
@@ -147,19 +149,28 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
       usage: event.usage,
     }
     if (event.message.content !== null) patch.content = event.message.content
-    // Stored before the tools run; the tool rows come right after it.
+    // Stored before the tools run; the tool rows come right after it, with the arguments the model wrote.
     await enqueue(() => currentWriter.finalise(patch))
-    for (const call of event.message.tool_calls ?? []) ensureToolRow(call.id, call.function.name, call.function.arguments)
+    for (const call of event.message.tool_calls ?? []) persistCall(before.calls[call.id], state.calls[call.id])
     await queue
     writer = undefined
     assistantId = undefined
     publishDraft()
   }
 
-  const storeResult = (result: ToolResult) => updateToolRow(result.callId, result.name, toolResultPatch(result))
+  /** Writes what changed on a call's row; creates the row for a call not seen before. */
+  function persistCall(before: CallState | undefined, after: CallState | undefined): Promise<unknown> | undefined {
+    if (!after || after === before) return undefined
+    const patch = callRowPatch(before, after)
+    if (Object.keys(patch).length === 0) return ensureToolRow(after.callId, after.toolName, after.call?.function.arguments)
+    if (!toolRows.has(after.callId)) ensureToolRow(after.callId, after.toolName, after.call?.function.arguments)
+    return updateToolRow(after.callId, after.toolName, patch)
+  }
 
   /** How the run ended: stopped, error (with the message the user sees) or a notice such as the step cap. */
-  async function finishRun(finishReason: string, failure?: LoopFailure) {
+  async function finishRun() {
+    const finishReason = state.end?.finishReason
+    const failure = state.end?.error
     await queue
     // A step that never reached step-finish (failed before streaming) is closed here, once.
     if (writer && assistantId) {
@@ -178,8 +189,8 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
         patch.status = 'error'
         patch.error = failure
       }
-      if (pendingNotices.length) {
-        patch.notices = pendingNotices.map(notice => ({ kind: notice.kind, message: notice.message }))
+      if (state.notices.length) {
+        patch.notices = state.notices.map(notice => ({ kind: notice.kind, message: notice.message }))
         // `notice` stays the last one: rows written before `notices` existed, and Continue, read it
         patch.notice = patch.notices.at(-1)
       }
@@ -190,6 +201,8 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
   }
 
   async function record(event: LoopEvent): Promise<void> {
+    const before = state
+    state = foldLoopEvent(state, event)
     switch (event.type) {
       case 'step-start':
         stepText = ''
@@ -213,38 +226,32 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
         enqueue(async () => {
           await writer?.flush()
         })
-        ensureToolRow(event.callId, event.toolName)
+        persistCall(before.calls[event.callId], state.calls[event.callId])
         return
       case 'step-finish':
-        return finishStep(event)
-      case 'tool-call-awaiting-approval':
-        // Stored, so the card keeps its buttons across a reload and start-up leaves the turn alone.
-        updateToolRow(event.call.id, event.call.function.name, { toolStatus: 'awaiting-approval', status: 'pending', toolArguments: event.call.function.arguments })
-        return
+        return finishStep(event, before)
       case 'tool-call-approval':
-        if (event.arguments === event.askedArguments) return
-        return enqueue(async () => {
-          await storeEditedToolCall(threadId, event.callId, event.arguments)
-          await updateMessage(await ensureToolRow(event.callId, event.toolName), { toolArguments: event.arguments })
-        })
+        // The assistant row replays what runs: the user's edit replaces the model's arguments there too.
+        if (event.arguments !== event.askedArguments) enqueue(() => storeEditedToolCall(threadId, event.callId, event.arguments))
+        await persistCall(before.calls[event.callId], state.calls[event.callId])
+        return
+      case 'tool-call-awaiting-approval':
       case 'tool-call-running':
-        updateToolRow(event.call.id, event.call.function.name, { toolStatus: 'running', status: 'pending', toolArguments: event.call.function.arguments, startedAt: Date.now() })
+        // Stored, so the card keeps its buttons across a reload and start-up leaves the turn alone.
+        persistCall(before.calls[event.call.id], state.calls[event.call.id])
         return
-      case 'tool-call-status': {
-        const row = toolRows.get(event.callId)
-        if (row) enqueue(async () => updateMessage(await row, { toolStatusText: event.text }))
+      case 'tool-call-status':
+        persistCall(before.calls[event.callId], state.calls[event.callId])
         return
-      }
       case 'tool-call-done':
       case 'tool-call-error':
-        return storeResult(event.result)
+        await persistCall(before.calls[event.result.callId], state.calls[event.result.callId])
+        return
       case 'notice':
-        pendingNotices.push(event.notice)
         return
       case 'finish':
-        return finishRun(event.finishReason)
       case 'fail':
-        return finishRun('error', event.error)
+        return finishRun()
     }
   }
 

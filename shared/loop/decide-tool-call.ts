@@ -15,6 +15,11 @@ export interface DecideToolCallOptions {
   signal: AbortSignal
   toolPolicy?: ToolPolicyLookup
   approveToolCall?: ApproveToolCall
+  /**
+   * The user was already asked about this call (it waited across a reload or a takeover): their answer decides,
+   * whatever the policy says now (an "Always allow" has already turned it to 'auto'). @default false
+   */
+  asked?: boolean
 }
 
 /** A call cleared to run (with the arguments that run), or the result it ends with instead. */
@@ -31,7 +36,7 @@ export async function decideToolCall(call: ToolCall, options: DecideToolCallOpti
   const report = (decision: ToolApprovalDecision, argumentsText = asked) => events.emit({
     type: 'tool-call-approval', step, callId: call.id, toolName: call.function.name, decision, arguments: argumentsText, askedArguments: asked, decidedAt: Date.now(),
   })
-  const policy = options.toolPolicy?.(call.function.name) ?? 'auto'
+  const policy = options.asked ? 'ask' : options.toolPolicy?.(call.function.name) ?? 'auto'
   if (policy === 'auto') {
     await report('auto')
     return { run: call }

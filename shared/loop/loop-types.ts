@@ -4,6 +4,7 @@ import type { ToolSet } from '../tools/tool-types'
 import type { ChatModel } from './chat-model'
 import type { LoopEventHandler } from './loop-event'
 import type { ApproveToolCall, ToolPolicyLookup } from './tool-approval'
+import type { ConversationState } from './conversation-state'
 
 /**
  * How tool calls are read from the model:
@@ -61,6 +62,17 @@ export interface RunChatLoopOptions {
   approveToolCall?: ApproveToolCall
   /** Hears every LoopEvent, in order; awaited before the loop goes on. */
   onEvent?: LoopEventHandler
+  /**
+   * A half-run step to finish first (a reply whose calls did not all end: a server run taken over, an approval
+   * answered after a reload), as the fold of its events left it (conversation-state.ts). `messages` is the history
+   * before that step. The step is step 1 of this run and is not asked again: calls that ended keep their results,
+   * calls that started and never ended run again only when `isSafeToRepeat`, else they end as interrupted; calls
+   * cleared to run run; calls waiting for the user wait again; the rest are decided as usual. Then the loop goes on.
+   * A state whose last reply was cut or is incomplete is ignored (the step is asked again).
+   */
+  resume?: ConversationState
+  /** With `resume`: whether a call cut while it ran may run again. @default never */
+  isSafeToRepeat?: (toolName: string) => boolean
 }
 
 export interface RunChatLoopResult {

@@ -1,8 +1,9 @@
 import type { AssistantMessage, ModelMessage, ToolCall, ToolMessage } from '../types/chat'
-import { executeToolCalls, cancelledToolResult } from '../tools/execute-tool-calls'
+import { cancelledToolResult } from '../tools/execute-tool-calls'
 import type { ToolResult } from '../tools/tool-types'
 import { describeToolsForTextMode } from '../tools/text-tool-calls/index'
 import type { LoopFinishReason, LoopNotice, RunChatLoopOptions, RunChatLoopResult } from './loop-types'
+import type { ConversationState } from './conversation-state'
 import { createEventChannel } from './event-channel'
 import { toolCallEndEvent } from './loop-event'
 import { describeLoopFailure } from './loop-failure'
@@ -10,6 +11,8 @@ import { createRepeatTracker } from './repeat-tracker'
 import { decideToolCall } from './decide-tool-call'
 import { streamStep } from './stream-step'
 import type { StepOutcome } from './stream-step'
+import { runToolCall } from './run-tool-call'
+import { resumableReply, resumeCall } from './resume-step'
 
 /** Content of a 'cancelled' result for calls left unrun because the provider's stream failed. */
 const INTERRUPTED_CONTENT = 'Not run: the reply was interrupted by an error.'
@@ -33,7 +36,9 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
   const signal = options.signal ?? new AbortController().signal
   const history: ModelMessage[] = [...options.messages]
   const added: ModelMessage[] = []
-  const repeats = createRepeatTracker(repeatLimit, options.messages)
+  const resumed = options.resume ? resumableReply(options.resume) : undefined
+  const repeats = createRepeatTracker(repeatLimit, resumed ? [...options.messages, resumed] : options.messages)
+  const runOptions = { tools, events, threadId, signal, toolTimeoutMs, maxResultChars }
   const textMode = toolCallMode === 'text' && tools.definitions.length > 0
   let textCallNoticeSent = false
 
@@ -48,7 +53,15 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
     added.push(...messages)
   }
 
-  for (let step = 1; ; step++) {
+  if (resumed) {
+    // Step 1 is the half-run step: its reply is known, only its calls are left to end.
+    append(resumed)
+    appendToolMessages(await runStepCalls(resumed.tool_calls!, 1, options.resume))
+    const ended = await afterCalls(1)
+    if (ended) return ended
+  }
+
+  for (let step = resumed ? 2 : 1; ; step++) {
     if (signal.aborted) return finish('aborted', step - 1)
     await events.emit({ type: 'step-start', step })
     const outcome = await streamStep({
@@ -83,19 +96,24 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
     }
     if (calls.length === 0) return finish(outcome.finishReason === 'length' ? 'length' : 'stop', step)
 
-    const results = await runStepCalls(calls, step)
-    appendToolMessages(results)
-    if (signal.aborted) return finish('aborted', step)
-    if (step >= maxSteps) {
-      await notify(step, { kind: 'step-cap', message: `Stopped after ${maxSteps} steps. Press Continue to let the model go on.` })
-      return finish('step-cap', step)
-    }
+    appendToolMessages(await runStepCalls(calls, step))
+    const ended = await afterCalls(step)
+    if (ended) return ended
   }
 
-  async function runStepCalls(calls: ToolCall[], step: number): Promise<ToolResult[]> {
+  /** Once a step's calls ended: Stop, or the step cap, ends the run here. */
+  async function afterCalls(step: number): Promise<RunChatLoopResult | undefined> {
+    if (signal.aborted) return finish('aborted', step)
+    if (step < maxSteps) return undefined
+    await notify(step, { kind: 'step-cap', message: `Stopped after ${maxSteps} steps. Press Continue to let the model go on.` })
+    return finish('step-cap', step)
+  }
+
+  /** Ends every call of a step; with `resume`, the calls of a half-run step as that state left them. */
+  async function runStepCalls(calls: ToolCall[], step: number, resume?: ConversationState): Promise<ToolResult[]> {
     const skipped = new Map<string, ToolResult>()
     for (const call of calls) {
-      if (!repeats.isRepeat(call)) continue
+      if (resume || !repeats.isRepeat(call)) continue
       const result = repeatedCallResult(call, repeatLimit)
       skipped.set(call.id, result)
       await notify(step, { kind: 'repeated-call', message: `"${call.function.name}" was called ${repeatLimit} times in a row with the same arguments; Plugboard did not run it again and told the model.` })
@@ -104,35 +122,36 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
     const pending = calls.filter(call => !skipped.has(call.id))
     // Each call is decided (its approval policy, maybe the user's answer) and then run on its own, so a call that
     // waits for the user holds back neither the others nor the timeouts: a tool's timer starts when it runs.
-    const settled = await Promise.allSettled(pending.map(call => decideAndRun(call, step)))
+    const handlers = {
+      run: (call: ToolCall) => runToolCall(call, step, runOptions),
+      decideAndRun: (call: ToolCall, asked: boolean) => decideAndRun(call, step, asked),
+      end: async (result: ToolResult) => {
+        await events.emit(toolCallEndEvent(step, result))
+        return result
+      },
+      isSafeToRepeat: options.isSafeToRepeat ?? (() => false),
+    }
+    const settled = await Promise.allSettled(pending.map(call => (resume ? resumeCall(call, resume.calls[call.id], handlers) : decideAndRun(call, step))))
     const failure = settled.find(outcome => outcome.status === 'rejected')
     if (failure) throw failure.reason
     const executed = settled.map(outcome => (outcome as PromiseFulfilledResult<ToolResult>).value)
     for (const result of executed) {
-      if (!result.truncated) continue
+      // A result kept from before the resume was reported then.
+      if (!result.truncated || resume?.calls[result.callId]?.result) continue
       await notify(step, { kind: 'truncated-result', message: `The result of "${result.name}" was ${result.fullContent.length} characters; the model got the first ${maxResultChars}. The whole result is kept.` })
     }
     const byId = new Map(executed.map(result => [result.callId, result]))
     return calls.map(call => skipped.get(call.id) ?? byId.get(call.id)!)
   }
 
-  async function decideAndRun(call: ToolCall, step: number): Promise<ToolResult> {
-    const decision = await decideToolCall(call, { step, tools, events, signal, toolPolicy: options.toolPolicy, approveToolCall: options.approveToolCall })
+  async function decideAndRun(call: ToolCall, step: number, asked = false): Promise<ToolResult> {
+    const decision = await decideToolCall(call, { step, tools, events, signal, toolPolicy: options.toolPolicy, approveToolCall: options.approveToolCall, asked })
     if ('result' in decision) {
       await events.emit(toolCallEndEvent(step, decision.result))
       return decision.result
     }
     if (decision.run !== call) replaceCallArguments(decision.run)
-    const [result] = await executeToolCalls([decision.run], tools, {
-      threadId,
-      signal,
-      defaultTimeoutMs: toolTimeoutMs,
-      maxResultChars,
-      onStart: started => events.emit({ type: 'tool-call-running', step, call: started }),
-      onStatus: (callId, text) => events.post({ type: 'tool-call-status', step, callId, text }),
-      onResult: done => events.emit(toolCallEndEvent(step, done)),
-    })
-    return result!
+    return runToolCall(decision.run, step, runOptions)
   }
 
   /** The user edited a call's arguments: the history the model reads from now on holds what ran. */

@@ -6,7 +6,7 @@ import { runChatLoop } from '#shared/loop/run-chat-loop'
 import { DENIED_CONTENT } from '#shared/loop/tool-approval'
 import { toolSetFromArray } from '#shared/tools/tool-set'
 import type { ExecutableTool } from '#shared/tools/tool-types'
-import { closeWaitingCalls, findWaitingCall, hasWaitingCalls, runStoredApproval, UNANSWERED_CONTENT } from '~/utils/chat/approvals/stored-approval'
+import { closeWaitingCalls, findWaitingCall, hasWaitingCalls, storedResume, UNANSWERED_CONTENT } from '~/utils/chat/approvals/stored-approval'
 import { createScriptedModel, textStep, toolCallStep } from '../unit/helpers/scripted-model'
 import { useFreshDatabase } from './helpers/fresh-database'
 
@@ -44,12 +44,18 @@ async function leaveWaiting() {
   await recorder.settled()
 }
 
+/** Answers the waiting call as useChat does after a reload: the loop resumes the step from the rows and goes on. */
 async function answer(decision: 'allowed-once' | 'denied', argumentsText?: string) {
   const rows = await listMessages(threadId)
-  const waiting = findWaitingCall(rows, 'c1')!
   const recorder = createLoopRecorder({ threadId, resumeFrom: rows, writeIntervalMs: 0 })
-  await runStoredApproval({ threadId, ...waiting, tools, answer: { decision, ...(argumentsText && { arguments: argumentsText }) }, onEvent: event => recorder.record(event) })
+  const model = createScriptedModel([textStep('Done.')])
+  await runChatLoop({
+    ...storedResume(rows, 'c1')!, model, tools, threadId, toolPolicy: () => 'ask',
+    approveToolCall: async () => ({ decision, ...(argumentsText && { arguments: argumentsText }) }),
+    onEvent: event => recorder.record(event),
+  })
   await recorder.settled()
+  return model
 }
 
 describe('a call waiting for approval across a reload', () => {
@@ -68,29 +74,30 @@ describe('a call waiting for approval across a reload', () => {
   it('runs the call with the edited arguments once answered, and the stored history the model reads holds them', async () => {
     await leaveWaiting()
     await markInterrupted({ skipThreadIds: [] })
-    await answer('allowed-once', '{"city":"Lisbon"}')
+    const model = await answer('allowed-once', '{"city":"Lisbon"}')
     expect(ran).toEqual(['Lisbon'])
     const rows = await listMessages(threadId)
     expect(hasWaitingCalls(rows)).toBe(false)
     expect(rows.find(row => row.role === 'tool')).toMatchObject({ toolStatus: 'done', toolArguments: '{"city":"Lisbon"}', content: 'Sunny in Lisbon' })
-
-    // going on with the chat from the stored rows: the model gets exactly this
-    const model = createScriptedModel([textStep('Sunny in Lisbon.')])
-    await runChatLoop({ model, messages: toModelMessages(rows), tools, threadId })
-    expect(model.requests[0]!.messages).toEqual([
+    const expected = [
       user,
       { role: 'assistant', content: 'Checking. ', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lisbon"}' } }] },
       { role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: 'Sunny in Lisbon' },
-    ])
+    ]
+    // the same run goes on with the chat, and the stored rows replay exactly that history
+    expect(model.requests[0]!.messages).toEqual(expected)
+    expect(rows.at(-1)).toMatchObject({ role: 'assistant', content: 'Done.', status: 'complete' })
+    expect(toModelMessages(rows).slice(0, 3)).toEqual(expected)
   })
 
   it('stores a declined result on Deny, and the model reads that the user declined', async () => {
     await leaveWaiting()
-    await answer('denied')
+    const model = await answer('denied')
     expect(ran).toEqual([])
+    expect(model.requests[0]!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: DENIED_CONTENT })
     const rows = await listMessages(threadId)
     expect(rows.find(row => row.role === 'tool')).toMatchObject({ toolStatus: 'denied', content: DENIED_CONTENT, error: { kind: 'denied-by-user' } })
-    expect(toModelMessages(rows).at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: DENIED_CONTENT })
+    expect(toModelMessages(rows).at(-2)).toEqual({ role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: DENIED_CONTENT })
     expect(findWaitingCall(rows, 'c1')).toBeUndefined()
   })
 
@@ -102,5 +109,40 @@ describe('a call waiting for approval across a reload', () => {
     expect(findWaitingCall(rows, 'c1')).toBeUndefined()
     expect(toModelMessages(rows).at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: UNANSWERED_CONTENT })
     expect(ran).toEqual([])
+  })
+
+  it('with two calls left waiting, answering one runs it and the other waits for its card again before the chat goes on', async () => {
+    ran.length = 0
+    await addMessage({ threadId, ...user, status: 'complete' })
+    const first = createLoopRecorder({ threadId, writeIntervalMs: 0 })
+    await first.start()
+    void runChatLoop({
+      model: createScriptedModel([toolCallStep([{ name: 'get_weather', args: { city: 'Paris' }, id: 'c1' }, { name: 'get_weather', args: { city: 'Oslo' }, id: 'c2' }])]),
+      messages: [user], tools, threadId, toolPolicy: () => 'ask', approveToolCall: () => new Promise(() => {}), onEvent: event => first.record(event),
+    })
+    await vi.waitFor(async () => expect((await listMessages(threadId)).filter(row => row.toolStatus === 'awaiting-approval')).toHaveLength(2))
+    await first.settled()
+
+    const rows = await listMessages(threadId)
+    const recorder = createLoopRecorder({ threadId, resumeFrom: rows, writeIntervalMs: 0 })
+    let answerSecond!: () => void
+    const second = new Promise<void>(resolve => (answerSecond = resolve))
+    const model = createScriptedModel([textStep('Both sunny.')])
+    const run = runChatLoop({
+      ...storedResume(rows, 'c1')!, model, tools, threadId, toolPolicy: () => 'ask',
+      approveToolCall: async call => (call.id === 'c1' ? { decision: 'allowed-once' } : second.then(() => ({ decision: 'allowed-once' }))),
+      onEvent: event => recorder.record(event),
+    })
+    await vi.waitFor(() => expect(ran).toEqual(['Paris']))
+    expect(model.requests).toHaveLength(0)
+    answerSecond()
+    await run
+    await recorder.settled()
+    expect(ran).toEqual(['Paris', 'Oslo'])
+    expect(model.requests[0]!.messages.slice(-2)).toEqual([
+      { role: 'tool', tool_call_id: 'c1', name: 'get_weather', content: 'Sunny in Paris' },
+      { role: 'tool', tool_call_id: 'c2', name: 'get_weather', content: 'Sunny in Oslo' },
+    ])
+    expect(hasWaitingCalls(await listMessages(threadId))).toBe(false)
   })
 })

@@ -1,12 +1,11 @@
-import { createEventChannel } from '#shared/loop/event-channel'
+import { createConversationState, foldLoopEvents } from '#shared/loop/conversation-state'
+import type { ConversationState } from '#shared/loop/conversation-state'
 import { toolCallEndEvent } from '#shared/loop/loop-event'
 import type { LoopEvent } from '#shared/loop/loop-event'
-import { DENIED_CONTENT, deniedToolResult, withArguments } from '#shared/loop/tool-approval'
-import type { ToolApprovalAnswer } from '#shared/loop/tool-approval'
-import { executeToolCalls } from '#shared/tools/execute-tool-calls'
-import type { ToolSet } from '#shared/tools/tool-types'
-import type { ToolCall } from '#shared/types/chat'
+import type { ToolResult, ToolResultStatus } from '#shared/tools/tool-types'
+import type { ModelMessage, ToolCall } from '#shared/types/chat'
 import { getDatabase } from '~/db/database'
+import { toModelMessages } from '~/db/messages'
 import type { MessageRecord } from '~/db/types'
 
 /** What the model and the card read for a call left waiting when the user wrote on instead of answering it. */
@@ -42,40 +41,46 @@ export function hasWaitingCalls(rows: readonly MessageRecord[]): boolean {
   return rows.some(row => row.role === 'tool' && row.toolStatus === 'awaiting-approval')
 }
 
-export interface RunStoredApprovalOptions {
-  threadId: string
-  call: ToolCall
-  step: number
-  answer: ToolApprovalAnswer
-  tools: ToolSet
-  signal?: AbortSignal
-  /** The recorder's listener (and whoever else follows the run). */
-  onEvent: (event: LoopEvent) => Promise<void> | void
+/** What `runChatLoop({ messages, resume })` needs to finish a step whose call waited across a reload. */
+export interface StoredResume {
+  /** The history before the cut step. */
+  messages: ModelMessage[]
+  /** The cut step as its rows left it: its reply, the calls that ended with their results, the calls still waiting. */
+  resume: ConversationState
 }
 
+const ENDED: ReadonlySet<string> = new Set<ToolResultStatus>(['done', 'error', 'cancelled', 'skipped', 'denied'])
+
 /**
- * Answers a call whose wait did not survive a reload, with the same events the loop would have sent: the decision,
- * then the call run with the (maybe edited) arguments, or its denied result. The caller goes on with the chat.
+ * The resume of the step whose call `callId` waits (undefined when none waits): its assistant row's reply (with the
+ * arguments the user edited) and its tool rows, folded by the same reducer as the loop's own events.
  */
-export async function runStoredApproval(options: RunStoredApprovalOptions): Promise<void> {
-  const { call, step, answer } = options
-  const events = createEventChannel(options.onEvent)
-  const asked = call.function.arguments
-  const argumentsText = answer.decision === 'denied' ? asked : (answer.arguments ?? asked)
-  await events.emit({
-    type: 'tool-call-approval', step, callId: call.id, toolName: call.function.name,
-    decision: answer.decision, arguments: argumentsText, askedArguments: asked, decidedAt: Date.now(),
-  })
-  if (answer.decision === 'denied') {
-    await events.emit(toolCallEndEvent(step, deniedToolResult(call, 'denied-by-user', DENIED_CONTENT)))
-    return
+export function storedResume(rows: readonly MessageRecord[], callId: string): StoredResume | undefined {
+  if (!findWaitingCall(rows, callId)) return undefined
+  const ordered = [...rows].sort((a, b) => a.seq - b.seq)
+  const at = ordered.findLastIndex(row => row.role === 'assistant' && row.toolCalls?.some(call => call.id === callId))
+  const assistant = ordered[at]
+  if (!assistant?.toolCalls) return undefined
+  const calls = new Map(assistant.toolCalls.map(call => [call.id, call]))
+  const events: LoopEvent[] = [
+    { type: 'step-start', step: 1 },
+    { type: 'step-finish', step: 1, message: { role: 'assistant', content: assistant.content === '' ? null : assistant.content, tool_calls: assistant.toolCalls }, finishReason: 'tool_calls' },
+  ]
+  for (const row of ordered.slice(at + 1)) {
+    const call = row.role === 'tool' && row.toolCallId ? calls.get(row.toolCallId) : undefined
+    if (!call) continue
+    if (row.toolStatus === 'awaiting-approval') events.push({ type: 'tool-call-awaiting-approval', step: 1, call })
+    // A call that started and never ended is not run again: the loop ends it as interrupted.
+    else if (row.toolStatus === 'running') events.push({ type: 'tool-call-running', step: 1, call })
+    else if (row.toolStatus && ENDED.has(row.toolStatus)) events.push(toolCallEndEvent(1, storedResult(row, call)))
   }
-  await executeToolCalls([argumentsText === asked ? call : withArguments(call, argumentsText)], options.tools, {
-    threadId: options.threadId,
-    signal: options.signal,
-    onStart: started => events.emit({ type: 'tool-call-running', step, call: started }),
-    onStatus: (callId, text) => events.post({ type: 'tool-call-status', step, callId, text }),
-    onResult: result => events.emit(toolCallEndEvent(step, result)),
-  })
-  await events.drain()
+  return { messages: toModelMessages(ordered.slice(0, at)), resume: foldLoopEvents(events, createConversationState()) }
+}
+
+/** A stored tool row's result, as far as a resume needs it: the model reads its content. */
+function storedResult(row: MessageRecord, call: ToolCall): ToolResult {
+  return {
+    callId: call.id, name: call.function.name, arguments: row.toolArguments ?? call.function.arguments, status: row.toolStatus as ToolResultStatus,
+    content: row.content, fullContent: row.toolResultFull ?? row.content, truncated: row.truncated ?? false, startedAt: row.startedAt ?? 0, finishedAt: row.finishedAt ?? 0,
+  }
 }

@@ -1,7 +1,5 @@
 import type { ApproveToolCall, ToolPolicyLookup } from '#shared/loop/tool-approval'
 import { defaultApprovalPolicy } from '#shared/loop/tool-approval'
-import type { LoopEvent } from '#shared/loop/loop-event'
-import type { AssistantMessage } from '#shared/types/chat'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { getServerTool } from '../../chat/tool-registry'
 import { waitForJobApproval } from './pending-approvals'
@@ -42,14 +40,5 @@ export function jobApproval(options: JobApprovalOptions): { toolPolicy: ToolPoli
         if (--waitingCalls === 0) await options.onWaiting(false)
       }
     },
-  }
-}
-
-/** The step's assistant message with the arguments the user edited, so the saved state replays what ran. */
-export function withEditedCall(message: AssistantMessage, event: LoopEvent): AssistantMessage {
-  if (event.type !== 'tool-call-approval' || event.arguments === event.askedArguments) return message
-  return {
-    ...message,
-    tool_calls: message.tool_calls?.map(call => (call.id === event.callId ? { ...call, function: { ...call.function, arguments: event.arguments } } : call)),
   }
 }

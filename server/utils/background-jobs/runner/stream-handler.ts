@@ -4,10 +4,11 @@ import type { LoopEvent } from '#shared/loop/loop-event'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ToolCallMode } from '#shared/loop/loop-types'
 import { runChatLoop } from '#shared/loop/run-chat-loop'
-import { createEventChannel } from '#shared/loop/event-channel'
+import { createConversationState, foldLoopEvent, isStepCut, isStepSettled } from '#shared/loop/conversation-state'
+import { resumableReply } from '#shared/loop/resume-step'
 import { toolSetFromArray } from '#shared/tools/tool-set'
 import type { ExecutableTool, ToolSet } from '#shared/tools/tool-types'
-import type { AssistantMessage, ModelMessage, ToolDefinition, ToolMessage } from '#shared/types/chat'
+import type { ModelMessage, ToolDefinition } from '#shared/types/chat'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { listServerTools } from '../../chat/tool-registry'
 import { browserTool } from './browser-tool'
@@ -16,12 +17,11 @@ import { readCutStep } from './cut-step'
 import { admitJob } from '../queue/job-admission'
 import type { JobLimits } from '../queue/job-admission'
 import { createParking } from '../queue/job-parking'
-import { jobApproval, withEditedCall } from './job-approval'
+import { jobApproval } from './job-approval'
 import { claimJobLease } from './job-lease'
 import type { JobLease } from './job-lease'
 import type { JobRecord, JobStatus, JobStore } from '../store/job-store-types'
 import { LeaseLostError } from './lease-lost-error'
-import { resumeCutStep } from './resume-cut-step'
 import { forgetRunningJob, trackRunningJob } from './running-jobs'
 import type { JobSlot } from '../queue/job-slots'
 import { DEFAULT_JOB_WAIT_TIMEOUT_MS } from '../queue/job-wait-timeout'
@@ -179,24 +179,23 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
   const maxSteps = state.maxSteps ?? 10
   let messages = [...state.messages]
   let stepsDone = offset
-  // The step being recorded: its assistant message and the results its calls still owe.
-  let pending: { message: AssistantMessage, results: Map<string, ToolMessage> } | undefined
+  // The chat as the events left it (conversation-state.ts): a step is saved once its reply and all its calls ended.
+  let fold = createConversationState({ messages })
   let last: LoopEvent | undefined
   let lastEventId = state.eventsThrough ?? 0
   let lease: JobLease | undefined
   let stateBytes = job.stateBytes ?? 0
-  const saveStep = async () => {
-    if (!pending) return
-    const calls = pending.message.tool_calls ?? []
-    const added = [pending.message, ...calls.map(call => pending!.results.get(call.id)!)]
-    messages = [...messages, ...added]
-    stepsDone++
-    pending = undefined
+  const saveSettledStep = async () => {
+    const step = fold.step
+    if (!step || step.number <= stepsDone || !step.message?.tool_calls?.length || isStepCut(fold) || !isStepSettled(fold)) return
+    const added = fold.messages.slice(messages.length)
+    messages = fold.messages
+    stepsDone = step.number
     stateBytes += jsonBytes(added)
     await lease!.updateJob({ state: { ...state, messages, stepsDone, eventsThrough: lastEventId } satisfies ChatJobState, stateBytes })
   }
   const parking = createParking(options.slot, controller.signal)
-  /** Appends one event (numbered as a step of the whole chat) and keeps the step being recorded up to date. */
+  /** Appends one event (numbered as a step of the whole chat), folds it in and saves the step once it settled. */
   const record = async (event: LoopEvent) => {
     // A chat that waited for a person goes on only once it holds a runner slot again.
     await parking.ready()
@@ -205,20 +204,8 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     if (queueSignal?.aborted) throw new ShutdownError()
     last = event
     lastEventId = await lease!.appendEvent(event)
-    if (event.type === 'step-finish') {
-      const ended = event.finishReason === 'aborted' || event.finishReason === 'error'
-      pending = ended ? undefined : { message: event.message, results: new Map() }
-      if (pending && !pending.message.tool_calls?.length && pending.message.content === null) pending = undefined
-    }
-    else if (pending && event.type === 'tool-call-approval') {
-      pending.message = withEditedCall(pending.message, event)
-    }
-    else if (pending && (event.type === 'tool-call-done' || event.type === 'tool-call-error')) {
-      const { result } = event
-      pending.results.set(result.callId, { role: 'tool', tool_call_id: result.callId, name: result.name, content: result.content })
-      const calls = pending.message.tool_calls ?? []
-      if (calls.length > 0 && calls.every(call => pending!.results.has(call.id))) await saveStep()
-    }
+    fold = foldLoopEvent(fold, event)
+    await saveSettledStep()
   }
   try {
     const claimed = await claimJobLease(store, jobId, { status: 'running', ...(options.ownerId ? { ownerId: options.ownerId } : {}), heartbeatAt: Date.now() }, { renewEveryMs: options.leaseRenewMs })
@@ -235,18 +222,16 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     const tools = jobTools(jobId, state, { onWaiting, waitTimeoutMs })
     const approval = jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting, waitTimeoutMs })
     const threadId = job.threadId ?? jobId
-    // A takeover whose cut step had its reply: end that step's calls (none of them silently twice), then go on.
-    const cut = attempt > 1 && offset < maxSteps ? await readCutStep(store, jobId, lastEventId, offset + 1) : undefined
+    // A takeover: fold in what the cut run appended after the last saved step. A step whose calls had all ended is
+    // saved now; one whose reply was recorded with calls left to end is finished by the loop (none silently twice).
+    const cut = attempt > 1 && offset < maxSteps ? await readCutStep(store, jobId, lastEventId, fold) : undefined
     if (cut) {
-      const events = createEventChannel(record)
+      fold = cut.state
       lastEventId = cut.lastEventId
-      pending = { message: cut.message, results: new Map() }
-      for (const result of cut.results.values()) pending.results.set(result.callId, { role: 'tool', tool_call_id: result.callId, name: result.name, content: result.content })
-      await resumeCutStep(cut, { tools: tools.set, events, signal: controller.signal, threadId, isSafeToRepeat: tools.isSafeToRepeat, ...approval })
-      // Every call had ended before the cut (only the save was missing): save the step now.
-      await saveStep()
+      await saveSettledStep()
       offset = stepsDone
     }
+    const resume = cut && !isStepSettled(fold) && resumableReply(fold) ? fold : undefined
     if (offset >= maxSteps) {
       last = { type: 'finish', finishReason: 'step-cap', steps: offset }
       await lease.appendEvent(last)
@@ -261,6 +246,7 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
         maxSteps: maxSteps - offset,
         toolCallMode: state.toolCallMode ?? 'auto',
         ...approval,
+        ...(resume ? { resume, isSafeToRepeat: tools.isSafeToRepeat } : {}),
         onEvent: raw => record(shiftStep(raw, offset)),
       })
     }
