@@ -2,11 +2,12 @@ import { computed, shallowRef, toValue, onScopeDispose, watch, type MaybeRefOrGe
 import type { ChatModel } from '#shared/loop/chat-model'
 import type { ToolCallMode } from '#shared/loop/loop-types'
 import type { ToolSet } from '#shared/tools/tool-types'
+import type { ModelMessage } from '#shared/types/chat'
 import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
 import type { MessageRecord } from '~/db/types'
 import { holdThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
-import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/db/loop-recorder'
+import { createLoopRecorder, toStoredError, type LoopRecorder, type LoopRecorderOptions, type StreamingDraft } from '~/db/loop-recorder'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ToolPolicyLookup } from '#shared/loop/tool-approval'
@@ -48,6 +49,20 @@ export interface UseChatOptions {
   toolPolicy?: ToolPolicyLookup
 }
 
+/** What a run's body gets from the scaffold: the thread, the Stop signal, and recorders bound to this run. */
+interface RunContext {
+  id: string
+  signal: AbortSignal
+  /** A recorder for a new reply of this run: its failures end up on that reply's row. */
+  recordReply: (extra?: Partial<LoopRecorderOptions>) => LoopRecorder
+  /** A recorder writing on stored rows (a followed server job, an answered call): its failures show above the chat. */
+  recordOn: (rows: MessageRecord[], extra?: Partial<LoopRecorderOptions>) => LoopRecorder
+  /** The loop's one listener for a recorder: store, tell `onEvent`, let the page breathe. */
+  listener: (recorder: LoopRecorder) => (event: LoopEvent) => Promise<void>
+}
+
+type RunBody = (run: RunContext) => Promise<void>
+
 /**
  * One conversation's send / stop / retry / continue. History lives in Dexie; this only runs the loop and
  * exposes the reply being streamed (`draft`) so the UI can show tokens before the throttled write lands.
@@ -63,76 +78,65 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   // Tokens arrive many times per frame: the page re-renders the reply once per frame (the last value wins).
   const draftFrames = createFrameBatch<StreamingDraft | null>(value => (draft.value = value))
   const setDraft = (value: StreamingDraft | null) => (value ? draftFrames.push(value) : (draftFrames.cancel(), draft.value = null))
+  const onStorageError = (error: Error) => {
+    lastError.value = `Could not save the conversation: ${error.message}`
+    options.onStorageError?.(error)
+  }
 
-  async function runLoop(id: string) {
-    controller = new AbortController()
-    const signal = controller.signal
+  /**
+   * The one scaffold of every way to run (send, retry, continue, an approval answer, following a server job): it
+   * holds the thread, owns Stop, and whatever fails, keeps what was received and says what went wrong.
+   * `prepare` runs first, inside the hold (e.g. storing the user's message) and is awaited by the caller;
+   * resolves undefined when a reply is running already, else with the run's end.
+   */
+  async function startRun(id: string, body: RunBody, prepare?: () => Promise<unknown>): Promise<{ done: Promise<void> } | undefined> {
+    if (streaming.value) return undefined
     streaming.value = true
     lastError.value = null
-    const recorder = createLoopRecorder({
-      threadId: id,
-      model: options.modelLabel?.(),
-      onDraft: setDraft,
-      onStorageError: (error) => {
-        lastError.value = `Could not save the conversation: ${error.message}`
-        options.onStorageError?.(error)
-      },
-    })
+    const run = new AbortController()
+    controller = run
     // Tells other tabs this thread is being answered, so their start-up does not mark it interrupted.
     const releaseLock = await holdThreadLock(id)
-    try {
-      await options.ready?.()
-      const [tools, records] = await Promise.all([options.getToolSet({ threadId: id, signal }), listMessages(id)])
-      await recorder.start()
-      let model: ChatModel
-      try {
-        model = options.createModel()
-      }
-      catch (error) {
-        await recorder.record({ type: 'fail', steps: 0, error: describeLoopFailure(error) })
-        return
-      }
-      const server = options.runOnServer?.()
-      if (server) {
-        const { startServerChat, followServerChat } = await loadServerChat()
-        serverJobId = await startServerChat({
-          threadId: id, model: server.model, apiKey: server.apiKey, messages: toModelMessages(records), tools,
-          toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
-          toolPolicies: Object.fromEntries(tools.definitions.map(definition => [definition.function.name, toolPolicy(definition.function.name)])),
-        })
-        await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal })
-        return
-      }
-      const { runChatLoop } = await loadLoop()
-      await runChatLoop({
-        model,
-        messages: toModelMessages(records),
-        tools,
-        threadId: id,
-        signal,
-        maxSteps: options.maxSteps ?? 10,
-        toolCallMode: options.toolCallMode?.() ?? 'auto',
-        toolPolicy,
-        approveToolCall: (call, _tool, context) => waitForToolApproval(call.id, context.signal),
-        onEvent: async (event) => {
-          await recorder.record(event)
-          options.onEvent?.(event, id)
-          await yieldToPageWhenBusy()
-        },
-      })
-    }
-    catch (error) {
-      // Stop while the tools' availability was still being checked: nothing was sent, so nothing to report.
-      if (signal.aborted && !recorder.currentMessageId()) return
-      // Failures of the loop itself (not of the provider or a tool) still end up on the message, never lost.
-      const messageId = recorder.currentMessageId()
-      if (messageId) await updateMessage(messageId, { status: 'error', error: toStoredError(error) }).catch(() => {})
-      else lastError.value = toStoredError(error).message
-    }
-    finally {
+    const finish = () => {
       releaseLock()
       endStreaming()
     }
+    try {
+      await prepare?.()
+    }
+    catch (error) {
+      finish()
+      throw error
+    }
+    let reply: LoopRecorder | undefined
+    const context: RunContext = {
+      id,
+      signal: run.signal,
+      recordReply: extra => (reply = createLoopRecorder({ threadId: id, model: options.modelLabel?.(), onDraft: setDraft, onStorageError, ...extra })),
+      recordOn: (rows, extra) => createLoopRecorder({ threadId: id, resumeFrom: rows, onDraft: setDraft, onStorageError, ...extra }),
+      listener: recorder => async (event) => {
+        await recorder.record(event)
+        options.onEvent?.(event, id)
+        await yieldToPageWhenBusy()
+      },
+    }
+    const done = (async () => {
+      try {
+        await body(context)
+      }
+      catch (error) {
+        const messageId = reply?.currentMessageId()
+        // Stop while the tools' availability was still being checked: nothing was sent, so nothing to report.
+        if (run.signal.aborted && !messageId) return
+        // Failures of the loop itself (not of the provider or a tool) still end up on the message, never lost.
+        if (messageId) await updateMessage(messageId, { status: 'error', error: toStoredError(error) }).catch(() => {})
+        else lastError.value = toStoredError(error).message
+      }
+      finally {
+        finish()
+      }
+    })()
+    return { done }
   }
 
   /** Back to idle after a reply ended, however it ended. */
@@ -144,30 +148,64 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     serverJobId = undefined
   }
 
+  /**
+   * Asks the model about the stored history (plus `extraMessages`, sent but never stored) and records the reply, in
+   * this tab or through a server job. `recorder` writes on a row that exists (Continue); by default a new row.
+   */
+  async function askModel(run: RunContext, more: { extraMessages?: ModelMessage[], recorder?: Partial<LoopRecorderOptions> } = {}) {
+    const { id, signal } = run
+    const recorder = run.recordReply(more.recorder)
+    await options.ready?.()
+    const [tools, records] = await Promise.all([options.getToolSet({ threadId: id, signal }), listMessages(id)])
+    await recorder.start()
+    let model: ChatModel
+    try {
+      model = options.createModel()
+    }
+    catch (error) {
+      await recorder.record({ type: 'fail', steps: 0, error: describeLoopFailure(error) })
+      return
+    }
+    const messages = [...toModelMessages(records), ...(more.extraMessages ?? [])]
+    const server = options.runOnServer?.()
+    if (server) {
+      const { startServerChat, followServerChat } = await loadServerChat()
+      serverJobId = await startServerChat({
+        threadId: id, model: server.model, apiKey: server.apiKey, messages, tools,
+        toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
+        toolPolicies: Object.fromEntries(tools.definitions.map(definition => [definition.function.name, toolPolicy(definition.function.name)])),
+      })
+      await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal })
+      return
+    }
+    const { runChatLoop } = await loadLoop()
+    await runChatLoop({
+      model,
+      messages,
+      tools,
+      threadId: id,
+      signal,
+      maxSteps: options.maxSteps ?? 10,
+      toolCallMode: options.toolCallMode?.() ?? 'auto',
+      toolPolicy,
+      approveToolCall: (call, _tool, context) => waitForToolApproval(call.id, context.signal),
+      onEvent: run.listener(recorder),
+    })
+  }
+
   /** A chat whose reply the server is still writing (the tab was closed or reloaded): read on from its events. */
   async function resumeServerChat(id: string) {
     const job = (await getThread(id))?.serverJob
     if (!job || streaming.value) return
-    controller = new AbortController()
-    const signal = controller.signal
-    serverJobId = job.id
-    streaming.value = true
-    const releaseLock = await holdThreadLock(id)
-    try {
+    await startRun(id, async (run) => {
+      serverJobId = job.id
       const rows = await listMessages(id)
-      const recorder = createLoopRecorder({ threadId: id, resumeFrom: rows, resumeStep: job.step, onDraft: setDraft, onStorageError: options.onStorageError })
+      const recorder = run.recordOn(rows, { resumeStep: job.step })
       await options.ready?.()
       const tools = await options.getToolSet({ threadId: id })
       const { followServerChat, waitingBrowserCalls } = await loadServerChat()
-      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal, waitingCalls: waitingBrowserCalls(rows) })
-    }
-    catch (error) {
-      lastError.value = toStoredError(error).message
-    }
-    finally {
-      releaseLock()
-      endStreaming()
-    }
+      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal: run.signal, waitingCalls: waitingBrowserCalls(rows) })
+    })
   }
 
   watch(() => toValue(threadId), (id) => {
@@ -180,11 +218,12 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   async function send(text: string): Promise<boolean> {
     const id = toValue(threadId)
     const content = text.trim()
-    if (!id || !content || streaming.value) return false
-    await (await loadStoredApproval()).closeWaitingCalls(id)
-    await addMessage({ threadId: id, role: 'user', content, status: 'complete' })
-    void runLoop(id)
-    return true
+    if (!id || !content) return false
+    const started = await startRun(id, askModel, async () => {
+      await (await loadStoredApproval()).closeWaitingCalls(id)
+      await addMessage({ threadId: id, role: 'user', content, status: 'complete' })
+    })
+    return !!started
   }
 
   /** Aborts the stream and any running tools; the partial reply is kept and marked stopped. */
@@ -200,19 +239,18 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   /** Runs the last user message again: removes what came after it and streams a new reply. */
   async function retry() {
     const id = toValue(threadId)
-    if (!id || streaming.value) return
+    if (!id) return
     const records: MessageRecord[] = await listMessages(id)
-    const lastUser = [...records].reverse().find(record => record.role === 'user')
+    const lastUser = records.findLast(record => record.role === 'user')
     if (!lastUser) return
-    await deleteMessagesAfter(id, lastUser.seq)
-    void runLoop(id)
+    await startRun(id, askModel, () => deleteMessagesAfter(id, lastUser.seq))
   }
 
   /** After the step cap: let the model go on from the history as it is. */
   async function continueLoop() {
     const id = toValue(threadId)
-    if (!id || streaming.value) return
-    void runLoop(id)
+    if (!id) return
+    await startRun(id, askModel)
   }
 
   /**
@@ -227,35 +265,17 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const rows = await listMessages(id)
     const waiting = findWaitingCall(rows, request.callId)
     if (!waiting) throw new Error('This call was already answered.')
-    controller = new AbortController()
-    const signal = controller.signal
-    streaming.value = true
-    lastError.value = null
-    let goOn = false
-    const releaseLock = await holdThreadLock(id)
-    try {
-      const recorder = createLoopRecorder({ threadId: id, resumeFrom: rows, onStorageError: options.onStorageError })
+    const started = await startRun(id, async (run) => {
+      const recorder = run.recordOn(rows, { onDraft: undefined })
       await options.ready?.()
-      const tools = await options.getToolSet({ threadId: id, signal })
-      await runStoredApproval({
-        threadId: id, ...waiting, answer: request.answer, tools, signal,
-        onEvent: async (event) => {
-          await recorder.record(event)
-          options.onEvent?.(event, id)
-          await yieldToPageWhenBusy()
-        },
-      })
+      const tools = await options.getToolSet({ threadId: id, signal: run.signal })
+      await runStoredApproval({ threadId: id, ...waiting, answer: request.answer, tools, signal: run.signal, onEvent: run.listener(recorder) })
       await recorder.settled()
-      goOn = !signal.aborted && !hasWaitingCalls(await listMessages(id))
-    }
-    catch (error) {
-      lastError.value = toStoredError(error).message
-    }
-    finally {
-      releaseLock()
-      endStreaming()
-    }
-    if (goOn) void runLoop(id)
+      // The same hold goes on into the next step, so no other tab can start a reply in between.
+      if (!run.signal.aborted && !hasWaitingCalls(await listMessages(id))) await askModel(run)
+    })
+    if (!started) throw new Error('Wait until the reply has finished, then answer again.')
+    await started.done
   }
   const unsetAnswerer = setStoredApprovalAnswerer(answerStoredApproval)
 
