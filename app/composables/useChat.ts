@@ -15,6 +15,8 @@ import { getToolPolicies } from '~/utils/chat/tool-policies'
 import { setStoredApprovalAnswerer, waitForToolApproval, type ToolApprovalRequest } from '~/utils/chat/tool-approvals'
 import { createFrameBatch } from '~/utils/chat/frame-batch'
 import { yieldToPageWhenBusy } from '~/utils/chat/yield-to-page'
+import { findCutReply } from '~/utils/chat/cut-reply'
+import { CONTINUE_INSTRUCTION } from '#shared/loop/continue-reply'
 
 // The loop engine (stream reader, executor, validator) and the server-chat client load on the first send or
 // resume: showing a chat does not need them, and the first screen loads less.
@@ -246,11 +248,21 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     await startRun(id, askModel, () => deleteMessagesAfter(id, lastUser.seq))
   }
 
-  /** After the step cap: let the model go on from the history as it is. */
+  /**
+   * Continue: a reply cut by a reload, a crash or Stop keeps its text and the model is asked to write the rest into
+   * the same reply; after the step cap (or a cut that had finished its text and called tools), the model goes on
+   * from the history as it is.
+   */
   async function continueLoop() {
     const id = toValue(threadId)
     if (!id) return
-    await startRun(id, askModel)
+    await startRun(id, async (run) => {
+      const cut = findCutReply(await listMessages(id))
+      if (!cut) return askModel(run)
+      // Nothing written yet: the reply is simply asked for again, into the same row.
+      const extraMessages = cut.content.trim() ? [{ role: 'user' as const, content: CONTINUE_INSTRUCTION }] : []
+      return askModel(run, { extraMessages, recorder: { continueRow: cut } })
+    })
   }
 
   /**
