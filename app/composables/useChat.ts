@@ -5,7 +5,7 @@ import type { ToolSet } from '#shared/tools/tool-types'
 import type { ModelMessage } from '#shared/types/chat'
 import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
 import type { MessageRecord } from '~/db/types'
-import { holdThreadLock } from '~/db/thread-lock'
+import { claimThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
 import { createLoopRecorder, toStoredError, type LoopRecorder, type LoopRecorderOptions, type StreamingDraft } from '~/db/loop-recorder'
 import type { LoopEvent } from '#shared/loop/loop-event'
@@ -17,6 +17,7 @@ import { createFrameBatch } from '~/utils/chat/frame-batch'
 import { yieldToPageWhenBusy } from '~/utils/chat/yield-to-page'
 import { findCutReply } from '~/utils/chat/cut-reply'
 import { CONTINUE_INSTRUCTION } from '#shared/loop/continue-reply'
+import { useReplyElsewhere } from './useReplyElsewhere'
 
 // The loop engine (stream reader, executor, validator) and the server-chat client load on the first send or
 // resume: showing a chat does not need them, and the first screen loads less.
@@ -65,6 +66,9 @@ interface RunContext {
 
 type RunBody = (run: RunContext) => Promise<void>
 
+/** What the chat says while another tab writes its reply. */
+export const REPLY_ELSEWHERE = 'A reply is being written in another tab'
+
 /**
  * One conversation's send / stop / retry / continue. History lives in Dexie; this only runs the loop and
  * exposes the reply being streamed (`draft`) so the UI can show tokens before the throttled write lands.
@@ -80,6 +84,8 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   // Tokens arrive many times per frame: the page re-renders the reply once per frame (the last value wins).
   const draftFrames = createFrameBatch<StreamingDraft | null>(value => (draft.value = value))
   const setDraft = (value: StreamingDraft | null) => (value ? draftFrames.push(value) : (draftFrames.cancel(), draft.value = null))
+  // The tab that holds a chat writes its reply; this one shows it from Dexie, and follows a server job once free.
+  const elsewhere = useReplyElsewhere(threadId, { onEnd: id => void resumeServerChat(id) })
   const onStorageError = (error: Error) => {
     lastError.value = `Could not save the conversation: ${error.message}`
     options.onStorageError?.(error)
@@ -89,16 +95,21 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
    * The one scaffold of every way to run (send, retry, continue, an approval answer, following a server job): it
    * holds the thread, owns Stop, and whatever fails, keeps what was received and says what went wrong.
    * `prepare` runs first, inside the hold (e.g. storing the user's message) and is awaited by the caller;
-   * resolves undefined when a reply is running already, else with the run's end.
+   * resolves undefined when a reply is running already, here or in another tab, else with the run's end.
    */
   async function startRun(id: string, body: RunBody, prepare?: () => Promise<unknown>): Promise<{ done: Promise<void> } | undefined> {
-    if (streaming.value) return undefined
+    if (streaming.value || elsewhere.busy.value) return undefined
     streaming.value = true
+    // Held for the whole run: no other tab starts a reply in this chat, and none marks this one interrupted.
+    const releaseLock = await claimThreadLock(id)
+    if (!releaseLock) {
+      streaming.value = false
+      void elsewhere.notice(id)
+      return undefined
+    }
     lastError.value = null
     const run = new AbortController()
     controller = run
-    // Tells other tabs this thread is being answered, so their start-up does not mark it interrupted.
-    const releaseLock = await holdThreadLock(id)
     const finish = () => {
       releaseLock()
       endStreaming()
@@ -286,7 +297,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       // The same hold goes on into the next step, so no other tab can start a reply in between.
       if (!run.signal.aborted && !hasWaitingCalls(await listMessages(id))) await askModel(run)
     })
-    if (!started) throw new Error('Wait until the reply has finished, then answer again.')
+    if (!started) throw new Error(elsewhere.busy.value ? `${REPLY_ELSEWHERE}; answer again when it has finished.` : 'Wait until the reply has finished, then answer again.')
     await started.done
   }
   const unsetAnswerer = setStoredApprovalAnswerer(answerStoredApproval)
@@ -298,6 +309,8 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
 
   return {
     streaming: computed(() => streaming.value),
+    /** Another tab is writing a reply in this chat: nothing may be started here until it ends. */
+    busyElsewhere: elsewhere.busy,
     draft,
     lastError,
     send,
