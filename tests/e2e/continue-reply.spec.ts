@@ -109,4 +109,30 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
     expect(shownWhenCut).toContain(partial.content!.trim())
     expect(messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/cut off/) })
   })
+
+  test('a chat the server runs, stopped mid-answer, continues on the server into the same reply', async ({ page }) => {
+    await openAppWith(page, { provider: openRouterProvider('fake/slow-tools') })
+    const started = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
+    await sendMessage(page, 'What is 6*7? Then talk for a while.')
+    await started
+    await expect(lastAssistant(page)).toContainText('word3', { timeout: 15_000 })
+    await page.getByTestId('stop-button').click()
+    await waitForIdle(page)
+    const cut = lastAssistant(page)
+    await expect(cut).toHaveAttribute('data-status', 'stopped')
+    await expect(cut).not.toContainText('The end.')
+
+    await clearFakeRequests()
+    const continued = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
+    await cut.getByTestId('continue-reply-button').click()
+    expect((await continued).ok()).toBe(true)
+    await waitForIdle(page)
+    const reply = lastAssistant(page)
+    await expect(reply).toContainText('word54 The end.')
+    expect((await reply.innerText()).match(/word2\b/g)).toHaveLength(1)
+    const rows = await storedRows(page)
+    expect(rows.map(row => `${row.role}:${row.status}`)).toEqual(['user:complete', 'assistant:complete', 'tool:complete', 'assistant:complete'])
+    const messages = (await fakeRequests())[0]!.body.messages as Array<{ role: string, content: string | null }>
+    expect(messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/cut off/) })
+  })
 })
