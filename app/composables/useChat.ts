@@ -2,18 +2,22 @@ import { computed, shallowRef, toValue, onScopeDispose, watch, type MaybeRefOrGe
 import type { ChatModel } from '#shared/loop/chat-model'
 import type { ToolCallMode } from '#shared/loop/loop-types'
 import type { ToolSet } from '#shared/tools/tool-types'
+import type { ModelMessage, ToolCall } from '#shared/types/chat'
 import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
 import type { MessageRecord } from '~/db/types'
-import { holdThreadLock } from '~/db/thread-lock'
+import { claimThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
-import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/db/loop-recorder'
+import { createLoopRecorder, toStoredError, type LoopRecorder, type LoopRecorderOptions, type StreamingDraft } from '~/db/loop-recorder'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
-import type { ToolPolicyLookup } from '#shared/loop/tool-approval'
+import type { ApproveToolCall, ToolApprovalAnswer, ToolPolicyLookup } from '#shared/loop/tool-approval'
 import { getToolPolicies } from '~/utils/chat/approvals/tool-policies'
 import { setStoredApprovalAnswerer, waitForToolApproval, type ToolApprovalRequest } from '~/utils/chat/approvals/tool-approvals'
 import { createFrameBatch } from '~/utils/chat/scheduling/frame-batch'
 import { yieldToPageWhenBusy } from '~/utils/chat/scheduling/yield-to-page'
+import { findCutReply } from '~/utils/chat/message-list/cut-reply'
+import { CONTINUE_INSTRUCTION } from '#shared/loop/continue-reply'
+import { useReplyElsewhere } from './useReplyElsewhere'
 
 // The loop engine (stream reader, executor, validator) and the server-chat client load on the first send or
 // resume: showing a chat does not need them, and the first screen loads less.
@@ -48,6 +52,23 @@ export interface UseChatOptions {
   toolPolicy?: ToolPolicyLookup
 }
 
+/** What a run's body gets from the scaffold: the thread, the Stop signal, and recorders bound to this run. */
+interface RunContext {
+  id: string
+  signal: AbortSignal
+  /** A recorder for a new reply of this run: its failures end up on that reply's row. */
+  recordReply: (extra?: Partial<LoopRecorderOptions>) => LoopRecorder
+  /** A recorder writing on stored rows (a followed server job, an answered call): its failures show above the chat. */
+  recordOn: (rows: MessageRecord[], extra?: Partial<LoopRecorderOptions>) => LoopRecorder
+  /** The loop's one listener for a recorder: store, tell `onEvent`, let the page breathe. */
+  listener: (recorder: LoopRecorder) => (event: LoopEvent) => Promise<void>
+}
+
+type RunBody = (run: RunContext) => Promise<void>
+
+/** What the chat says while another tab writes its reply. */
+export const REPLY_ELSEWHERE = 'A reply is being written in another tab'
+
 /**
  * One conversation's send / stop / retry / continue. History lives in Dexie; this only runs the loop and
  * exposes the reply being streamed (`draft`) so the UI can show tokens before the throttled write lands.
@@ -63,76 +84,72 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   // Tokens arrive many times per frame: the page re-renders the reply once per frame (the last value wins).
   const draftFrames = createFrameBatch<StreamingDraft | null>(value => (draft.value = value))
   const setDraft = (value: StreamingDraft | null) => (value ? draftFrames.push(value) : (draftFrames.cancel(), draft.value = null))
+  // The tab that holds a chat writes its reply; this one shows it from Dexie, and follows a server job once free.
+  const elsewhere = useReplyElsewhere(threadId, { onEnd: id => void resumeServerChat(id) })
+  const onStorageError = (error: Error) => {
+    lastError.value = `Could not save the conversation: ${error.message}`
+    options.onStorageError?.(error)
+  }
 
-  async function runLoop(id: string) {
-    controller = new AbortController()
-    const signal = controller.signal
+  /**
+   * The one scaffold of every way to run (send, retry, continue, an approval answer, following a server job): it
+   * holds the thread, owns Stop, and whatever fails, keeps what was received and says what went wrong.
+   * `prepare` runs first, inside the hold (e.g. storing the user's message) and is awaited by the caller;
+   * resolves undefined when a reply is running already, here or in another tab, else with the run's end.
+   */
+  async function startRun(id: string, body: RunBody, prepare?: () => Promise<unknown>): Promise<{ done: Promise<void> } | undefined> {
+    if (streaming.value || elsewhere.busy.value) return undefined
     streaming.value = true
+    // Held for the whole run: no other tab starts a reply in this chat, and none marks this one interrupted.
+    const releaseLock = await claimThreadLock(id)
+    if (!releaseLock) {
+      streaming.value = false
+      void elsewhere.notice(id)
+      return undefined
+    }
     lastError.value = null
-    const recorder = createLoopRecorder({
-      threadId: id,
-      model: options.modelLabel?.(),
-      onDraft: setDraft,
-      onStorageError: (error) => {
-        lastError.value = `Could not save the conversation: ${error.message}`
-        options.onStorageError?.(error)
-      },
-    })
-    // Tells other tabs this thread is being answered, so their start-up does not mark it interrupted.
-    const releaseLock = await holdThreadLock(id)
-    try {
-      await options.ready?.()
-      const [tools, records] = await Promise.all([options.getToolSet({ threadId: id, signal }), listMessages(id)])
-      await recorder.start()
-      let model: ChatModel
-      try {
-        model = options.createModel()
-      }
-      catch (error) {
-        await recorder.record({ type: 'fail', steps: 0, error: describeLoopFailure(error) })
-        return
-      }
-      const server = options.runOnServer?.()
-      if (server) {
-        const { startServerChat, followServerChat } = await loadServerChat()
-        serverJobId = await startServerChat({
-          threadId: id, model: server.model, apiKey: server.apiKey, messages: toModelMessages(records), tools,
-          toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
-          toolPolicies: Object.fromEntries(tools.definitions.map(definition => [definition.function.name, toolPolicy(definition.function.name)])),
-        })
-        await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal })
-        return
-      }
-      const { runChatLoop } = await loadLoop()
-      await runChatLoop({
-        model,
-        messages: toModelMessages(records),
-        tools,
-        threadId: id,
-        signal,
-        maxSteps: options.maxSteps ?? 10,
-        toolCallMode: options.toolCallMode?.() ?? 'auto',
-        toolPolicy,
-        approveToolCall: (call, _tool, context) => waitForToolApproval(call.id, context.signal),
-        onEvent: async (event) => {
-          await recorder.record(event)
-          options.onEvent?.(event, id)
-          await yieldToPageWhenBusy()
-        },
-      })
-    }
-    catch (error) {
-      // Stop while the tools' availability was still being checked: nothing was sent, so nothing to report.
-      if (signal.aborted && !recorder.currentMessageId()) return
-      // Failures of the loop itself (not of the provider or a tool) still end up on the message, never lost.
-      const messageId = recorder.currentMessageId()
-      if (messageId) await updateMessage(messageId, { status: 'error', error: toStoredError(error) }).catch(() => {})
-      else lastError.value = toStoredError(error).message
-    }
-    finally {
+    const run = new AbortController()
+    controller = run
+    const finish = () => {
       releaseLock()
       endStreaming()
     }
+    try {
+      await prepare?.()
+    }
+    catch (error) {
+      finish()
+      throw error
+    }
+    let reply: LoopRecorder | undefined
+    const context: RunContext = {
+      id,
+      signal: run.signal,
+      recordReply: extra => (reply = createLoopRecorder({ threadId: id, model: options.modelLabel?.(), onDraft: setDraft, onStorageError, ...extra })),
+      recordOn: (rows, extra) => createLoopRecorder({ threadId: id, resumeFrom: rows, onDraft: setDraft, onStorageError, ...extra }),
+      listener: recorder => async (event) => {
+        await recorder.record(event)
+        options.onEvent?.(event, id)
+        await yieldToPageWhenBusy()
+      },
+    }
+    const done = (async () => {
+      try {
+        await body(context)
+      }
+      catch (error) {
+        const messageId = reply?.currentMessageId()
+        // Stop while the tools' availability was still being checked: nothing was sent, so nothing to report.
+        if (run.signal.aborted && !messageId) return
+        // Failures of the loop itself (not of the provider or a tool) still end up on the message, never lost.
+        if (messageId) await updateMessage(messageId, { status: 'error', error: toStoredError(error) }).catch(() => {})
+        else lastError.value = toStoredError(error).message
+      }
+      finally {
+        finish()
+      }
+    })()
+    return { done }
   }
 
   /** Back to idle after a reply ended, however it ended. */
@@ -144,30 +161,67 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     serverJobId = undefined
   }
 
+  /**
+   * Asks the model about the stored history (plus `extraMessages`, sent but never stored) and records the reply, in
+   * this tab or through a server job. `recorder` writes on a row that exists (Continue); by default a new row.
+   */
+  async function askModel(run: RunContext, more: { extraMessages?: ModelMessage[], recorder?: Partial<LoopRecorderOptions> } = {}) {
+    const { id, signal } = run
+    const recorder = run.recordReply(more.recorder)
+    await options.ready?.()
+    const [tools, records] = await Promise.all([options.getToolSet({ threadId: id, signal }), listMessages(id)])
+    await recorder.start()
+    let model: ChatModel
+    try {
+      model = options.createModel()
+    }
+    catch (error) {
+      await recorder.record({ type: 'fail', steps: 0, error: describeLoopFailure(error) })
+      return
+    }
+    const messages = [...toModelMessages(records), ...(more.extraMessages ?? [])]
+    const server = options.runOnServer?.()
+    if (server) {
+      const { startServerChat, followServerChat } = await loadServerChat()
+      serverJobId = await startServerChat({
+        threadId: id, model: server.model, apiKey: server.apiKey, messages, tools,
+        toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
+        toolPolicies: Object.fromEntries(tools.definitions.map(definition => [definition.function.name, toolPolicy(definition.function.name)])),
+      })
+      await followServerChat({ threadId: id, jobId: serverJobId, afterId: 0, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal })
+      return
+    }
+    const { runChatLoop } = await loadLoop()
+    await runChatLoop({ model, messages, ...loopOptions(run, tools, recorder) })
+  }
+
+  /** What every run of the loop in this tab shares; `approve` answers a call whose policy is 'ask'. */
+  function loopOptions(run: RunContext, tools: ToolSet, recorder: LoopRecorder, approve: (call: ToolCall, signal: AbortSignal) => Promise<ToolApprovalAnswer> = (call, signal) => waitForToolApproval(call.id, signal)) {
+    return {
+      tools,
+      threadId: run.id,
+      signal: run.signal,
+      maxSteps: options.maxSteps ?? 10,
+      toolCallMode: options.toolCallMode?.() ?? 'auto',
+      toolPolicy,
+      approveToolCall: ((call, _tool, context) => approve(call, context.signal)) satisfies ApproveToolCall,
+      onEvent: run.listener(recorder),
+    }
+  }
+
   /** A chat whose reply the server is still writing (the tab was closed or reloaded): read on from its events. */
   async function resumeServerChat(id: string) {
     const job = (await getThread(id))?.serverJob
     if (!job || streaming.value) return
-    controller = new AbortController()
-    const signal = controller.signal
-    serverJobId = job.id
-    streaming.value = true
-    const releaseLock = await holdThreadLock(id)
-    try {
+    await startRun(id, async (run) => {
+      serverJobId = job.id
       const rows = await listMessages(id)
-      const recorder = createLoopRecorder({ threadId: id, resumeFrom: rows, resumeStep: job.step, onDraft: setDraft, onStorageError: options.onStorageError })
+      const recorder = run.recordOn(rows, { resumeStep: job.step })
       await options.ready?.()
       const tools = await options.getToolSet({ threadId: id })
       const { followServerChat, waitingBrowserCalls } = await loadServerChat()
-      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal, waitingCalls: waitingBrowserCalls(rows) })
-    }
-    catch (error) {
-      lastError.value = toStoredError(error).message
-    }
-    finally {
-      releaseLock()
-      endStreaming()
-    }
+      await followServerChat({ threadId: id, jobId: job.id, afterId: job.lastEventId, recorder, tools, onEvent: event => options.onEvent?.(event, id), signal: run.signal, waitingCalls: waitingBrowserCalls(rows) })
+    })
   }
 
   watch(() => toValue(threadId), (id) => {
@@ -180,11 +234,12 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   async function send(text: string): Promise<boolean> {
     const id = toValue(threadId)
     const content = text.trim()
-    if (!id || !content || streaming.value) return false
-    await (await loadStoredApproval()).closeWaitingCalls(id)
-    await addMessage({ threadId: id, role: 'user', content, status: 'complete' })
-    void runLoop(id)
-    return true
+    if (!id || !content) return false
+    const started = await startRun(id, askModel, async () => {
+      await (await loadStoredApproval()).closeWaitingCalls(id)
+      await addMessage({ threadId: id, role: 'user', content, status: 'complete' })
+    })
+    return !!started
   }
 
   /** Aborts the stream and any running tools; the partial reply is kept and marked stopped. */
@@ -200,19 +255,28 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   /** Runs the last user message again: removes what came after it and streams a new reply. */
   async function retry() {
     const id = toValue(threadId)
-    if (!id || streaming.value) return
+    if (!id) return
     const records: MessageRecord[] = await listMessages(id)
-    const lastUser = [...records].reverse().find(record => record.role === 'user')
+    const lastUser = records.findLast(record => record.role === 'user')
     if (!lastUser) return
-    await deleteMessagesAfter(id, lastUser.seq)
-    void runLoop(id)
+    await startRun(id, askModel, () => deleteMessagesAfter(id, lastUser.seq))
   }
 
-  /** After the step cap: let the model go on from the history as it is. */
+  /**
+   * Continue: a reply cut by a reload, a crash or Stop keeps its text and the model is asked to write the rest into
+   * the same reply; after the step cap (or a cut that had finished its text and called tools), the model goes on
+   * from the history as it is.
+   */
   async function continueLoop() {
     const id = toValue(threadId)
-    if (!id || streaming.value) return
-    void runLoop(id)
+    if (!id) return
+    await startRun(id, async (run) => {
+      const cut = findCutReply(await listMessages(id))
+      if (!cut) return askModel(run)
+      // Nothing written yet: the reply is simply asked for again, into the same row.
+      const extraMessages = cut.content.trim() ? [{ role: 'user' as const, content: CONTINUE_INSTRUCTION }] : []
+      return askModel(run, { extraMessages, recorder: { continueRow: cut } })
+    })
   }
 
   /**
@@ -228,40 +292,19 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const rows = await listMessages(id)
     const stored = storedResume(rows, request.callId)
     if (!stored) throw new Error('This call was already answered.')
-    controller = new AbortController()
-    const signal = controller.signal
-    streaming.value = true
-    lastError.value = null
-    const releaseLock = await holdThreadLock(id)
-    const recorder = createLoopRecorder({ threadId: id, model: options.modelLabel?.(), resumeFrom: rows, onDraft: setDraft, onStorageError: options.onStorageError })
-    try {
+    const started = await startRun(id, async (run) => {
+      const recorder = run.recordOn(rows, { model: options.modelLabel?.() })
       await options.ready?.()
-      const [tools, { runChatLoop }] = await Promise.all([options.getToolSet({ threadId: id, signal }), loadLoop()])
+      const [tools, { runChatLoop }] = await Promise.all([options.getToolSet({ threadId: id, signal: run.signal }), loadLoop()])
       await runChatLoop({
         ...stored,
+        ...loopOptions(run, tools, recorder, (call, signal) => (call.id === request.callId ? Promise.resolve(request.answer) : waitForToolApproval(call.id, signal))),
         // Built at the first request: a model that cannot be built fails that request, after the answer was stored.
-        model: { stream: request => options.createModel().stream(request) },
-        tools,
-        threadId: id,
-        signal,
-        maxSteps: options.maxSteps ?? 10,
-        toolCallMode: options.toolCallMode?.() ?? 'auto',
-        toolPolicy,
-        approveToolCall: (call, _tool, context) => (call.id === request.callId ? Promise.resolve(request.answer) : waitForToolApproval(call.id, context.signal)),
-        onEvent: async (event) => {
-          await recorder.record(event)
-          options.onEvent?.(event, id)
-          await yieldToPageWhenBusy()
-        },
+        model: { stream: modelRequest => options.createModel().stream(modelRequest) },
       })
-    }
-    catch (error) {
-      lastError.value = toStoredError(error).message
-    }
-    finally {
-      releaseLock()
-      endStreaming()
-    }
+    })
+    if (!started) throw new Error(elsewhere.busy.value ? `${REPLY_ELSEWHERE}; answer again when it has finished.` : 'Wait until the reply has finished, then answer again.')
+    await started.done
   }
   const unsetAnswerer = setStoredApprovalAnswerer(answerStoredApproval)
 
@@ -272,6 +315,8 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
 
   return {
     streaming: computed(() => streaming.value),
+    /** Another tab is writing a reply in this chat: nothing may be started here until it ends. */
+    busyElsewhere: elsewhere.busy,
     draft,
     lastError,
     send,

@@ -34,6 +34,11 @@ export interface LoopRecorderOptions {
    * it) are the ones to drop if the server starts that step again after a takeover.
    */
   resumeStep?: number
+  /**
+   * A cut reply (interrupted or stopped) that Continue writes on: the first step's text is appended to this row
+   * instead of a new one, so the user reads one reply.
+   */
+  continueRow?: MessageRecord
 }
 
 export interface LoopRecorder {
@@ -97,6 +102,9 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
   /** Text of the current step that arrived before its row existed (the row is created asynchronously). */
   let stepText = ''
   let stepReasoning = ''
+  /** What the current step's row held before it (a continued reply's text so far), and what the next step-start takes over. */
+  let stepPrefix = ''
+  let carried: { text: string, reasoning: string } | undefined
 
   async function openAssistantRow() {
     const row = await addMessage({ threadId, role: 'assistant', content: '', status: 'streaming', model })
@@ -148,7 +156,7 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
       toolCalls: event.message.tool_calls?.length ? event.message.tool_calls : undefined,
       usage: event.usage,
     }
-    if (event.message.content !== null) patch.content = event.message.content
+    if (event.message.content !== null) patch.content = stepPrefix + event.message.content
     // Stored before the tools run; the tool rows come right after it, with the arguments the model wrote.
     await enqueue(() => currentWriter.finalise(patch))
     for (const call of event.message.tool_calls ?? []) persistCall(before.calls[call.id], state.calls[call.id])
@@ -205,8 +213,10 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
     state = foldLoopEvent(state, event)
     switch (event.type) {
       case 'step-start':
-        stepText = ''
-        stepReasoning = ''
+        stepText = carried?.text ?? ''
+        stepReasoning = carried?.reasoning ?? ''
+        stepPrefix = stepText
+        carried = undefined
         if (event.step <= startedStep) return restartStep(event.step)
         startedStep = event.step
         if (event.step > 1) enqueue(openAssistantRow)
@@ -282,6 +292,16 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
   }
 
   if (options.resumeFrom) resume(options.resumeFrom)
+  if (options.continueRow) continueOn(options.continueRow)
+
+  function continueOn(row: MessageRecord) {
+    assistantId = row.id
+    lastAssistantId = row.id
+    carried = { text: row.content, reasoning: row.reasoning ?? '' }
+    writer = createStreamingWriter(row.id, { intervalMs: options.writeIntervalMs ?? 250, onError: onStorageError, initialText: row.content, initialReasoning: row.reasoning ?? '' })
+    // Live again: a reload now finds it streaming (and marks it interrupted once more), the card stops saying "Stopped".
+    writer.setPatch({ status: 'streaming', error: undefined, continuedFrom: row.content.length })
+  }
 
   function resume(rows: MessageRecord[]) {
     for (const row of rows) {
@@ -292,19 +312,22 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
     lastAssistantId = open.id
     if (options.resumeStep) {
       startedStep = options.resumeStep
-      stepFirstSeq.set(options.resumeStep, open.seq)
+      // A continued reply is never dropped by a repeated step: its cut text is the user's to keep.
+      if (open.continuedFrom === undefined) stepFirstSeq.set(options.resumeStep, open.seq)
       for (const row of rows) if (row.role === 'tool' && row.toolCallId && row.seq > open.seq) toolRowSeq.set(row.toolCallId, row.seq)
     }
     if (open.status !== 'streaming') return
     assistantId = open.id
     stepText = open.content
+    // Reopened while Continue wrote on it: the step's own text, when it arrives whole, goes after the cut text.
+    if (open.continuedFrom !== undefined) stepPrefix = open.content.slice(0, open.continuedFrom)
     stepReasoning = open.reasoning ?? ''
     writer = createStreamingWriter(open.id, { intervalMs: options.writeIntervalMs ?? 250, onError: onStorageError, initialText: stepText, initialReasoning: stepReasoning })
   }
 
   return {
     record,
-    start: () => enqueue(openAssistantRow),
+    start: () => (options.continueRow ? queue.then(() => {}) : enqueue(openAssistantRow)),
     settled: async () => {
       await queue
       await writer?.flush()

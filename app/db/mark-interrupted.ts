@@ -6,7 +6,7 @@ import type { MessageRecord, MessageStatus, ToolCallStatus } from './types'
 export const TOOL_CLOSED_RESULT = 'Cancelled: the page was closed while the tool ran.'
 
 export interface MarkInterruptedOptions {
-  /** Threads being answered right now (in another tab) that must be left alone. @default the threads locked with `holdThreadLock` */
+  /** Threads being answered right now (in another tab) that must be left alone. @default the threads a tab holds (`claimThreadLock`) */
   skipThreadIds?: Iterable<string>
 }
 

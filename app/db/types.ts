@@ -69,6 +69,11 @@ export interface MessageRecord {
   /** Every notice of the turn, in order (`notice` is the last of them). */
   notices?: { kind: string, message: string }[]
   usage?: TokenUsage
+  /**
+   * A reply written on by Continue: how many characters of `content` it held before (its cut text). A tab that
+   * reopens it mid-continuation (a server-run chat) keeps that text when the step's own text arrives.
+   */
+  continuedFrom?: number
   model?: string
   createdAt: number
   updatedAt: number

@@ -36,6 +36,20 @@ describe('ChatMessage', () => {
     expect(wrapper.find('[data-testid="status-mark"]').text()).toBe('Stopped')
   })
 
+  it('offers Continue and Retry on the latest reply cut by a reload or Stop, and only there', async () => {
+    for (const status of ['interrupted', 'stopped'] as const) {
+      const wrapper = await mountMessage({ message: row({ role: 'assistant', content: 'Partial', status }) })
+      await wrapper.find('[data-testid="continue-reply-button"]').trigger('click')
+      await wrapper.find('[data-testid="retry-reply-button"]').trigger('click')
+      expect(wrapper.emitted('continue')).toHaveLength(1)
+      expect(wrapper.emitted('retry')).toHaveLength(1)
+    }
+    const older = await mountMessage({ message: row({ role: 'assistant', content: 'Partial', status: 'interrupted' }), isLast: false })
+    expect(older.find('[data-testid="cut-reply-actions"]').exists()).toBe(false)
+    const finished = await mountMessage({ message: row({ role: 'assistant', content: 'Whole', status: 'complete' }) })
+    expect(finished.find('[data-testid="cut-reply-actions"]').exists()).toBe(false)
+  })
+
   it('marks a reply interrupted by closing the page', async () => {
     const wrapper = await mountMessage({ message: row({ role: 'assistant', content: 'Partial', status: 'interrupted' }) })
     expect(wrapper.find('[data-testid="status-mark"]').text()).toBe('Interrupted — the page was closed before this reply finished')

@@ -6,11 +6,12 @@ import { findDemoNamedCalls } from './demo-named-tools'
 import { demoIntroReply, demoLongReply, demoMarkdownReply, demoReasoning, demoToolsOffReply, DEMO_STREAM_ERROR } from './demo-replies'
 import { demoAnswerFromToolResults, trailingDemoToolOutcomes } from './demo-tool-answer'
 import { DEMO_MAX_TOOL_CALLS, DEMO_PROMPT_WINDOW_CHARS } from './demo-limits'
+import { isContinueRequest } from '#shared/loop/continue-reply'
 
 /** One call the demo model makes. `arguments` is the JSON text, as a provider would send it. */
 export interface DemoToolCall { id: string, name: string, arguments: string }
 
-export type DemoScenario = 'intro' | 'markdown' | 'long' | 'error' | 'tool-calls' | 'tool-answer' | 'tools-off' | 'tool-loop'
+export type DemoScenario = 'continue' | 'intro' | 'markdown' | 'long' | 'error' | 'tool-calls' | 'tool-answer' | 'tools-off' | 'tool-loop'
 
 /** What the demo model will say for one request; turned into chunks by `buildDemoFrames`. */
 export interface DemoPlan {
@@ -92,6 +93,7 @@ function toolCallsFrom(calls: { name: string, arguments: Record<string, unknown>
  * Only tools in `request.tools` are ever called; tools needed but not offered are named in the text instead.
  */
 export function planDemoReply(request: DemoRequest): DemoPlan {
+  if (isContinueRequest(request.messages)) return planContinuation(request)
   const prompt = lastUserText(request)
   const reasoning = /\b(?:think|thinking|reason|reasoning)\b/i.test(prompt) ? demoReasoning(prompt) : undefined
   const tools = offeredDemoTools(request)
@@ -139,4 +141,15 @@ export function planDemoReply(request: DemoRequest): DemoPlan {
   if (/\blong\b/i.test(prompt)) return textPlan('long', demoLongReply(), { reasoning, chunkDelayMs: 15, wordsPerChunk: 3 })
   if (/\bmarkdown\b/i.test(prompt)) return textPlan('markdown', demoMarkdownReply(), { reasoning })
   return textPlan('intro', demoIntroReply(), { reasoning })
+}
+
+/**
+ * Asked to continue a cut reply: the rest of what it would have said to the question before (the same script, so
+ * the cut text is its start), or the whole reply when the cut text is not the start of it.
+ */
+function planContinuation(request: DemoRequest): DemoPlan {
+  const partial = demoMessageText(request.messages.at(-2)!.content)
+  const original = planDemoReply({ ...request, messages: request.messages.slice(0, -2) })
+  const rest = original.text.startsWith(partial) ? original.text.slice(partial.length) : original.text
+  return { ...original, scenario: 'continue', reasoning: undefined, toolCalls: [], streamError: undefined, text: rest }
 }

@@ -1,0 +1,90 @@
+import { expect, test, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { storedRows } from './support/stored-rows'
+
+const NOTICE = 'A reply is being written in another tab'
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  return results.violations
+    .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
+}
+
+function threadPath(page: Page) {
+  const url = new URL(page.url())
+  return url.pathname + url.search
+}
+
+/** The chat as stored: role, status and (for the user's messages) text of every row, in order. */
+async function rowsOf(page: Page) {
+  return (await storedRows(page)).map(row => `${row.role}:${row.status}${row.role === 'user' ? `:${row.content}` : ''}`)
+}
+
+test.describe('one reply per chat at a time, across tabs', () => {
+  test('tab 2 cannot send while tab 1 streams, sees the reply live, and sends after it ended; nothing interleaves', async ({ context }) => {
+    // Two pages render the long reply at once.
+    test.setTimeout(60_000)
+    const one = await context.newPage()
+    await openApp(one)
+    await sendMessage(one, 'Hello there')
+    await waitForIdle(one)
+    const two = await context.newPage()
+    await openApp(two, threadPath(one))
+    const notice = two.getByTestId('reply-elsewhere')
+    await expect(notice).toHaveText('')
+
+    await sendMessage(one, 'Tell me something long')
+    await expect(notice).toHaveText(NOTICE)
+    await expect(notice).toBeVisible()
+    const input = two.getByTestId('composer-input')
+    await input.fill('Did that interleave?')
+    await expect(two.getByTestId('send-button')).toBeDisabled()
+    await input.press('Enter')
+    // The reply grows in tab 2 from what tab 1 stores, while tab 1 is still writing it.
+    await expect(lastAssistant(two).locator('h2').nth(2)).toBeVisible({ timeout: 15_000 })
+    await expect(one.getByTestId('stop-button')).toBeVisible()
+    await expect(two.locator('[data-testid="message"][data-role="user"]')).toHaveCount(2)
+    expect(await seriousViolations(two)).toEqual([])
+
+    await waitForIdle(one)
+    await expect(notice).toHaveText('')
+    // What tab 2 typed was kept, and sends now.
+    await expect(input).toHaveValue('Did that interleave?')
+    await two.getByTestId('send-button').click()
+    await waitForIdle(two)
+
+    await expect.poll(() => rowsOf(two)).toEqual([
+      'user:complete:Hello there', 'assistant:complete',
+      'user:complete:Tell me something long', 'assistant:complete',
+      'user:complete:Did that interleave?', 'assistant:complete',
+    ])
+    await expect(lastAssistant(one)).toContainText(/scripted demo/i)
+  })
+})
+
+test.describe('a server-run chat in two tabs', () => {
+  test.use({ baseURL: PROXY_APP_URL })
+
+  test('only the tab that follows it records it; when that tab closes, the other reads on, every word once', async ({ context }) => {
+    const one = await context.newPage()
+    await openAppWith(one, { provider: openRouterProvider('fake/slow-tools') })
+    await sendMessage(one, 'What is 6*7? Then talk for a while.')
+    await expect(lastAssistant(one)).toContainText('word2', { timeout: 15_000 })
+    const two = await context.newPage()
+    await openApp(two, threadPath(one))
+    await expect(two.getByTestId('reply-elsewhere')).toHaveText(NOTICE)
+    await expect(lastAssistant(two)).toContainText('word5', { timeout: 15_000 })
+    await expect(lastAssistant(two)).not.toContainText('The end.')
+    await one.close()
+
+    await expect(two.getByTestId('reply-elsewhere')).toHaveText('')
+    await waitForIdle(two)
+    const reply = lastAssistant(two)
+    await expect(reply).toContainText('word54 The end.')
+    expect((await reply.innerText()).match(/word7\b/g)).toHaveLength(1)
+    await expect(two.locator('[data-testid="tool-card"][data-tool="calculate"]')).toHaveCount(1)
+    await expect.poll(() => rowsOf(two)).toEqual(['user:complete:What is 6*7? Then talk for a while.', 'assistant:complete', 'tool:complete', 'assistant:complete'])
+  })
+})
