@@ -1,1 +1,0 @@
-throw new Error('@capsizecss/metrics is not installed: Plugboard turns @nuxt/fonts off (ui.fonts false in nuxt.config.ts). Remove the override of @capsizecss/metrics in package.json to turn fonts on.')
