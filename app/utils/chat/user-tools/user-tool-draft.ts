@@ -106,9 +106,12 @@ export function toToolDefinition(draft: UserToolDraft): RegisterableToolDefiniti
   }
 }
 
-/** "Unexpected token } (line 3, column 5)": V8's message, with a line and column when it only gives a position. */
+/**
+ * "Unexpected token } … (line 3, column 5)": the engine's message with the line and column written one way, whether the
+ * engine gives only a position (Node 20) or its own "(line 3 column 5)" too (Node 24, recent browsers).
+ */
 function describeJsonSyntaxError(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = (error instanceof Error ? error.message : String(error)).replace(/ \(line \d+ column \d+\)$/, '')
   const position = /at position (\d+)/.exec(message)
   if (!position || /line \d+/i.test(message)) return message
   const before = text.slice(0, Number(position[1]))
