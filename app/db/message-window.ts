@@ -42,3 +42,11 @@ export async function listMessagesBefore(threadId: string, beforeSeq: number | t
 export function listMessagesFrom(threadId: string, fromSeq: number): Promise<MessageRecord[]> {
   return activePathRange(getDatabase(), threadId, fromSeq).toArray()
 }
+
+/**
+ * The rows of the active path with `fromSeq <= seq < beforeSeq`, in order: an older page once a page older than it
+ * was read, so the pages tile the path without a gap even after the path changed under them (a branch switched).
+ */
+export function listMessagesBetween(threadId: string, fromSeq: number, beforeSeq: number): Promise<MessageRecord[]> {
+  return getDatabase().messages.where('[threadId+onPath+seq]').between([threadId, 1, fromSeq], [threadId, 1, beforeSeq], true, false).toArray()
+}
