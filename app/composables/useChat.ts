@@ -4,6 +4,7 @@ import type { ToolCallMode } from '#shared/loop/loop-types'
 import type { ToolSet } from '#shared/tools/tool-types'
 import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
 import type { MessageRecord } from '~/db/types'
+import { addEditedMessage, branchAtPromptOf } from '~/db/message-branches'
 import { holdThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
 import { createLoopRecorder, toStoredError, type StreamingDraft } from '~/db/loop-recorder'
@@ -187,6 +188,29 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     return true
   }
 
+  /**
+   * Sends an edited copy of a user message and asks the model: a new branch from that point (the old message and
+   * its replies stay on theirs). Returns false when nothing was sent.
+   */
+  async function edit(messageId: string, text: string): Promise<boolean> {
+    const id = toValue(threadId)
+    if (!id || !text.trim() || streaming.value) return false
+    await (await loadStoredApproval()).closeWaitingCalls(id)
+    await addEditedMessage(messageId, text)
+    void runLoop(id)
+    return true
+  }
+
+  /** A new reply to the message `messageId` answers, beside the old reply (which stays on its branch). */
+  async function regenerate(messageId: string): Promise<boolean> {
+    const id = toValue(threadId)
+    if (!id || streaming.value) return false
+    await (await loadStoredApproval()).closeWaitingCalls(id)
+    if (!await branchAtPromptOf(messageId)) return false
+    void runLoop(id)
+    return true
+  }
+
   /** Aborts the stream and any running tools; the partial reply is kept and marked stopped. */
   function stop() {
     // A chat the server runs is stopped there; its last event ends this tab's stream.
@@ -272,5 +296,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     stop,
     retry,
     continueLoop,
+    edit,
+    regenerate,
   }
 }

@@ -26,24 +26,48 @@ export async function listSiblings(messageId: string): Promise<MessageRecord[]> 
 }
 
 /**
- * The branch positions of the messages given (those with siblings only), read through the parent index: what the
- * branch switchers of the rows shown need, without reading the rest of the chat.
+ * The children of each parent given that has more than one (ids, oldest first): what the branch switchers of the
+ * rows shown need. Reads the parent index's keys, and whole rows only for the parents that do branch.
  */
-export async function branchPositions(rows: readonly MessageRecord[]): Promise<Map<string, BranchPosition>> {
+export async function branchingChildren(parentIds: readonly string[]): Promise<Map<string, string[]>> {
   const db = getDatabase()
-  const parentIds = [...new Set(rows.map(row => row.parentId).filter((id): id is string => !!id))]
-  const children = parentIds.length ? await db.messages.where('parentId').anyOf(parentIds).toArray() : []
-  const byParent = new Map<string, MessageRecord[]>()
-  for (const child of children) byParent.set(child.parentId!, [...(byParent.get(child.parentId!) ?? []), child])
-  const positions = new Map<string, BranchPosition>()
-  for (const row of rows) {
-    // First rows have no parent to look up by: the thread's first rows are read (only when the window holds one).
-    const siblings = row.parentId ? byParent.get(row.parentId) : await siblingsOf(db, row)
-    if (!siblings || siblings.length < 2) continue
-    const ids = [...siblings].sort((a, b) => a.seq - b.seq).map(sibling => sibling.id)
-    positions.set(row.id, { ids, index: ids.indexOf(row.id) })
-  }
-  return positions
+  const childIds = new Map<string, string[]>()
+  if (parentIds.length === 0) return childIds
+  await db.messages.where('parentId').anyOf([...parentIds]).eachKey((parentId, cursor) => {
+    const key = String(parentId)
+    childIds.set(key, [...(childIds.get(key) ?? []), String(cursor.primaryKey)])
+  })
+  const branching = [...childIds].filter(([, ids]) => ids.length > 1)
+  const rows = await db.messages.bulkGet(branching.flatMap(([, ids]) => ids))
+  const seqOf = new Map(rows.filter(row => row !== undefined).map(row => [row.id, row.seq]))
+  return new Map(branching.map(([parentId, ids]) => [parentId, [...ids].sort((a, b) => (seqOf.get(a) ?? 0) - (seqOf.get(b) ?? 0))]))
+}
+
+/** The first rows of a thread (the first message and its edits), oldest first. Reads the thread's rows. */
+export async function firstRowIds(threadId: string): Promise<string[]> {
+  const rows = await getDatabase().messages.where('[threadId+seq]').between([threadId, 0], [threadId, Infinity])
+    .filter(row => !row.parentId).toArray()
+  return rows.map(row => row.id)
+}
+
+/** Where `row` stands among its siblings, given its siblings' ids (undefined when it has none). */
+export function branchPosition(row: MessageRecord, siblingIds: readonly string[] | undefined): BranchPosition | undefined {
+  const index = siblingIds?.indexOf(row.id) ?? -1
+  return siblingIds && siblingIds.length > 1 && index >= 0 ? { ids: [...siblingIds], index } : undefined
+}
+
+/**
+ * Ends the branch shown at the message a reply answers (the nearest user or system row above `messageId`), so the
+ * next reply is added beside the old one. Resolves with that message, or undefined when there is none.
+ */
+export async function branchAtPromptOf(messageId: string): Promise<MessageRecord | undefined> {
+  const db = getDatabase()
+  return db.transaction('rw', db.threads, db.messages, async () => {
+    let row = await db.messages.get(messageId)
+    while (row && (row.role === 'assistant' || row.role === 'tool')) row = row.parentId ? await db.messages.get(row.parentId) : undefined
+    if (row) await setActivePath(db, row.threadId, row.id)
+    return row
+  })
 }
 
 /** Shows the branch of `messageId`: the active leaf becomes the newest row under it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { addMessage, deleteMessagesAfter, listAllMessages, listMessages, toModelMessages } from '~/db/messages'
-import { addEditedMessage, branchAt, branchPositions, deleteBranch, listSiblings, switchBranch } from '~/db/message-branches'
+import { addEditedMessage, branchAt, branchAtPromptOf, branchingChildren, branchPosition, deleteBranch, firstRowIds, listSiblings, switchBranch } from '~/db/message-branches'
 import { forkThread } from '~/db/fork-thread'
 import { listLatestMessages } from '~/db/message-window'
 import { createThread, getThread, touchThread } from '~/db/threads'
@@ -42,9 +42,10 @@ describe('the message tree', () => {
     expect(contents((await listLatestMessages(thread.id, 10)).rows)).toEqual(['Q2', 'A2'])
     expect(contents(await listAllMessages(thread.id))).toEqual(['Q', 'A1', 'Q2', 'A2'])
     expect((await listSiblings(question.id)).map(row => row.id)).toEqual([question.id, edited.id])
-    const positions = await branchPositions([edited, answer2])
-    expect(positions.get(edited.id)).toEqual({ ids: [question.id, edited.id], index: 1 })
-    expect(positions.has(answer2.id)).toBe(false)
+    expect(await firstRowIds(thread.id)).toEqual([question.id, edited.id])
+    expect(branchPosition(edited, await firstRowIds(thread.id))).toEqual({ ids: [question.id, edited.id], index: 1 })
+    expect(await branchingChildren([edited.id])).toEqual(new Map())
+    expect(branchPosition(answer2, undefined)).toBeUndefined()
     expect(answer.onPath).toBe(1)
   })
 
@@ -61,14 +62,17 @@ describe('the message tree', () => {
   it('regenerates a reply as a sibling under the same user message', async () => {
     const { thread, say, edited, answer2 } = await editedChat()
     const followUp = await say('user', 'more?')
-    await branchAt(edited.id)
+    const step = await say('assistant', 'thinking with a tool')
+    expect((await branchAtPromptOf(step.id))?.id).toBe(followUp.id)
+    await branchAtPromptOf(answer2.id)
     expect(contents(await listMessages(thread.id))).toEqual(['Q2'])
     const again = await say('assistant', 'A2 again')
     expect(again.parentId).toBe(edited.id)
     expect((await listSiblings(again.id)).map(row => row.id)).toEqual([answer2.id, again.id])
+    expect(await branchingChildren([edited.id, again.id])).toEqual(new Map([[edited.id, [answer2.id, again.id]]]))
     expect(contents(await listMessages(thread.id))).toEqual(['Q2', 'A2 again'])
     await switchBranch(answer2.id)
-    expect((await getThread(thread.id))?.activeLeafId).toBe(followUp.id)
+    expect((await getThread(thread.id))?.activeLeafId).toBe(step.id)
   })
 
   it('refuses an empty edit, an edit of a reply, and a parent from another chat', async () => {
