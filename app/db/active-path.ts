@@ -10,14 +10,17 @@ export function activePathRange(db: PlugboardDatabase, threadId: string, fromSeq
 /**
  * Makes `leafId` the thread's active leaf (none: an empty path) and moves the on-path marks to match. Only the part
  * that changes is touched: the new branch is walked up by its parent links until it meets the old path, and the
- * old path's rows past that point lose their mark. Call inside a 'rw' transaction on threads and messages.
+ * old path's rows past that point lose their mark. Call inside a 'rw' transaction on threads and messages; `known`
+ * are rows read in that transaction, used instead of reading them again.
  */
-export async function setActivePath(db: PlugboardDatabase, threadId: string, leafId: string | undefined): Promise<void> {
+export async function setActivePath(db: PlugboardDatabase, threadId: string, leafId: string | undefined, known: readonly MessageRecord[] = []): Promise<void> {
+  // Rows the caller read in this transaction already (a subtree): a long branch is walked without a read per row.
+  const cache = new Map(known.map(row => [row.id, row]))
   const walked: string[] = []
   let junctionSeq: number | undefined
   let id = leafId
   while (id) {
-    const row: MessageRecord | undefined = await db.messages.get(id)
+    const row: MessageRecord | undefined = cache.get(id) ?? await db.messages.get(id)
     if (!row || row.threadId !== threadId) break
     if (row.onPath) {
       junctionSeq = row.seq
@@ -29,7 +32,7 @@ export async function setActivePath(db: PlugboardDatabase, threadId: string, lea
   // Every row on a path has a higher seq than its parent, so the old path beyond the junction is a seq range.
   await activePathRange(db, threadId, junctionSeq ?? Dexie.minKey, junctionSeq === undefined)
     .modify((row: MessageRecord) => { delete row.onPath })
-  if (walked.length) await db.messages.where(':id').anyOf(walked).modify({ onPath: 1 })
+  if (walked.length) await db.messages.bulkUpdate(walked.map(key => ({ key, changes: { onPath: 1 } })))
   await db.threads.update(threadId, { activeLeafId: leafId })
 }
 
@@ -50,15 +53,11 @@ export async function subtreeOf(db: PlugboardDatabase, row: MessageRecord): Prom
   return result
 }
 
-/** The newest leaf under `row` (the row with the highest seq in its subtree is always a leaf). */
-export async function newestLeafUnder(db: PlugboardDatabase, row: MessageRecord): Promise<MessageRecord> {
-  return (await subtreeOf(db, row)).at(-1) ?? row
-}
-
 /** The rows sharing `row`'s parent (itself included), oldest first. First rows are siblings of each other. */
 export async function siblingsOf(db: PlugboardDatabase, row: MessageRecord): Promise<MessageRecord[]> {
+  // Read whole, then filtered here: a filtered query steps a cursor row by row, many times slower.
   const rows = row.parentId
     ? await db.messages.where('parentId').equals(row.parentId).toArray()
-    : await db.messages.where('[threadId+seq]').between([row.threadId, Dexie.minKey], [row.threadId, Dexie.maxKey]).filter(candidate => !candidate.parentId).toArray()
+    : (await db.messages.where('[threadId+seq]').between([row.threadId, Dexie.minKey], [row.threadId, Dexie.maxKey]).toArray()).filter(candidate => !candidate.parentId)
   return rows.sort((a, b) => a.seq - b.seq)
 }

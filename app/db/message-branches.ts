@@ -1,5 +1,5 @@
 import { StorageError } from '#shared/errors/storage-error'
-import { newestLeafUnder, setActivePath, siblingsOf, subtreeOf } from './active-path'
+import { setActivePath, siblingsOf, subtreeOf } from './active-path'
 import { getDatabase, type PlugboardDatabase } from './database'
 import { addMessage } from './messages'
 import type { MessageRecord } from './types'
@@ -45,9 +45,8 @@ export async function branchingChildren(parentIds: readonly string[]): Promise<M
 
 /** The first rows of a thread (the first message and its edits), oldest first. Reads the thread's rows. */
 export async function firstRowIds(threadId: string): Promise<string[]> {
-  const rows = await getDatabase().messages.where('[threadId+seq]').between([threadId, 0], [threadId, Infinity])
-    .filter(row => !row.parentId).toArray()
-  return rows.map(row => row.id)
+  const rows = await getDatabase().messages.where('[threadId+seq]').between([threadId, 0], [threadId, Infinity]).toArray()
+  return rows.filter(row => !row.parentId).map(row => row.id)
 }
 
 /** Where `row` stands among its siblings, given its siblings' ids (undefined when it has none). */
@@ -75,7 +74,9 @@ export async function switchBranch(messageId: string): Promise<void> {
   const db = getDatabase()
   await db.transaction('rw', db.threads, db.messages, async () => {
     const row = await mustGet(db, messageId, 'switch branch')
-    await setActivePath(db, row.threadId, (await newestLeafUnder(db, row)).id)
+    // The newest row of the subtree is its newest leaf; the path to it runs through the subtree read here.
+    const subtree = await subtreeOf(db, row)
+    await setActivePath(db, row.threadId, subtree.at(-1)!.id, subtree)
   })
 }
 
@@ -119,7 +120,8 @@ export async function deleteBranch(messageId: string): Promise<number> {
     if (!row.onPath) return doomed.length
     const index = siblings.findIndex(sibling => sibling.id === row.id)
     const next = siblings[index - 1] ?? siblings[index + 1]
-    await setActivePath(db, row.threadId, next ? (await newestLeafUnder(db, next)).id : row.parentId)
+    const remaining = next ? await subtreeOf(db, next) : []
+    await setActivePath(db, row.threadId, remaining.at(-1)?.id ?? row.parentId, remaining)
     return doomed.length
   })
 }
