@@ -5,6 +5,7 @@ import type { ToolSet } from '#shared/tools/tool-types'
 import type { ModelMessage, ToolCall } from '#shared/types/chat'
 import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
 import type { MessageRecord } from '~/db/types'
+import { addEditedMessage, branchAtPromptOf } from '~/db/message-branches'
 import { claimThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
 import { createLoopRecorder, toStoredError, type LoopRecorder, type LoopRecorderOptions, type StreamingDraft } from '~/db/loop-recorder'
@@ -242,6 +243,34 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     return !!started
   }
 
+  /**
+   * Sends an edited copy of a user message and asks the model: a new branch from that point (the old message and
+   * its replies stay on theirs). Returns false when nothing was sent.
+   */
+  async function edit(messageId: string, text: string): Promise<boolean> {
+    const id = toValue(threadId)
+    if (!id || !text.trim()) return false
+    const started = await startRun(id, askModel, async () => {
+      await (await loadStoredApproval()).closeWaitingCalls(id)
+      await addEditedMessage(messageId, text)
+    })
+    return !!started
+  }
+
+  /** A new reply to the message `messageId` answers, beside the old reply (which stays on its branch). */
+  async function regenerate(messageId: string): Promise<boolean> {
+    const id = toValue(threadId)
+    if (!id) return false
+    let branched = false
+    const started = await startRun(id, async (run) => {
+      if (branched) await askModel(run)
+    }, async () => {
+      await (await loadStoredApproval()).closeWaitingCalls(id)
+      branched = !!await branchAtPromptOf(messageId)
+    })
+    return !!started && branched
+  }
+
   /** Aborts the stream and any running tools; the partial reply is kept and marked stopped. */
   function stop() {
     // A chat the server runs is stopped there; its last event ends this tab's stream.
@@ -323,5 +352,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     stop,
     retry,
     continueLoop,
+    edit,
+    regenerate,
   }
 }

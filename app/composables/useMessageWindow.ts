@@ -1,6 +1,6 @@
 import { liveQuery, type Subscription } from 'dexie'
 import { computed, onScopeDispose, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
-import { listLatestMessages, listMessagesBefore, listMessagesFrom, type MessageWindow } from '~/db/message-window'
+import { listLatestMessages, listMessagesBefore, listMessagesBetween, listMessagesFrom, type MessageWindow } from '~/db/message-window'
 import type { MessageRecord } from '~/db/types'
 import type { MarkdownPrerender } from '~/utils/chat/markdown/markdown-prerender'
 import { createRowReuse } from '~/utils/chat/message-list/stable-rows'
@@ -24,8 +24,8 @@ interface WindowPart extends MessageWindow {
  * the user scrolls up. Each page is a query of its own (the newest `pageSize` rows below the page after it), kept
  * live too, so reading a page reads only its rows, never the whole window again, and a write re-reads only the part
  * it touched. Unchanged rows keep their objects, so a page read in re-renders no mounted turn. Each chat keeps its
- * pages while the page lives, so switching back shows the same rows. The model's history is not this: `useChat`
- * reads every row when it sends.
+ * pages while the page lives, so switching back shows the same rows. Only the active path is shown: a branch
+ * switched re-reads the pages whose rows changed. The model's history is not this: `useChat` reads the whole path.
  */
 export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>, options: UseMessageWindowOptions = {}) {
   const { initialSize = 60, pageSize = 100, prerenderMarkdown = true } = options
@@ -75,7 +75,13 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
 
   function subscribePage(page: number, id: string) {
     const below = pages[page]!
-    subscribe(page + 1, id, () => listMessagesBefore(id, below, pageSize))
+    const current = pages
+    // Read when the query runs: once an older page exists, this one reaches down to it. A page is re-read only when
+    // rows in its range change, and a branch switched there is such a change, so the pages never leave a gap.
+    subscribe(page + 1, id, async () => {
+      const from = current[page + 1]
+      return from === undefined ? listMessagesBefore(id, below, pageSize) : { rows: await listMessagesBetween(id, from, below), hasOlder: true }
+    })
   }
 
   watch(() => toValue(threadId), (id) => {

@@ -3,6 +3,7 @@ import { StorageError } from '#shared/errors/storage-error'
 import type { AuditRecord, MessageRecord, ThreadRecord, UserToolRecord } from './types'
 import { storageStatus } from './storage-status'
 import { installSearchIndexHooks, type SearchIndexRow, type SearchWordRow } from './search-index'
+import { linkRowsInOrder } from './tree-migration'
 
 /** Lets tests (and the in-memory fallback) hand Dexie an IndexedDB implementation. */
 export interface PlugboardDatabaseOptions {
@@ -47,6 +48,10 @@ export class PlugboardDatabase extends Dexie {
     this.version(3).stores({ searchIndex: 'id, *words', searchWords: 'word' })
     // Version 4: tool rows by `toolStatus`, so start-up finds the runs a reload cut off without reading every row.
     this.version(4).stores({ messages: 'id, threadId, [threadId+seq], createdAt, status, toolStatus' })
+    // Version 5: chats are trees. Each row names its parent, a thread its active leaf, and the rows on the path to
+    // that leaf carry `onPath`, so the message list pages through the active path by index, like a flat chat.
+    this.version(5).stores({ messages: 'id, threadId, [threadId+seq], [threadId+onPath+seq], parentId, createdAt, status, toolStatus' })
+      .upgrade(linkRowsInOrder)
     installSearchIndexHooks(this)
   }
 }

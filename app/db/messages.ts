@@ -1,5 +1,6 @@
 import { Dexie } from 'dexie'
 import { StorageError } from '#shared/errors/storage-error'
+import { activePathRange, setActivePath, subtreeOf } from './active-path'
 import { createId } from './create-id'
 import { getDatabase } from './database'
 import { DEFAULT_THREAD_TITLE } from './threads'
@@ -10,21 +11,27 @@ export { markInterrupted, TOOL_CLOSED_RESULT } from './mark-interrupted'
 export { searchMessages, type MessageSearchHit, type SearchMessagesOptions } from './search-messages'
 
 /** A message to store: the store assigns `seq` and the timestamps; `id` may be chosen by the caller. */
-export type NewMessage = Omit<MessageRecord, 'id' | 'seq' | 'createdAt' | 'updatedAt' | 'content'> & {
+export type NewMessage = Omit<MessageRecord, 'id' | 'seq' | 'createdAt' | 'updatedAt' | 'content' | 'parentId' | 'onPath'> & {
   id?: string
   /** @default '' */
   content?: string
+  /**
+   * The row it goes under, which starts a new branch when that row already has children; `null` makes it a first
+   * row (an edited first message). @default the thread's active leaf (the end of the branch shown)
+   */
+  parentId?: string | null
 }
 
 /** What `updateMessage` may change: everything but the identity and position of the row. */
-export type MessagePatch = Partial<Omit<MessageRecord, 'id' | 'threadId' | 'seq' | 'createdAt'>>
+export type MessagePatch = Partial<Omit<MessageRecord, 'id' | 'threadId' | 'seq' | 'createdAt' | 'parentId' | 'onPath'>>
 
 const TITLE_MAX_LENGTH = 60
 
 /**
- * Stores a message at the end of its thread and returns the stored row. The next `seq` is read and written in one
- * transaction, so concurrent calls never share a position. Moves the thread to the top of the list, and names a
- * thread still called 'New chat' after its first user message.
+ * Stores a message at the end of the branch shown (or under `parentId`) and returns the stored row; it becomes the
+ * thread's active leaf. The next `seq` and the leaf are read and written in one transaction, so concurrent calls
+ * never share a position and form one chain. Moves the thread to the top of the list, and names a thread still
+ * called 'New chat' after its first user message.
  */
 export async function addMessage(message: NewMessage): Promise<MessageRecord> {
   const db = getDatabase()
@@ -33,17 +40,27 @@ export async function addMessage(message: NewMessage): Promise<MessageRecord> {
     if (!thread) throw new StorageError(`Chat ${message.threadId} does not exist.`, { operation: 'add message' })
     const last = await threadRange(message.threadId).last()
     const now = Date.now()
+    const { parentId: askedParent, ...fields } = message
+    const parentId = askedParent === undefined ? thread.activeLeafId : askedParent ?? undefined
+    if (parentId && (await db.messages.get(parentId))?.threadId !== thread.id) {
+      throw new StorageError(`Message ${parentId} is not in chat ${thread.id}.`, { operation: 'add message' })
+    }
+    // Under the leaf the branch simply grows; anywhere else the path is worked out again from the parent links.
+    const extendsPath = parentId === thread.activeLeafId
     const record: MessageRecord = {
-      ...message,
+      ...fields,
       id: message.id ?? createId(),
       content: message.content ?? '',
       seq: (last?.seq ?? 0) + 1,
       createdAt: now,
       updatedAt: now,
     }
+    if (parentId) record.parentId = parentId
+    if (extendsPath) record.onPath = 1
     await db.messages.add(record)
+    if (!extendsPath) await setActivePath(db, thread.id, record.id)
 
-    const threadPatch: Partial<ThreadRecord> = { updatedAt: now }
+    const threadPatch: Partial<ThreadRecord> = { updatedAt: now, activeLeafId: record.id }
     if (record.model) threadPatch.model = record.model
     if (record.role === 'user' && thread.title === DEFAULT_THREAD_TITLE && record.content.trim()) {
       const earlierUserMessage = await db.messages.where('threadId').equals(thread.id)
@@ -66,16 +83,31 @@ export function getMessage(id: string): Promise<MessageRecord | undefined> {
   return getDatabase().messages.get(id)
 }
 
-/** A thread's messages in order. */
+/** A thread's active path in order: the messages shown, and the model's history. */
 export function listMessages(threadId: string): Promise<MessageRecord[]> {
+  return activePathRange(getDatabase(), threadId).toArray()
+}
+
+/** Every row of a thread, all branches, in creation order (export, delete, search). */
+export function listAllMessages(threadId: string): Promise<MessageRecord[]> {
   return threadRange(threadId).toArray()
 }
 
-/** Deletes the messages of a thread that come after position `seq` (Retry keeps the user message and redoes the rest). */
-export function deleteMessagesAfter(threadId: string, seq: number): Promise<number> {
-  return getDatabase().messages.where('[threadId+seq]')
-    .between([threadId, seq], [threadId, Dexie.maxKey], false, true)
-    .delete()
+/**
+ * Deletes what comes after position `seq` on the active path, with every branch growing from it (Retry keeps the
+ * user message and redoes the rest; a taken-over step drops what this tab recorded of it). The leaf goes back to
+ * the last row kept; branches beside the path stay. Resolves with the number of rows deleted.
+ */
+export async function deleteMessagesAfter(threadId: string, seq: number): Promise<number> {
+  const db = getDatabase()
+  return db.transaction('rw', db.threads, db.messages, async () => {
+    const first = await activePathRange(db, threadId, seq, false).first()
+    if (!first) return 0
+    const doomed = await subtreeOf(db, first)
+    await db.messages.bulkDelete(doomed.map(row => row.id))
+    await setActivePath(db, threadId, first.parentId)
+    return doomed.length
+  })
 }
 
 /** A short thread title from a message: its first non-empty line, whitespace collapsed, cut at a word. */

@@ -19,6 +19,11 @@ export interface ThreadRecord {
    * global switches). A tool not listed follows the global switch. (Issue 9: tool choice per chat.)
    */
   toolChoices?: Record<string, boolean>
+  /**
+   * The newest row of the branch shown: the model's history is the path from the first row to this one (parent
+   * links). Undefined for an empty chat.
+   */
+  activeLeafId?: string
 }
 
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool'
@@ -43,8 +48,15 @@ export type StoredError = LoopFailure
 export interface MessageRecord {
   id: string
   threadId: string
-  /** Order within the thread, strictly increasing. */
+  /** Order of creation within the thread, strictly increasing (a branch added later has higher numbers). */
   seq: number
+  /** The row this one answers or follows; undefined for a first row (an edited first message is a second root). */
+  parentId?: string
+  /**
+   * 1 while the row is on the path from the first row to the thread's active leaf, absent otherwise. Derived from
+   * the parent links whenever the leaf moves; indexed so the visible branch is read in pages without a walk.
+   */
+  onPath?: 1
   role: MessageRole
   /** Text. For tool rows: what the model received (maybe truncated). */
   content: string

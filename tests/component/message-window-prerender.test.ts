@@ -29,10 +29,10 @@ async function storeChat(threadId: string, replies: number): Promise<MessageReco
     for (const role of ['user', 'assistant'] as const) {
       const seq = rows.length + 1
       const content = role === 'user' ? `Question ${threadId} ${turn}` : `Answer **${threadId} ${turn}**.\n\n- item ${turn}\n- more`
-      rows.push({ id: `${threadId}-${seq}`, threadId, seq, role, content, status: 'complete', createdAt: seq, updatedAt: seq })
+      rows.push({ id: `${threadId}-${seq}`, threadId, seq, parentId: rows.at(-1)?.id, onPath: 1, role, content, status: 'complete', createdAt: seq, updatedAt: seq })
     }
   }
-  await db.threads.put({ id: threadId, title: threadId, createdAt: 1, updatedAt: 1 })
+  await db.threads.put({ id: threadId, title: threadId, createdAt: 1, updatedAt: 1, activeLeafId: rows.at(-1)?.id })
   await db.messages.bulkPut(rows)
   return rows
 }

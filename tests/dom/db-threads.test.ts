@@ -9,12 +9,12 @@ import { useFreshDatabase } from './helpers/fresh-database'
 const database = useFreshDatabase('threads-test')
 
 describe('threads', () => {
-  it('declares the version 4 schema with the indexes the queries use', async () => {
+  it('declares the version 5 schema with the indexes the queries use', async () => {
     await database().open()
-    expect(database().verno).toBe(4)
+    expect(database().verno).toBe(5)
     expect(database().threads.schema.primKey.name).toBe('id')
     expect(database().threads.schema.indexes.map(index => index.name).sort()).toEqual(['createdAt', 'updatedAt'])
-    expect(database().messages.schema.indexes.map(index => index.name).sort()).toEqual(['[threadId+seq]', 'createdAt', 'status', 'threadId', 'toolStatus'])
+    expect(database().messages.schema.indexes.map(index => index.name).sort()).toEqual(['[threadId+onPath+seq]', '[threadId+seq]', 'createdAt', 'parentId', 'status', 'threadId', 'toolStatus'])
     expect(database().audit.schema.indexes.map(index => index.name).sort()).toEqual(['startedAt', 'status', 'threadId', 'toolName'])
     expect(database().userTools.schema.indexes.map(index => index.name)).toContain('name')
     expect(database().searchIndex.schema.indexes.map(index => [index.name, index.multi])).toEqual([['words', true]])

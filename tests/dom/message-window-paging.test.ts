@@ -5,6 +5,7 @@ import { effectScope, shallowRef, watch } from 'vue'
 import { useMessageWindow } from '~/composables/useMessageWindow'
 import { getDatabase } from '~/db/database'
 import { addMessage, deleteMessagesAfter, listMessages, updateMessage } from '~/db/messages'
+import { branchAt, switchBranch } from '~/db/message-branches'
 import { createThread } from '~/db/threads'
 import type { MessageRecord } from '~/db/types'
 import { longChat } from '../e2e/support/seed-chat'
@@ -133,6 +134,32 @@ describe('useMessageWindow paging', () => {
     })
     open.value = chat.thread.id
     expect(await firstShown).toEqual(shown)
+    stop()
+  })
+
+  it('shows the whole new path without a gap when a branch is switched under paged rows', async () => {
+    const thread = await createThread()
+    const say = (content: string) => addMessage({ threadId: thread.id, role: 'user', content, status: 'complete' })
+    for (let index = 1; index <= 30; index++) await say(`root ${index}`)
+    const fork = (await listMessages(thread.id)).at(-1)!
+    // Branch B starts, branch A is written in one go, then B goes on: A is dense where B is sparse, in seq.
+    const firstOfB = await say('b 1')
+    for (let index = 2; index <= 5; index++) await say(`b ${index}`)
+    await branchAt(fork.id)
+    const firstOfA = await say('a 1')
+    for (let index = 2; index <= 25; index++) await say(`a ${index}`)
+    await switchBranch(firstOfB.id)
+    for (let index = 6; index <= 125; index++) await say(`b ${index}`)
+    const { window, stop } = openWindow(() => thread.id)
+    await vi.waitFor(() => expect(window.loaded.value).toBe(true))
+    while (window.hasOlder.value) await pageIn(window)
+    expect(ids(window.rows.value)).toEqual(ids(await listMessages(thread.id)))
+    await switchBranch(firstOfA.id)
+    const path = await listMessages(thread.id)
+    expect(path).toHaveLength(55)
+    await vi.waitFor(() => expect(window.rows.value.at(-1)!.content).toBe('a 25'))
+    while (window.hasOlder.value) await pageIn(window)
+    expect(ids(window.rows.value)).toEqual(ids(path))
     stop()
   })
 })

@@ -88,6 +88,15 @@ describe('fake OpenRouter server', () => {
     expect(data.every(model => model.pricing && model.context_length > 0)).toBe(true)
   })
 
+  it('numbers fake/echo\'s replies and quotes the last user message in them', async () => {
+    const messages = [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'x' }, { role: 'user', content: 'edited question' }]
+    const first = await (await chat({ model: 'fake/echo', messages })).text()
+    const second = await (await chat({ model: 'fake/echo', messages })).text()
+    const textOf = (sse: string) => sse.split('\n').filter(line => line.startsWith('data: {')).map(line => JSON.parse(line.slice(6)).choices?.[0]?.delta?.content ?? '').join('')
+    expect(textOf(first)).toMatch(/^Reply (\d+) to: edited question$/)
+    expect(Number(/Reply (\d+)/.exec(textOf(second))![1])).toBe(Number(/Reply (\d+)/.exec(textOf(first))![1]) + 1)
+  })
+
   it('replays the recorded OpenRouter text stream for fake/text', async () => {
     const response = await chat({ model: 'fake/text' })
     expect(response.headers.get('content-type')).toContain('text/event-stream')

@@ -10,13 +10,15 @@ export interface SeededChat {
 /**
  * A chat of `messageCount` rows in groups of four: a question, an assistant row calling `calculate`, the tool
  * row, and a markdown answer (paragraphs, a list, every fifth one a code block). `messageCount / 4` tool calls.
+ * One branch: each row's parent is the row before it, all on the active path, the last one the thread's leaf.
  */
 export function longChat(threadId: string, messageCount = 2000): SeededChat {
   const start = 1_750_000_000_000
   const messages: MessageRecord[] = []
   const add = (fields: Omit<MessageRecord, 'id' | 'threadId' | 'seq' | 'createdAt' | 'updatedAt' | 'status'>) => {
     const seq = messages.length + 1
-    messages.push({ id: `${threadId}-m${seq}`, threadId, seq, status: 'complete', createdAt: start + seq * 1000, updatedAt: start + seq * 1000, ...fields })
+    const parentId = messages.at(-1)?.id
+    messages.push({ id: `${threadId}-m${seq}`, threadId, seq, ...(parentId ? { parentId } : {}), onPath: 1, status: 'complete', createdAt: start + seq * 1000, updatedAt: start + seq * 1000, ...fields })
   }
   for (let turn = 1; messages.length < messageCount; turn++) {
     const expression = `${turn} * 7 + ${turn % 13}`
@@ -32,7 +34,7 @@ export function longChat(threadId: string, messageCount = 2000): SeededChat {
     })
   }
   messages.length = messageCount
-  return { thread: { id: threadId, title: `Long chat (${messageCount} messages)`, createdAt: start, updatedAt: start + messageCount * 1000 }, messages }
+  return { thread: { id: threadId, title: `Long chat (${messageCount} messages)`, createdAt: start, updatedAt: start + messageCount * 1000, activeLeafId: messages.at(-1)?.id }, messages }
 }
 
 /**
