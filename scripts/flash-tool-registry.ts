@@ -8,8 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { RichToolDefinition } from '../shared/types/rich-tool-definition'
 import { toRichToolDefinition } from '../shared/tools/rich-definition/to-rich-tool-definition'
 import { formatCatalogProblems, validateRichDefinitions } from '../shared/tools/rich-definition/validate-rich-definitions'
-import { isToolPlugin } from '../app/utils/chat/registry/define-tool'
-import { normalizeToolDefinition } from '../app/utils/chat/registry/tool-definition-validation'
+import { isToolPlugin } from '../shared/tools/definition/define-tool'
+import { normalizeToolDefinition } from '../shared/tools/definition/tool-definition-validation'
 import type { ToolRegistryFile } from '../server/utils/chat/static-tool-registry'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))

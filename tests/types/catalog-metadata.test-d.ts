@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest'
-import { defineTool } from '~/utils/chat/registry/define-tool'
+import { defineTool } from '../../shared/tools/definition/define-tool'
 
 describe('a tool\'s catalog metadata', () => {
   it('gives the handler its settings as context.settings', () => {

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest'
-import { defineTool } from '~/utils/chat/registry/define-tool'
+import { defineTool } from '../../shared/tools/definition/define-tool'
 import type { RegisteredTool, ToolSandbox } from '~/utils/chat/registry/tool-registry-types'
 
 describe('defineTool sandbox', () => {

@@ -1,8 +1,8 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import type { ToolExecutionContext } from '#shared/tools/tool-types'
-import { defineTool } from '~/utils/chat/registry/define-tool'
-import type { FromSchema } from '~/utils/chat/registry/json-schema-type'
+import { defineTool } from '../../shared/tools/definition/define-tool'
+import type { FromSchema } from '../../shared/tools/definition/json-schema-type'
 
 describe('defineTool with a JSON Schema written as const', () => {
   it('infers required, optional, enum, array, nested and nullable properties', () => {

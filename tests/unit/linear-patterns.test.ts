@@ -1,7 +1,7 @@
 // JSON-Schema patterns from outside (plugins, MCP servers, a client's browser tools) against hostile arguments:
 // checked in linear time, or refused with a message; never a thread held by backtracking.
 import { describe, expect, it } from 'vitest'
-import { findSchemaProblem } from '~/utils/chat/registry/json-schema-structure'
+import { findSchemaProblem } from '../../shared/tools/definition/json-schema-structure'
 import { InvalidToolInputError } from '#shared/errors/invalid-tool-input-error'
 import { validateToolArguments } from '#shared/tools/validate-tool-arguments'
 import { compileLinearPattern, MAX_PATTERN_CHARS, releaseLinearPattern } from '#shared/tools/patterns/linear-pattern'

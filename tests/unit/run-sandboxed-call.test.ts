@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defineTool } from '~/utils/chat/registry/define-tool'
+import { defineTool } from '../../shared/tools/definition/define-tool'
 import { runSandboxedCall } from '~/utils/chat/sandbox/run-sandboxed-call'
 import type { PluginModules } from '~/utils/chat/sandbox/run-sandboxed-call'
 import type { SandboxResponse, SandboxRunRequest } from '~/utils/chat/sandbox/sandbox-messages'

@@ -4,7 +4,7 @@ import { dropForbiddenKeys, isForbiddenKey } from '#shared/security/forbidden-ke
 import { DuplicateToolError } from '#shared/errors/duplicate-tool-error'
 import { DuplicateServerToolError } from '~~/server/utils/chat/errors/duplicate-server-tool-error'
 import { DuplicateToolError as AppDuplicateToolError } from '~/utils/chat/registry/errors/duplicate-tool-error'
-import { TOOL_NAME_PATTERN as appPattern } from '~/utils/chat/registry/tool-definition-validation'
+import { TOOL_NAME_PATTERN as appPattern } from '../../shared/tools/definition/tool-definition-validation'
 import { TOOL_NAME_PATTERN } from '#shared/history/tool-call-shape'
 
 describe('the one copy of each small guard', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { defineTool } from '~/utils/chat/registry/define-tool'
+import { defineTool } from '../../shared/tools/definition/define-tool'
 import { loadToolPlugins } from '~/utils/chat/registry/load-tool-plugins'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 

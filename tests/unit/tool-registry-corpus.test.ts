@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ToolDefinition } from '#shared/types/chat'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
-import { InvalidToolDefinitionError } from '~/utils/chat/registry/errors/invalid-tool-definition-error'
+import { InvalidToolDefinitionError } from '../../shared/errors/invalid-tool-definition-error'
 import type { ToolRegistry } from '~/utils/chat/registry/tool-registry-types'
 
 const corpus = JSON.parse(readFileSync(resolve(process.cwd(), 'tests/fixtures/corpora/tool-schemas/bfcl_tools.openai.json'), 'utf8')) as ToolDefinition[]

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createToolRegistry } from '~/utils/chat/tool-registry'
 import { createToolErrorListener } from '~/utils/chat/registry/tool-error-listener'
 import { DuplicateToolError } from '~/utils/chat/registry/errors/duplicate-tool-error'
-import { InvalidToolDefinitionError } from '~/utils/chat/registry/errors/invalid-tool-definition-error'
+import { InvalidToolDefinitionError } from '../../shared/errors/invalid-tool-definition-error'
 import type { RegisterableToolDefinition } from '~/utils/chat/registry/tool-registry-types'
 import { getToolRegistry } from '~/utils/chat/registry/tool-registry-singleton'
 

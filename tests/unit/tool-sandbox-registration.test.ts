@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { defineTool } from '~/utils/chat/registry/define-tool'
-import { InvalidToolDefinitionError } from '~/utils/chat/registry/errors/invalid-tool-definition-error'
+import { defineTool } from '../../shared/tools/definition/define-tool'
+import { InvalidToolDefinitionError } from '../../shared/errors/invalid-tool-definition-error'
 import { loadToolPlugins } from '~/utils/chat/registry/load-tool-plugins'
 import { runSandboxedCall } from '~/utils/chat/sandbox/run-sandboxed-call'
 import { createToolRegistry } from '~/utils/chat/tool-registry'

@@ -2,10 +2,10 @@ import { computed, getCurrentScope, onScopeDispose, shallowRef } from 'vue'
 import type { ToolDefinition } from '#shared/types/chat'
 import type { ExecutableTool, ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import { DuplicateToolError } from './registry/errors/duplicate-tool-error'
-import { InvalidToolDefinitionError } from './registry/errors/invalid-tool-definition-error'
+import { InvalidToolDefinitionError } from '#shared/errors/invalid-tool-definition-error'
 import { isSandboxedHandler } from './sandbox/worker-tool-sandbox'
 import { checkAvailability } from './registry/check-availability'
-import { normalizeToolDefinition } from './registry/tool-definition-validation'
+import { normalizeToolDefinition } from '#shared/tools/definition/tool-definition-validation'
 import { RegisteredToolRecord } from './registry/registered-tool'
 import type {
   RegisterableToolDefinition, RegisteredTool, RegisterToolOptions, ToolAvailabilityContext, ToolListAccessor, ToolRegistry,

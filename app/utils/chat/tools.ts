@@ -9,14 +9,14 @@ import type { ComputedRef } from 'vue'
 import type { ToolHandler } from '#shared/tools/tool-types'
 import { getToolRegistry } from './registry/tool-registry-singleton'
 import type { RegisterableToolDefinition, RegisteredTool, RegisterToolOptions } from './registry/tool-registry-types'
-import type { ToolArgumentsOf } from './registry/typed-tool-definition'
+import type { ToolArgumentsOf } from '#shared/tools/definition/typed-tool-definition'
 
-export { defineTool } from './registry/define-tool'
-export type { DefinedTool, DefineToolOptions, InferToolArgs, ToolParameters, ToolPlugin } from './registry/define-tool'
+export { defineTool } from '#shared/tools/definition/define-tool'
+export type { DefinedTool, DefineToolOptions, InferToolArgs, ToolParameters, ToolPlugin } from '#shared/tools/definition/define-tool'
 export { useToolRegistry, toolRegistryKey } from './registry/use-tool-registry'
 export type { RunToolForTestOptions, ToolTestResult } from './registry/run-tool-for-test'
-export type { FromSchema } from './registry/json-schema-type'
-export type { DesignToolDefinition, ReadonlyJsonSchemaObject, ToolArgumentsOf, TypedToolDefinition } from './registry/typed-tool-definition'
+export type { FromSchema } from '#shared/tools/definition/json-schema-type'
+export type { DesignToolDefinition, ReadonlyJsonSchemaObject, ToolArgumentsOf, TypedToolDefinition } from '#shared/tools/definition/typed-tool-definition'
 export type {
   RegisterableToolDefinition, RegisteredTool, RegisteredToolDefinition, RegisterToolOptions, ResolvedToolUi,
   ToolAvailability, ToolAvailabilityContext, ToolRegistry, ToolSandbox, ToolUiMetadata,
@@ -24,7 +24,7 @@ export type {
 export type { ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
 export type { ToolDefinition } from '#shared/types/chat'
 export { DuplicateToolError } from './registry/errors/duplicate-tool-error'
-export { InvalidToolDefinitionError } from './registry/errors/invalid-tool-definition-error'
+export { InvalidToolDefinitionError } from '#shared/errors/invalid-tool-definition-error'
 
 /**
  * Register a tool with the app's registry. `opts.enabled` wins over the user's saved choice, which wins over

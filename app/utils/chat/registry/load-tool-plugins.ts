@@ -1,5 +1,5 @@
-import { isToolPlugin } from './define-tool'
-import type { ToolPlugin } from './define-tool'
+import { isToolPlugin } from '#shared/tools/definition/define-tool'
+import type { ToolPlugin } from '#shared/tools/definition/define-tool'
 import { spawnToolWorker } from '../sandbox/spawn-tool-worker'
 import { createWorkerToolSandbox } from '../sandbox/worker-tool-sandbox'
 import type { SandboxWorker } from '../sandbox/worker-tool-sandbox'

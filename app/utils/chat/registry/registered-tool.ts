@@ -3,7 +3,7 @@ import type { Ref, ShallowRef } from 'vue'
 import type { ToolHandler } from '#shared/tools/tool-types'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
-import type { NormalizedToolDefinition } from './tool-definition-validation'
+import type { NormalizedToolDefinition } from '#shared/tools/definition/tool-definition-validation'
 import type { RegisteredTool, RegisteredToolDefinition, ToolAvailability, ToolSandbox } from './tool-registry-types'
 
 /**

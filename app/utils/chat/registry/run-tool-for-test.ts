@@ -2,7 +2,7 @@ import { executeToolCalls } from '#shared/tools/execute-tool-calls'
 import type { ToolHandler, ToolResult } from '#shared/tools/tool-types'
 import { createToolRegistry } from '../tool-registry'
 import type { RegisterableToolDefinition } from './tool-registry-types'
-import type { ToolArgumentsOf } from './typed-tool-definition'
+import type { ToolArgumentsOf } from '#shared/tools/definition/typed-tool-definition'
 
 export interface RunToolForTestOptions {
   /** The chat the call belongs to, as the handler's `context.threadId` and the availability check see it. @default 'test-thread' */

@@ -1,6 +1,6 @@
 import type { ToolExecutionContext } from '#shared/tools/tool-types'
-import { isToolPlugin } from '../registry/define-tool'
-import type { ToolPlugin } from '../registry/define-tool'
+import { isToolPlugin } from '#shared/tools/definition/define-tool'
+import type { ToolPlugin } from '#shared/tools/definition/define-tool'
 import type { SandboxResponse, SandboxRunRequest } from './sandbox-messages'
 
 /** What `import.meta.glob('…/plugins/*.ts')` returns: path → lazy import. */

@@ -3,9 +3,9 @@
  * both, so an imported file cannot hold what the editor would refuse.
  */
 import type { JsonSchemaObject } from '#shared/types/chat'
-import { InvalidToolDefinitionError } from '../registry/errors/invalid-tool-definition-error'
-import { describeJsonKind } from '../registry/json-schema-structure'
-import { normalizeToolDefinition, TOOL_NAME_PATTERN } from '../registry/tool-definition-validation'
+import { InvalidToolDefinitionError } from '#shared/errors/invalid-tool-definition-error'
+import { describeJsonKind } from '#shared/tools/definition/json-schema-structure'
+import { normalizeToolDefinition, TOOL_NAME_PATTERN } from '#shared/tools/definition/tool-definition-validation'
 import type { RegisterableToolDefinition } from '../registry/tool-registry-types'
 import {
   USER_TOOL_DEFAULT_TIMEOUT_MS, USER_TOOL_EXECUTOR_MARGIN_MS, USER_TOOL_MAX_CODE_CHARS, USER_TOOL_MAX_DESCRIPTION_CHARS, USER_TOOL_MAX_SCHEMA_CHARS,

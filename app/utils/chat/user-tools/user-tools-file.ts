@@ -12,7 +12,7 @@
  * unknown fields are refused (they would be silently lost), and nothing is kept unless the whole file is valid.
  */
 import type { UserToolRecord } from '~/db/types'
-import { describeJsonKind } from '../registry/json-schema-structure'
+import { describeJsonKind } from '#shared/tools/definition/json-schema-structure'
 import { validateUserToolDraft } from './user-tool-draft'
 import type { UserToolDraft } from './user-tool-draft'
 import { USER_TOOLS_MAX_COUNT, USER_TOOLS_MAX_IMPORT_BYTES } from './user-tool-limits'

@@ -1,5 +1,5 @@
-import type { ToolFunctionInput } from '#shared/types/chat'
-import type { RegisterableToolDefinition } from './tool-registry-types'
+import type { ToolFunctionInput } from '../../types/chat'
+import type { RegisterableToolDefinition } from './tool-definition-types'
 
 /**
  * A JSON Schema object as TypeScript infers it from a literal under a `const` type parameter (readonly arrays),

@@ -1,16 +1,16 @@
-import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
-import type { ToolApprovalPolicy } from '#shared/types/server-tools'
-import { APPROVAL_POLICIES, defaultApprovalPolicy } from '#shared/loop/tool-approval'
-import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
+import type { JsonSchemaObject, ToolDefinition } from '../../types/chat'
+import type { ToolApprovalPolicy } from '../../types/server-tools'
+import { APPROVAL_POLICIES, defaultApprovalPolicy } from '../../loop/tool-approval'
+import { InvalidToolDefinitionError } from '../../errors/invalid-tool-definition-error'
 import { describeJsonKind, findSchemaProblem } from './json-schema-structure'
 import { RegisteredToolDefinitionRecord } from './registered-tool-definition'
 import type {
   RegisterableToolDefinition, RegisteredToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata,
-} from './tool-registry-types'
-import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
-import { isRecord } from '#shared/types/is-record'
+} from './tool-definition-types'
+import type { ToolCatalogMetadata } from '../../types/rich-tool-definition'
+import { isRecord } from '../../types/is-record'
 
-import { TOOL_NAME_PATTERN } from '#shared/history/tool-call-shape'
+import { TOOL_NAME_PATTERN } from '../../history/tool-call-shape'
 
 export { TOOL_NAME_PATTERN }
 export { DEFAULT_TOOL_CATEGORY, DEFAULT_TOOL_ICON } from './registered-tool-definition'

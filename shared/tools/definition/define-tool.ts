@@ -1,12 +1,12 @@
 import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
-import type { JsonSchemaObject } from '#shared/types/chat'
-import type { ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
-import type { ToolApprovalPolicy } from '#shared/types/server-tools'
-import type { ToolCatalogMetadata } from '#shared/types/rich-tool-definition'
+import type { JsonSchemaObject } from '../../types/chat'
+import type { ToolExecutionContext, ToolHandler } from '../tool-types'
+import type { ToolApprovalPolicy } from '../../types/server-tools'
+import type { ToolCatalogMetadata } from '../../types/rich-tool-definition'
 import type { FromSchema } from './json-schema-type'
 import { normalizeToolDefinition } from './tool-definition-validation'
-import { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error'
-import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-registry-types'
+import { InvalidToolDefinitionError } from '../../errors/invalid-tool-definition-error'
+import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-definition-types'
 import type { DesignToolDefinition, ReadonlyJsonSchemaObject, TypedToolDefinition } from './typed-tool-definition'
 
 /** A tool's parameters: a zod object schema, or a JSON Schema object written `as const`. */

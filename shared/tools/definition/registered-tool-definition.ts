@@ -1,6 +1,6 @@
-import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
+import type { JsonSchemaObject, ToolDefinition } from '../../types/chat'
 import { labelFromToolName } from './tool-label'
-import type { ResolvedToolUi, ToolUiMetadata } from './tool-registry-types'
+import type { ResolvedToolUi, ToolUiMetadata } from './tool-definition-types'
 
 export const DEFAULT_TOOL_ICON = 'i-lucide-wrench'
 export const DEFAULT_TOOL_CATEGORY = 'General'

@@ -1,4 +1,4 @@
-import { isRecord } from '#shared/types/is-record'
+import { isRecord } from '../../types/is-record'
 /**
  * A structural check of a JSON Schema: every keyword we know has a value of the right kind, recursively.
  * Unknown keywords (`optional`, `x-...`) are allowed, as JSON Schema says. This is not meta-schema
