@@ -1,6 +1,5 @@
 import { computed, shallowRef, toValue, onScopeDispose, watch, type MaybeRefOrGetter } from 'vue'
 import type { ChatModel } from '#shared/loop/chat-model'
-import type { ToolCallMode } from '#shared/loop/loop-types'
 import type { ToolSet } from '#shared/tools/tool-types'
 import type { ModelMessage, ToolCall } from '#shared/types/chat'
 import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
@@ -9,7 +8,6 @@ import { addEditedMessage, branchAtPromptOf } from '~/db/message-branches'
 import { claimThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
 import { createLoopRecorder, toStoredError, type LoopRecorder, type LoopRecorderOptions, type StreamingDraft } from '~/db/loop-recorder'
-import type { LoopEvent } from '#shared/loop/loop-event'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ApproveToolCall, ToolApprovalAnswer, ToolPolicyLookup } from '#shared/loop/tool-approval'
 import { getToolPolicies } from '~/utils/chat/approvals/tool-policies'
@@ -19,6 +17,7 @@ import { yieldToPageWhenBusy } from '~/utils/chat/scheduling/yield-to-page'
 import { findCutReply } from '~/utils/chat/message-list/cut-reply'
 import { CONTINUE_INSTRUCTION } from '#shared/loop/continue-reply'
 import { useReplyElsewhere } from './useReplyElsewhere'
+import { REPLY_ELSEWHERE, type RunBody, type RunContext, type UseChatOptions } from './chat-run-types'
 
 // The loop engine (stream reader, executor, validator) and the server-chat client load on the first send or
 // resume: showing a chat does not need them, and the first screen loads less.
@@ -27,48 +26,6 @@ const loadServerChat = () => import('~/utils/chat/server-chats/server-chat')
 // Answering a call left waiting by a reload runs it: loaded when that happens.
 const loadStoredApproval = () => import('~/utils/chat/approvals/stored-approval')
 
-export interface UseChatOptions {
-  /** Builds the model for a request from the current provider settings. */
-  createModel: () => ChatModel
-  /** The enabled and available tools for a request. */
-  getToolSet: (context: { threadId: string, signal?: AbortSignal }) => Promise<ToolSet>
-  /** @default () => 'auto' */
-  toolCallMode?: () => ToolCallMode
-  /** Model label stored on assistant rows. */
-  modelLabel?: () => string | undefined
-  /** Model requests per send at most. @default 10 */
-  maxSteps?: number
-  /** Resolves when tool plugins are loaded and tool states hydrated; awaited before each send. */
-  ready?: () => Promise<unknown>
-  /** Told about store failures (the reply may not be saved). */
-  onStorageError?: (error: Error) => void
-  /** Hears every LoopEvent after the recorder stored it (the tool registry's `lastError` follows them). */
-  onEvent?: (event: LoopEvent, threadId?: string) => void
-  /**
-   * When it returns a model id, a send runs the chat on the server (OpenRouter with the server's key) and this
-   * tab only records its events: closing the tab does not stop the reply. @default () => undefined
-   */
-  runOnServer?: () => { model: string, apiKey?: string } | undefined
-  /** The approval policy of a tool ('auto' | 'ask' | 'never'). @default the user's policies (tool-policies.ts) */
-  toolPolicy?: ToolPolicyLookup
-}
-
-/** What a run's body gets from the scaffold: the thread, the Stop signal, and recorders bound to this run. */
-interface RunContext {
-  id: string
-  signal: AbortSignal
-  /** A recorder for a new reply of this run: its failures end up on that reply's row. */
-  recordReply: (extra?: Partial<LoopRecorderOptions>) => LoopRecorder
-  /** A recorder writing on stored rows (a followed server job, an answered call): its failures show above the chat. */
-  recordOn: (rows: MessageRecord[], extra?: Partial<LoopRecorderOptions>) => LoopRecorder
-  /** The loop's one listener for a recorder: store, tell `onEvent`, let the page breathe. */
-  listener: (recorder: LoopRecorder) => (event: LoopEvent) => Promise<void>
-}
-
-type RunBody = (run: RunContext) => Promise<void>
-
-/** What the chat says while another tab writes its reply. */
-export const REPLY_ELSEWHERE = 'A reply is being written in another tab'
 
 /**
  * One conversation's send / stop / retry / continue. History lives in Dexie; this only runs the loop and
