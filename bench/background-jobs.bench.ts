@@ -14,11 +14,13 @@ import { Redis } from 'ioredis'
 import { startRedisServer } from '../tests/unit/helpers/redis-server'
 import type { FromInstance, InstanceConfig, ToInstance } from './background-jobs/protocol'
 import { printTable, writeResult } from './lib/index'
+import { median, percentile, spread, startServingProbe } from './background-jobs/serving-probe'
 import { DEFAULT_JOB_CONCURRENCY } from '../server/utils/background-jobs/queue/job-concurrency'
 
 const CHATS = Number(process.env.BENCH_JOBS_CHATS ?? 500)
 const STEPS = 3
-// BENCH_JOBS_ONLY=embedded,both,both-bounded,a-runs picks scenarios (default: all four); BENCH_JOBS_CONCURRENCY sets
+// BENCH_JOBS_ONLY=embedded,both,both-bounded,a-runs,serving picks scenarios (default: all five; BENCH_JOBS_REPS sets
+// the serving comparison's repetitions, default 3); BENCH_JOBS_CONCURRENCY sets
 // the bounded scenario's chats per instance (default: the server's default, DEFAULT_JOB_CONCURRENCY).
 // On Redis each instance runs its queue worker and chat runners on a runner thread, as the built server does
 // (background-jobs/runner-thread.ts; its heap is not in the memory column), and serves streams on its main thread;
@@ -30,7 +32,8 @@ const execArgv = ['--expose-gc', '--import', 'tsx', ...(process.env.BENCH_CPU_PR
 
 /** A forked process and a way to wait for its next message of a kind. */
 function start(script: string, env: Record<string, string> = {}) {
-  const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], { execArgv, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const withoutSlice = env.BENCH_JOBS_NO_SLICE === '1' ? ['--import', fileURLToPath(new URL('./background-jobs/no-time-slice.mjs', import.meta.url))] : []
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], { execArgv: [...execArgv, ...withoutSlice], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const waiting = new Map<string, Array<(message: never) => void>>()
   const listeners: Array<(message: { type: string }) => void> = []
   child.on('message', (message: { type: string }) => {
@@ -59,10 +62,6 @@ function stop(child: ChildProcess): Promise<void> {
   })
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
-}
-
 async function ask<T extends FromInstance>(instances: Started[], message: ToInstance, type: T['type']): Promise<T[]> {
   const answers = instances.map(instance => instance.next<T>(type))
   for (const instance of instances) instance.send(message)
@@ -70,14 +69,15 @@ async function ask<T extends FromInstance>(instances: Started[], message: ToInst
 }
 
 async function runScenario(name: string, configs: InstanceConfig[], model: Started, serverBytes: () => Promise<number>) {
-  const instances = configs.map(() => start('./background-jobs/instance-process.ts'))
+  const instances = configs.map(config => start('./background-jobs/instance-process.ts', config.runner && config.runner !== 'slice' ? { BENCH_JOBS_NO_SLICE: '1' } : {}))
   try {
     for (const instance of instances) instance.on(message => message.type === 'lost' && model.send({ type: 'lost' }))
-    await Promise.all(instances.map((instance, index) => {
-      const ready = instance.next('ready')
+    const ready = await Promise.all(instances.map((instance, index) => {
+      const ready = instance.next<Extract<FromInstance, { type: 'ready' }>>('ready')
       instance.send({ type: 'init', config: configs[index] })
       return ready
     }))
+    const probe = ready[0]?.url ? startServingProbe(ready[0].url) : undefined
     const share = (index: number) => Math.floor(CHATS / instances.length) + (index < CHATS % instances.length ? 1 : 0)
     await Promise.all(instances.map((instance, index) => {
       const created = instance.next('created')
@@ -92,15 +92,19 @@ async function runScenario(name: string, configs: InstanceConfig[], model: Start
     const done = instances.map(instance => instance.next<Extract<FromInstance, { type: 'done' }>>('done'))
     const loadBefore = loadavg()[0]!
     const started = performance.now()
+    probe?.resume()
     await ask(instances, { type: 'enqueue' }, 'enqueued')
     await held
+    probe?.pause()
     // Measured with every chat alive in its last step; the pause is left out of the throughput.
     const pausedAt = performance.now()
     const measured = await ask<Extract<FromInstance, { type: 'measured' }>>(instances, { type: 'measure' }, 'measured')
     const serverHeld = await serverBytes()
     const pausedMs = performance.now() - pausedAt
+    probe?.resume()
     model.send({ type: 'release' })
     const results = await Promise.all(done)
+    const serving = await probe?.stop() ?? []
     const seconds = (performance.now() - started - pausedMs) / 1000
     const loadAfter = loadavg()[0]!
     await ask(instances, { type: 'close' }, 'closed')
@@ -110,6 +114,7 @@ async function runScenario(name: string, configs: InstanceConfig[], model: Start
     const roundTrips = results.flatMap(result => result.appendRoundTrips).sort((a, b) => a - b)
     return {
       'mode': name,
+      ...(probe ? { 'serving p50 ms': percentile(serving, 50), 'serving p95 ms': percentile(serving, 95), 'serving p99 ms': percentile(serving, 99), 'requests': serving.length, 'RSS MB (held)': measured.reduce((sum, answer) => sum + answer.rssMb, 0) } : {}),
       'chats': CHATS,
       'failed': results.reduce((sum, result) => sum + result.failed, 0),
       'chats/s': CHATS / seconds,
@@ -132,11 +137,59 @@ async function runScenario(name: string, configs: InstanceConfig[], model: Start
   }
 }
 
+type Row = Awaited<ReturnType<typeof runScenario>>
+// Without Redis (embedded, `npm run dev` without a Redis URL) chats can only run on the serving thread.
+const VARIANTS = [
+  { key: 'neither', mode: 'redis', runner: 'neither', name: 'neither (Redis; chats on the serving thread, no slice)' },
+  { key: 'slice', mode: 'redis', runner: 'slice', name: 'time slice (Redis; chats on the serving thread, 4 ms a turn)' },
+  { key: 'thread', mode: 'redis', runner: 'thread', name: 'runner thread (Redis; chats on a worker thread, no slice)' },
+  { key: 'embedded-neither', mode: 'embedded', runner: 'neither', name: 'embedded, neither (in-process queue, memory store)' },
+  { key: 'embedded-slice', mode: 'embedded', runner: 'slice', name: 'embedded, time slice' },
+] as const
+const REPS = Number(process.env.BENCH_JOBS_REPS ?? 5)
+
+/**
+ * One way to keep the serving thread free, side by side: one instance on Redis runs every chat and serves a small
+ * route on its main thread; each variant runs REPS times, interleaved (the order turns each repetition), so a
+ * machine that gets busier mid-run weighs on all of them alike. Figures are medians over the repetitions (min–max).
+ */
+async function compareServing(model: Started, redisUrl: string, modelUrl: string, redisBytes: () => Promise<number>) {
+  const runs = new Map<string, Row[]>(VARIANTS.map(variant => [variant.key, []]))
+  for (let rep = 0; rep < REPS; rep++) {
+    for (let index = 0; index < VARIANTS.length; index++) {
+      const { key, mode, runner } = VARIANTS[(index + rep) % VARIANTS.length]!
+      const onRedis = mode === 'redis' ? { redisUrl, queueName: `serving-${rep}-${key}`, keyPrefix: `serving${rep}${key}:` } : { queueName: '', keyPrefix: '' }
+      const config: InstanceConfig = { name: 'A', mode, ...onRedis, modelUrl, steps: STEPS, concurrency: CHATS, runner, serve: true }
+      const row = await runScenario(`serving ${key} #${rep + 1}`, [config], model, mode === 'redis' ? redisBytes : async () => 0)
+      console.log(`${row.mode}: serving p50/p95 ${Number(row['serving p50 ms']).toFixed(1)} / ${Number(row['serving p95 ms']).toFixed(1)} ms, ${row['chats/s'].toFixed(0)} chats/s`)
+      runs.get(key)!.push(row)
+    }
+  }
+  return VARIANTS.map((variant) => {
+    const rows = runs.get(variant.key)!
+    const figure = (key: keyof Row, digits = 1) => spread(rows.map(row => Number(row[key])), digits)
+    return {
+      'variant': variant.name,
+      'serving p50 ms': figure('serving p50 ms'),
+      'serving p95 ms': figure('serving p95 ms'),
+      'serving p99 ms': figure('serving p99 ms'),
+      'chats/s': figure('chats/s', 0),
+      'event latency p50 ms': figure('latency p50 ms'),
+      'event latency p99 ms': figure('latency p99 ms'),
+      'KB/job (heap+external, thread incl.)': figure('KB/job (instances)', 0),
+      'RSS MB (held)': figure('RSS MB (held)', 0),
+      'failed': rows.reduce((sum, row) => sum + row.failed, 0),
+      'serving p95 / neither': (median(rows.map(row => Number(row['serving p95 ms']))) / median(runs.get(variant.mode === 'redis' ? 'neither' : 'embedded-neither')!.map(row => Number(row['serving p95 ms'])))).toFixed(2),
+    }
+  })
+}
+
 export async function runBackgroundJobsBench() {
   const model = start('./background-jobs/fake-model-process.ts', { BENCH_STEPS: String(STEPS) })
   const redis = await startRedisServer()
   const probe = new Redis(redis.url)
   const rows: Record<string, string | number>[] = []
+  let serving: Record<string, string | number>[] = []
   try {
     const { url } = await model.next<{ type: 'ready', url: string }>('ready')
     const base = { modelUrl: `${url}/v1`, steps: STEPS }
@@ -151,6 +204,7 @@ export async function runBackgroundJobsBench() {
     const bounded = Number(process.env.BENCH_JOBS_CONCURRENCY ?? DEFAULT_JOB_CONCURRENCY)
     if (wanted('both-bounded')) rows.push(await runScenario(`Redis, 2 instances: both run chats (at most ${bounded} at once each) and serve streams`, onRedis(4, [bounded, bounded]), model, redisBytes))
     if (wanted('a-runs')) rows.push(await runScenario('Redis, 2 instances: A runs every chat, B only serves streams', onRedis(3, [CHATS, 0]), model, redisBytes))
+    if (wanted('serving')) serving = await compareServing(model, redis.url, base.modelUrl, redisBytes)
   }
   finally {
     probe.disconnect()
@@ -159,7 +213,8 @@ export async function runBackgroundJobsBench() {
     await redis.stop()
   }
   printTable(`${CHATS} concurrent background chats, ${STEPS} steps each (2 no-op server tool calls + text), fake model and every instance in its own process; latency = runner's append → subscriber on the other instance (embedded: the one instance); memory = heap + external (after GC) summed over instances, and Redis used_memory, with all chats waiting in their last step`, rows)
-  const path = await writeResult(CHATS === 500 ? 'background-jobs' : `background-jobs-${CHATS}`, { chats: CHATS, steps: STEPS, processes: 'separate', targets: { 'latency p99 ms': 50, 'KB/job': 100 }, rows })
+  if (serving.length) printTable(`Keeping the serving thread free: one Redis instance runs ${CHATS} chats and serves GET /ping on its main thread (probed one request at a time, 5 ms apart); ${REPS} interleaved repetitions, median (min–max)`, serving)
+  const path = await writeResult(CHATS === 500 ? 'background-jobs' : `background-jobs-${CHATS}`, { chats: CHATS, steps: STEPS, processes: 'separate', targets: { 'latency p99 ms': 50, 'KB/job': 100 }, rows, serving, servingRepetitions: REPS })
   console.log(`written ${path}`)
   return rows
 }

@@ -3,6 +3,8 @@
 // chats it created, as the SSE route would hold them. Its runners stamp each event with this instance's name and
 // the wall clock; its subscriptions measure emit → receive, apart for events another instance emitted.
 import { setMaxListeners } from 'node:events'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
 import { createOpenAICompatibleModel } from '../../shared/stream/openai-compatible-model'
@@ -63,7 +65,8 @@ async function init(): Promise<void> {
   // A server that has been up a while: the first chat loads fetch's client, compiles the loop and the scripts.
   const warmUp = await createChatJob(store, { sessionId: 'bench-warm-up', threadId: 'warm-up', messages: [{ role: 'user', content: 'go' }], modelName: 'bench', serverToolNames: ['bench_noop'] })
   await runChatJob(store, warmUp.id, { model, ownerId: config.name })
-  if (config.concurrency > 0 && config.mode === 'redis' && process.env.BENCH_JOBS_THREAD !== '0') {
+  const onThread = config.runner ? config.runner === 'thread' : process.env.BENCH_JOBS_THREAD !== '0'
+  if (config.concurrency > 0 && config.mode === 'redis' && onThread) {
     runnerThread = new Worker(new URL('./runner-thread-boot.mjs', import.meta.url), { workerData: config })
     serveToolBridge(runnerThread)
     await new Promise<void>(resolve => runnerThread!.on('message', (message: { type: string }) => message.type === 'ready' && resolve()))
@@ -85,6 +88,17 @@ function askThread<T>(type: string, answer: string): Promise<T> {
     runnerThread!.on('message', onMessage)
     runnerThread!.postMessage({ type })
   })
+}
+
+/** A small API route on this instance's main thread, as a page's other requests would find it while chats run. */
+async function serve(): Promise<string> {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' })
+    response.end(JSON.stringify({ ok: true, chats: jobIds.length, finished }))
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  server.unref()
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/ping`
 }
 
 async function create(count: number): Promise<void> {
@@ -131,7 +145,7 @@ process.on('message', (message: ToInstance) => {
       case 'init':
         config = message.config
         await init()
-        return { type: 'ready' }
+        return config.serve ? { type: 'ready', url: await serve() } : { type: 'ready' }
       case 'create':
         await create(message.count)
         return { type: 'created' }
@@ -140,7 +154,7 @@ process.on('message', (message: ToInstance) => {
         await Promise.all(jobIds.map(jobId => queue.enqueue(jobId, { kind: 'chat' })))
         return { type: 'enqueued' }
       case 'measure':
-        return { type: 'measured', heapDeltaMb: await measure() }
+        return { type: 'measured', heapDeltaMb: await measure(), rssMb: process.memoryUsage().rss / 1024 / 1024 }
       case 'close':
         if (runnerThread) await askThread('close', 'closed')
         await queue.close()

@@ -13,6 +13,13 @@ export interface InstanceConfig {
   /** Jobs this instance's worker runs at once; 0: no worker (a web instance that only serves streams). */
   concurrency: number
   steps: number
+  /**
+   * Where its chats run (Redis only): 'thread' on a runner thread, else on the main thread; 'neither' runs without
+   * the runner time slice too (BENCH_JOBS_NO_SLICE, see no-time-slice.mjs). Unset: a runner thread unless BENCH_JOBS_THREAD=0.
+   */
+  runner?: 'neither' | 'slice' | 'thread'
+  /** Serve a small HTTP route on the main thread (GET /ping), whose latency the coordinator probes. */
+  serve?: boolean
 }
 
 export type ToInstance =
@@ -25,10 +32,10 @@ export type ToInstance =
   | { type: 'close' }
 
 export type FromInstance =
-  | { type: 'ready' }
+  | { type: 'ready', url?: string }
   | { type: 'created' }
   | { type: 'enqueued' }
-  | { type: 'measured', heapDeltaMb: number }
+  | { type: 'measured', heapDeltaMb: number, rssMb: number }
   /** A chat it follows failed before its last step (the model will not be asked for it). */
   | { type: 'lost' }
   | { type: 'done', crossInstance: number[], sameInstance: number[], appendRoundTrips: number[], failed: number, loopDelayP99Ms: number }
