@@ -114,7 +114,7 @@ async function runScenario(name: string, configs: InstanceConfig[], model: Start
     const roundTrips = results.flatMap(result => result.appendRoundTrips).sort((a, b) => a - b)
     return {
       'mode': name,
-      ...(probe ? { 'serving p50 ms': percentile(serving, 50), 'serving p95 ms': percentile(serving, 95), 'serving p99 ms': percentile(serving, 99), 'requests': serving.length, 'RSS MB (held)': measured.reduce((sum, answer) => sum + answer.rssMb, 0) } : {}),
+      ...(probe ? { 'probe failures': probe.failures, 'serving p50 ms': percentile(serving, 50), 'serving p95 ms': percentile(serving, 95), 'serving p99 ms': percentile(serving, 99), 'requests': serving.length, 'RSS MB (held)': measured.reduce((sum, answer) => sum + answer.rssMb, 0) } : {}),
       'chats': CHATS,
       'failed': results.reduce((sum, result) => sum + result.failed, 0),
       'chats/s': CHATS / seconds,
@@ -154,22 +154,27 @@ const REPS = Number(process.env.BENCH_JOBS_REPS ?? 5)
  * machine that gets busier mid-run weighs on all of them alike. Figures are medians over the repetitions (min–max).
  */
 async function compareServing(model: Started, redisUrl: string, modelUrl: string, redisBytes: () => Promise<number>) {
-  const runs = new Map<string, Row[]>(VARIANTS.map(variant => [variant.key, []]))
+  // Every chat at once (the worst burst), and at most the server's default concurrency at once (as it ships).
+  const concurrencies = [CHATS, DEFAULT_JOB_CONCURRENCY]
+  const cases = concurrencies.flatMap(concurrency => VARIANTS.map(variant => ({ ...variant, concurrency, id: `${variant.key}@${concurrency}` })))
+  const runs = new Map<string, Row[]>(cases.map(item => [item.id, []]))
   for (let rep = 0; rep < REPS; rep++) {
-    for (let index = 0; index < VARIANTS.length; index++) {
-      const { key, mode, runner } = VARIANTS[(index + rep) % VARIANTS.length]!
-      const onRedis = mode === 'redis' ? { redisUrl, queueName: `serving-${rep}-${key}`, keyPrefix: `serving${rep}${key}:` } : { queueName: '', keyPrefix: '' }
-      const config: InstanceConfig = { name: 'A', mode, ...onRedis, modelUrl, steps: STEPS, concurrency: CHATS, runner, serve: true }
-      const row = await runScenario(`serving ${key} #${rep + 1}`, [config], model, mode === 'redis' ? redisBytes : async () => 0)
-      console.log(`${row.mode}: serving p50/p95 ${Number(row['serving p50 ms']).toFixed(1)} / ${Number(row['serving p95 ms']).toFixed(1)} ms, ${row['chats/s'].toFixed(0)} chats/s`)
-      runs.get(key)!.push(row)
+    for (let index = 0; index < cases.length; index++) {
+      const { id, mode, runner, concurrency } = cases[(index + rep) % cases.length]!
+      const tag = `${rep}${id.replace(/\W/g, '')}`
+      const onRedis = mode === 'redis' ? { redisUrl, queueName: `serving-${tag}`, keyPrefix: `serving${tag}:` } : { queueName: '', keyPrefix: '' }
+      const config: InstanceConfig = { name: 'A', mode, ...onRedis, modelUrl, steps: STEPS, concurrency, runner, serve: true }
+      const row = await runScenario(`serving ${id} #${rep + 1}`, [config], model, mode === 'redis' ? redisBytes : async () => 0)
+      console.log(`${row.mode}: serving p50/p95 ${Number(row['serving p50 ms']).toFixed(1)} / ${Number(row['serving p95 ms']).toFixed(1)} ms, ${row['chats/s'].toFixed(0)} chats/s, ${row['RSS MB (held)']} MB RSS`)
+      runs.get(id)!.push(row)
     }
   }
-  return VARIANTS.map((variant) => {
-    const rows = runs.get(variant.key)!
+  return cases.map((variant) => {
+    const rows = runs.get(variant.id)!
     const figure = (key: keyof Row, digits = 1) => spread(rows.map(row => Number(row[key])), digits)
     return {
       'variant': variant.name,
+      'chats at once': variant.concurrency,
       'serving p50 ms': figure('serving p50 ms'),
       'serving p95 ms': figure('serving p95 ms'),
       'serving p99 ms': figure('serving p99 ms'),
@@ -179,7 +184,7 @@ async function compareServing(model: Started, redisUrl: string, modelUrl: string
       'KB/job (heap+external, thread incl.)': figure('KB/job (instances)', 0),
       'RSS MB (held)': figure('RSS MB (held)', 0),
       'failed': rows.reduce((sum, row) => sum + row.failed, 0),
-      'serving p95 / neither': (median(rows.map(row => Number(row['serving p95 ms']))) / median(runs.get(variant.mode === 'redis' ? 'neither' : 'embedded-neither')!.map(row => Number(row['serving p95 ms'])))).toFixed(2),
+      'serving p95 / neither': (median(rows.map(row => Number(row['serving p95 ms']))) / median(runs.get(`${variant.mode === 'redis' ? 'neither' : 'embedded-neither'}@${variant.concurrency}`)!.map(row => Number(row['serving p95 ms'])))).toFixed(2),
     }
   })
 }
@@ -214,8 +219,9 @@ export async function runBackgroundJobsBench() {
   }
   printTable(`${CHATS} concurrent background chats, ${STEPS} steps each (2 no-op server tool calls + text), fake model and every instance in its own process; latency = runner's append → subscriber on the other instance (embedded: the one instance); memory = heap + external (after GC) summed over instances, and Redis used_memory, with all chats waiting in their last step`, rows)
   if (serving.length) printTable(`Keeping the serving thread free: one Redis instance runs ${CHATS} chats and serves GET /ping on its main thread (probed one request at a time, 5 ms apart); ${REPS} interleaved repetitions, median (min–max)`, serving)
-  const path = await writeResult(CHATS === 500 ? 'background-jobs' : `background-jobs-${CHATS}`, { chats: CHATS, steps: STEPS, processes: 'separate', targets: { 'latency p99 ms': 50, 'KB/job': 100 }, rows, serving, servingRepetitions: REPS })
-  console.log(`written ${path}`)
+  const suffix = CHATS === 500 ? '' : `-${CHATS}`
+  if (rows.length) console.log(`written ${await writeResult(`background-jobs${suffix}`, { chats: CHATS, steps: STEPS, processes: 'separate', targets: { 'latency p99 ms': 50, 'KB/job': 100 }, rows })}`)
+  if (serving.length) console.log(`written ${await writeResult(`background-jobs-serving${suffix}`, { chats: CHATS, steps: STEPS, repetitions: REPS, serving })}`)
   return rows
 }
 

@@ -9,6 +9,8 @@ export interface ServingProbe {
   pause: () => void
   /** Ends the probe; the latencies kept, sorted. */
   stop: () => Promise<number[]>
+  /** Requests that failed so far. */
+  readonly failures: number
 }
 
 export function startServingProbe(url: string, gapMs = 5): ServingProbe {
@@ -23,11 +25,13 @@ export function startServingProbe(url: string, gapMs = 5): ServingProbe {
       response.on('end', () => resolve(performance.now() - started))
     }).on('error', reject)
   })
+  let failures = 0
   const loop = (async () => {
     while (!stopped) {
       const wasKeeping = keeping
-      const latency = await once()
-      if (wasKeeping && keeping) latencies.push(latency)
+      // A refused or reset request counts as a failure, not a latency (the probe goes on).
+      const latency = await once().catch(() => (failures++, undefined))
+      if (wasKeeping && keeping && latency !== undefined) latencies.push(latency)
       await new Promise(resolve => setTimeout(resolve, gapMs))
     }
   })()
@@ -40,6 +44,7 @@ export function startServingProbe(url: string, gapMs = 5): ServingProbe {
       agent.destroy()
       return latencies.sort((a, b) => a - b)
     },
+    get failures() { return failures },
   }
 }
 
