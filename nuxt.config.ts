@@ -95,11 +95,6 @@ export default defineNuxtConfig({
     jobMaxActivePerIp: 0,
     jobMaxBytesPerSession: 0,
     jobMaxBytesPerIp: 0,
-    /**
-     * With Redis, in the built server: threads that run background chats, off the thread serving requests and
-     * streams. '' : one per core beyond the first (at least one); 0: chats run on the main thread.
-     */
-    jobRunnerThreads: '',
     // nuxt-auth-utils' sealed cookie session; the seal secret comes from NUXT_SESSION_PASSWORD or .data/ (see
     // server/plugins/00.session-secret.ts).
     session: {

@@ -22,9 +22,7 @@ const STEPS = 3
 // BENCH_JOBS_ONLY=embedded,both,both-bounded,a-runs,serving picks scenarios (default: all five; BENCH_JOBS_REPS sets
 // the serving comparison's repetitions, default 3); BENCH_JOBS_CONCURRENCY sets
 // the bounded scenario's chats per instance (default: the server's default, DEFAULT_JOB_CONCURRENCY).
-// On Redis each instance runs its queue worker and chat runners on a runner thread, as the built server does
-// (background-jobs/runner-thread.ts; its heap is not in the memory column), and serves streams on its main thread;
-// BENCH_JOBS_THREAD=0 runs them on the main thread instead (as `npm run dev` or NUXT_JOB_RUNNER_THREADS=0 do).
+// Each instance runs its queue worker and chat runners on the thread that serves its streams, as the server does.
 const ONLY = process.env.BENCH_JOBS_ONLY?.split(',').map(name => name.trim()).filter(Boolean)
 const wanted = (scenario: string) => !ONLY?.length || ONLY.includes(scenario)
 // BENCH_CPU_PROF=<dir> writes a CPU profile of every process there (where an instance's time goes).
@@ -138,18 +136,18 @@ async function runScenario(name: string, configs: InstanceConfig[], model: Start
 }
 
 type Row = Awaited<ReturnType<typeof runScenario>>
-// Without Redis (embedded, `npm run dev` without a Redis URL) chats can only run on the serving thread.
+// The runner time slice against none, with Redis and embedded. (Runner threads, measured here before they were
+// retired: docs/decisions/0015-one-way-to-free-the-serving-thread.md.)
 const VARIANTS = [
   { key: 'neither', mode: 'redis', runner: 'neither', name: 'neither (Redis; chats on the serving thread, no slice)' },
   { key: 'slice', mode: 'redis', runner: 'slice', name: 'time slice (Redis; chats on the serving thread, 4 ms a turn)' },
-  { key: 'thread', mode: 'redis', runner: 'thread', name: 'runner thread (Redis; chats on a worker thread, no slice)' },
   { key: 'embedded-neither', mode: 'embedded', runner: 'neither', name: 'embedded, neither (in-process queue, memory store)' },
   { key: 'embedded-slice', mode: 'embedded', runner: 'slice', name: 'embedded, time slice' },
 ] as const
 const REPS = Number(process.env.BENCH_JOBS_REPS ?? 5)
 
 /**
- * One way to keep the serving thread free, side by side: one instance on Redis runs every chat and serves a small
+ * The way to keep the serving thread free against none, side by side: one instance runs every chat and serves a small
  * route on its main thread; each variant runs REPS times, interleaved (the order turns each repetition), so a
  * machine that gets busier mid-run weighs on all of them alike. Figures are medians over the repetitions (min–max).
  */
@@ -181,7 +179,7 @@ async function compareServing(model: Started, redisUrl: string, modelUrl: string
       'chats/s': figure('chats/s', 0),
       'event latency p50 ms': figure('latency p50 ms'),
       'event latency p99 ms': figure('latency p99 ms'),
-      'KB/job (heap+external, thread incl.)': figure('KB/job (instances)', 0),
+      'KB/job (heap+external)': figure('KB/job (instances)', 0),
       'RSS MB (held)': figure('RSS MB (held)', 0),
       'failed': rows.reduce((sum, row) => sum + row.failed, 0),
       'serving p95 / neither': (median(rows.map(row => Number(row['serving p95 ms']))) / median(runs.get(`${variant.mode === 'redis' ? 'neither' : 'embedded-neither'}@${variant.concurrency}`)!.map(row => Number(row['serving p95 ms'])))).toFixed(2),
@@ -218,7 +216,7 @@ export async function runBackgroundJobsBench() {
     await redis.stop()
   }
   printTable(`${CHATS} concurrent background chats, ${STEPS} steps each (2 no-op server tool calls + text), fake model and every instance in its own process; latency = runner's append → subscriber on the other instance (embedded: the one instance); memory = heap + external (after GC) summed over instances, and Redis used_memory, with all chats waiting in their last step`, rows)
-  if (serving.length) printTable(`Keeping the serving thread free: one Redis instance runs ${CHATS} chats and serves GET /ping on its main thread (probed one request at a time, 5 ms apart); ${REPS} interleaved repetitions, median (min–max)`, serving)
+  if (serving.length) printTable(`Keeping the serving thread free: one instance runs ${CHATS} chats and serves GET /ping on its main thread (probed one request at a time, 5 ms apart); ${REPS} interleaved repetitions, median (min–max)`, serving)
   const suffix = CHATS === 500 ? '' : `-${CHATS}`
   if (rows.length) console.log(`written ${await writeResult(`background-jobs${suffix}`, { chats: CHATS, steps: STEPS, processes: 'separate', targets: { 'latency p99 ms': 50, 'KB/job': 100 }, rows })}`)
   if (serving.length) console.log(`written ${await writeResult(`background-jobs-serving${suffix}`, { chats: CHATS, steps: STEPS, repetitions: REPS, serving })}`)

@@ -6,7 +6,6 @@ import { setMaxListeners } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { Worker } from 'node:worker_threads'
 import { createOpenAICompatibleModel } from '../../shared/stream/openai-compatible-model'
 import { createBullmqJobQueue } from '../../server/utils/background-jobs/queue/bullmq-job-queue'
 import { createInProcessJobQueue } from '../../server/utils/background-jobs/queue/in-process-job-queue'
@@ -17,7 +16,6 @@ import { createRedisJobStore } from '../../server/utils/background-jobs/store/re
 import { createChatJob, runChatJob } from '../../server/utils/background-jobs/runner/stream-handler'
 import type { ChatQueueData } from '../../server/utils/background-jobs/runner/stream-handler'
 import { registerServerTool } from '../../server/utils/chat/tool-registry'
-import { serveToolBridge } from '../../server/utils/background-jobs/runner/runner-thread/tool-bridge'
 import { closeRedisClients, getRedisClient } from '../../server/utils/redis/redis-client'
 import { wallClockMs } from './protocol'
 import { stampedJobStore } from './stamped-store'
@@ -41,12 +39,11 @@ setMaxListeners(0, subscriptions.signal)
 // counts the whole pause as one late tick.
 const loopDelays = [monitorEventLoopDelay({ resolution: 10 }), monitorEventLoopDelay({ resolution: 10 })]
 
-/** JS heap (the runner thread's too) plus memory held outside it (buffers, sockets' native memory), after a full GC when exposed. */
+/** JS heap plus memory held outside it (buffers, sockets' native memory), after a full GC when exposed. */
 async function heapMb(): Promise<number> {
   ;(globalThis as { gc?: () => void }).gc?.()
   const usage = process.memoryUsage()
-  const thread = runnerThread ? (await askThread<{ mb: number }>('heap', 'heap')).mb : 0
-  return (usage.heapUsed + usage.external) / 1024 / 1024 + thread
+  return (usage.heapUsed + usage.external) / 1024 / 1024
 }
 
 async function init(): Promise<void> {
@@ -65,29 +62,9 @@ async function init(): Promise<void> {
   // A server that has been up a while: the first chat loads fetch's client, compiles the loop and the scripts.
   const warmUp = await createChatJob(store, { sessionId: 'bench-warm-up', threadId: 'warm-up', messages: [{ role: 'user', content: 'go' }], modelName: 'bench', serverToolNames: ['bench_noop'] })
   await runChatJob(store, warmUp.id, { model, ownerId: config.name })
-  const onThread = config.runner ? config.runner === 'thread' : process.env.BENCH_JOBS_THREAD !== '0'
-  if (config.concurrency > 0 && config.mode === 'redis' && onThread) {
-    runnerThread = new Worker(new URL('./runner-thread-boot.mjs', import.meta.url), { workerData: config })
-    serveToolBridge(runnerThread)
-    await new Promise<void>(resolve => runnerThread!.on('message', (message: { type: string }) => message.type === 'ready' && resolve()))
-  }
-  else if (config.concurrency > 0) {
+  if (config.concurrency > 0) {
     queue.startWorker((jobId, _data, { attempt, signal }) => runChatJob(stamped, jobId, { model, attempt, signal, ownerId: config.name }))
   }
-}
-
-let runnerThread: Worker | undefined
-
-function askThread<T>(type: string, answer: string): Promise<T> {
-  return new Promise((resolve) => {
-    const onMessage = (message: { type: string }) => {
-      if (message.type !== answer) return
-      runnerThread!.off('message', onMessage)
-      resolve(message as T)
-    }
-    runnerThread!.on('message', onMessage)
-    runnerThread!.postMessage({ type })
-  })
 }
 
 /** A small API route on this instance's main thread, as a page's other requests would find it while chats run. */
@@ -134,7 +111,6 @@ async function measure(): Promise<number> {
 async function whenAllDone(): Promise<void> {
   for (const monitor of loopDelays) monitor.disable()
   subscriptions.abort()
-  if (runnerThread) appendRoundTrips.push(...(await askThread<{ appendRoundTrips: number[] }>('collect', 'collected')).appendRoundTrips)
   // The last event lands just before the runner marks its job: let every runner of this instance return.
   send({ type: 'done', crossInstance, sameInstance, appendRoundTrips, failed, loopDelayP99Ms: Math.max(...loopDelays.map(monitor => monitor.percentile(99))) / 1e6 })
 }
@@ -156,7 +132,6 @@ process.on('message', (message: ToInstance) => {
       case 'measure':
         return { type: 'measured', heapDeltaMb: await measure(), rssMb: process.memoryUsage().rss / 1024 / 1024 }
       case 'close':
-        if (runnerThread) await askThread('close', 'closed')
         await queue.close()
         await store.close()
         await closeRedisClients()

@@ -13,11 +13,8 @@ export interface InstanceConfig {
   /** Jobs this instance's worker runs at once; 0: no worker (a web instance that only serves streams). */
   concurrency: number
   steps: number
-  /**
-   * Where its chats run (Redis only): 'thread' on a runner thread, else on the main thread; 'neither' runs without
-   * the runner time slice too (BENCH_JOBS_NO_SLICE, see no-time-slice.mjs). Unset: a runner thread unless BENCH_JOBS_THREAD=0.
-   */
-  runner?: 'neither' | 'slice' | 'thread'
+  /** 'neither' runs its chats without the runner time slice (BENCH_JOBS_NO_SLICE, see no-time-slice.mjs). @default 'slice' */
+  runner?: 'neither' | 'slice'
   /** Serve a small HTTP route on the main thread (GET /ping), whose latency the coordinator probes. */
   serve?: boolean
 }

@@ -1,5 +1,4 @@
 import { closeJobQueue } from '../utils/background-jobs/queue/job-queue'
-import { closeRunnerThreads } from '../utils/background-jobs/runner/runner-thread/runner-threads'
 import { closeMemoryKeyJobs } from '../utils/background-jobs/store/memory-key-jobs'
 import { closeJobControl } from '../utils/background-jobs/control/job-control'
 import { closeJobStore } from '../utils/background-jobs/store/create-job-store'
@@ -15,7 +14,6 @@ export default defineNitroPlugin((nitroApp) => {
   const redisUrl = String(useRuntimeConfig().redisUrl ?? '').trim()
   if (redisUrl) getRedisClient(redisUrl)
   nitroApp.hooks.hook('close', async () => {
-    await closeRunnerThreads()
     await closeJobQueue()
     await closeMemoryKeyJobs()
     await closeJobStore()

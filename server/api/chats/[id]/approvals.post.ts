@@ -5,7 +5,6 @@ import { requireOwnChatJob } from '../../../utils/background-jobs/control/job-ac
 import { answerJobApproval } from '../../../utils/background-jobs/runner/pending-approvals'
 import { isFinishedJob } from '../../../utils/background-jobs/store/job-retention'
 import { useJobControl } from '../../../utils/background-jobs/control/job-control'
-import { answerApprovalInRunnerThreads } from '../../../utils/background-jobs/runner/runner-thread/runner-threads'
 import { parseToolArguments } from '#shared/tools/parse-tool-arguments'
 
 const answerSchema = z.strictObject({
@@ -34,9 +33,7 @@ export default defineEventHandler(async (event) => {
   const answer = { decision, ...(argumentsText !== undefined && { arguments: argumentsText }) }
   const conflict = () => createError({ statusCode: 409, statusMessage: 'Conflict', message: 'This call is not waiting for an answer.' })
   // Here first: the runner checks edited arguments against the tool's schema and says why it refuses them.
-  let answered = answerJobApproval(job.id, callId, answer)
-  // The chat may run on this instance's runner thread (with Redis, in the built server).
-  if (!answered.ok && answered.reason === 'not-waiting') answered = await answerApprovalInRunnerThreads({ jobId: job.id, callId, answer })
+  const answered = answerJobApproval(job.id, callId, answer)
   if (!answered.ok && answered.reason === 'invalid') throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: answered.message })
   const control = useJobControl()
   if (answered.ok) {

@@ -5,7 +5,7 @@ import { resolveJobLimits } from './job-admission'
 import type { JobLimits } from './job-admission'
 import { JobLimitError } from './job-limit-error'
 
-// The routes' side of job-admission.ts (Nitro only; the runner threads never load it).
+// The routes' side of job-admission.ts (Nitro only: it reads the request).
 
 /**
  * The client of a request as a job records it: a hash of the address budgets count (behind trusted proxies the hop

@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { OPENROUTER_NO_KEY_MESSAGE } from '../../openrouter-proxy'
 import { readOpenRouterPolicy } from '../../openrouter-policy'
 import { chatJobStore } from '../store/chat-job-store'
-import { DEFAULT_JOB_CONCURRENCY } from '../queue/job-concurrency'
 import { resolveJobWaitTimeoutMs } from '../queue/job-wait-timeout'
 import { useJobControl } from '../control/job-control'
 import { useJobQueue } from '../queue/job-queue'
 import { createServerChatModel } from './server-chat-model'
-import { findRunnerThreadFile, runnerThreadCount, startRunnerThreads } from './runner-thread/runner-threads'
 import { runChatJob } from './stream-handler'
 import type { ChatJobState, ChatQueueData } from './stream-handler'
 
@@ -26,7 +24,6 @@ export function useChatQueue() {
 export function startChatWorker(): void {
   // Stop and browser answers sent from other instances reach the jobs this one runs.
   useJobControl()
-  if (startChatRunnerThreads()) return
   useChatQueue().startWorker(async (jobId, _data, { attempt, signal, slot }) => {
     const config = useRuntimeConfig()
     const store = chatJobStore()
@@ -49,36 +46,6 @@ export function startChatWorker(): void {
       }),
     })
   })
-}
-
-/**
- * With Redis, in the built server: the worker and its chats run on runner threads (runner-thread/), so this
- * thread's event loop only serves requests, streams and pub/sub. False when chats run here (embedded, `npm run
- * dev`, or `NUXT_JOB_RUNNER_THREADS=0`).
- */
-function startChatRunnerThreads(): boolean {
-  const config = useRuntimeConfig()
-  const redisUrl = String(config.redisUrl ?? '').trim()
-  const count = runnerThreadCount(config.jobRunnerThreads)
-  const file = redisUrl && count > 0 ? findRunnerThreadFile() : undefined
-  if (!file) return false
-  const lockDurationMs = Number(config.jobLockDurationMs) || undefined
-  const stalledIntervalMs = Number(config.jobStalledIntervalMs) || undefined
-  startRunnerThreads(file, count, {
-    redisUrl,
-    apiKey: String(config.openrouterApiKey ?? '').trim(),
-    openrouterBaseUrl: String(config.openrouterBaseUrl),
-    policy: readOpenRouterPolicy(config),
-    appUrl: String(config.public.appUrl ?? ''),
-    appTitle: String(config.public.appTitle ?? ''),
-    concurrency: Math.max(1, Math.floor(Number(config.jobConcurrency)) || DEFAULT_JOB_CONCURRENCY),
-    waitTimeoutMs: resolveJobWaitTimeoutMs(config.jobWaitTimeoutMs),
-    ...(lockDurationMs ? { lockDurationMs } : {}),
-    ...(stalledIntervalMs ? { stalledIntervalMs } : {}),
-    leaseRenewMs: memoryKeyTimings().heartbeatMs,
-    ownerId: instanceId,
-  })
-  return true
 }
 
 /**
