@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url'
 import { parseDemoRequest } from '../server/utils/demo-model/demo-request'
 import { prepareDemoReply } from '../server/utils/demo-model/demo-reply'
 import { DEFAULT_CHAT_BODY_LIMIT_BYTES, MAX_CHAT_TOOLS } from '../server/utils/http/request-limits'
-import { measure, printTable, writeResult } from './lib/index'
+import { formatSpread, measure, measureInterleaved, printTable, writeResult } from './lib/index'
+import type { InterleavedTiming } from './lib/index'
 
 const OLD_CLAUSE_SEPARATOR = /\s*(?:[?;!]+|\.\s+|,?\s+(?:and then|and also|and|also|then|plus)\s+|,\s+)\s*/i
 const QUESTION = 'what is 12*7 and what time is it in Tokyo'
@@ -50,6 +51,18 @@ function words(chars: number): string {
   return text
 }
 
+/** Ours and the naive matcher on one request, round by round; the ratio is naive over ours. */
+function sideBySide(text: string) {
+  return measureInterleaved([
+    { name: 'ours', run: () => ours(text), repeat: 3 },
+    { name: 'naive', run: () => naiveMatching(text) },
+  ], { rounds: 5, warmup: 1 })
+}
+
+function comparedRow(request: string, mine: InterleavedTiming, naive: InterleavedTiming) {
+  return { request, 'ours ms': mine.medianMs, 'naive ms': naive.medianMs, 'naive / ours': naive.ratio, 'spread': formatSpread(naive) }
+}
+
 /** Milliseconds of one request's synchronous work, ours and the baseline's, per case; the baseline is skipped where it would run for minutes. */
 export async function runDemoModelBench() {
   const rows: Record<string, string | number>[] = []
@@ -57,10 +70,9 @@ export async function runDemoModelBench() {
   let naiveAtLargestRun = 0
   for (const spaces of spaceRuns) {
     const text = body(`${QUESTION}${' '.repeat(spaces)}thanks`, MAX_CHAT_TOOLS)
-    const mine = await measure(() => ours(text), { runs: 5, warmup: 1 })
-    const naive = await measure(() => naiveMatching(text), { runs: 3, warmup: 0 })
-    naiveAtLargestRun = naive.medianMs
-    rows.push({ 'request': `question + ${spaces} spaces, ${MAX_CHAT_TOOLS} tools`, 'ours ms': mine.medianMs, 'naive ms': naive.medianMs, 'naive / ours': naive.medianMs / mine.medianMs })
+    const [mine, naive] = await sideBySide(text)
+    naiveAtLargestRun = naive!.medianMs
+    rows.push(comparedRow(`question + ${spaces} spaces, ${MAX_CHAT_TOOLS} tools`, mine!, naive!))
   }
 
   const worst = worstCaseBody()
@@ -71,9 +83,8 @@ export async function runDemoModelBench() {
   rows.push({ 'request': `worst case: ${(worst.length / 1e6).toFixed(2)} MB (question + ${spacesInWorst} spaces, ${MAX_CHAT_TOOLS} tools)`, 'ours ms': worstMine.medianMs, 'naive ms': `~${worstNaiveYears.toPrecision(2)} years (extrapolated)` })
 
   const pasted = body(words(1_000_000), MAX_CHAT_TOOLS)
-  const pastedMine = await measure(() => ours(pasted), { runs: 5, warmup: 1 })
-  const pastedNaive = await measure(() => naiveMatching(pasted), { runs: 3, warmup: 0 })
-  rows.push({ 'request': `1 MB of words, ${MAX_CHAT_TOOLS} tools`, 'ours ms': pastedMine.medianMs, 'naive ms': pastedNaive.medianMs, 'naive / ours': pastedNaive.medianMs / pastedMine.medianMs })
+  const [pastedMine, pastedNaive] = await sideBySide(pasted)
+  rows.push(comparedRow(`1 MB of words, ${MAX_CHAT_TOOLS} tools`, pastedMine!, pastedNaive!))
 
   // The issue's request: refused at validation now (400); the old model scanned the prompt 10,000 times.
   const overCap = body(words(1_000_000), 10_000, false)
@@ -85,7 +96,7 @@ export async function runDemoModelBench() {
   }, { runs: 5, warmup: 1 })
   rows.push({ 'request': `${(overCap.length / 1e6).toFixed(2)} MB: 1 MB of words, 10,000 tools (refused, 400)`, 'ours ms': refused.medianMs, 'naive ms': 'not run (minutes)' })
 
-  printTable('Demo model: synchronous work of one request (JSON text to reply frames), median ms', rows)
+  printTable('Demo model: synchronous work of one request (JSON text to reply frames), median ms (CPU time where compared: 5 interleaved rounds, ratio = median of the per-round ratios)', rows)
   const path = await writeResult('demo-model', { rows })
   console.log(`written ${path}`)
   return rows

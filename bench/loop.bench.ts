@@ -9,11 +9,11 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { runChatLoop } from '../shared/loop/run-chat-loop'
 import { createOpenAICompatibleModel } from '../shared/stream/openai-compatible-model'
 import { toolSetFromArray } from '../shared/tools/tool-set'
-import { median, printTable, startLoopbackServer, writeResult } from './lib/index'
+import { aiSdkVersion, formatSpread, measureInterleaved, printTable, startLoopbackServer, writeResult } from './lib/index'
 
 const STEPS = 10
-const RUNS = 7
-const WARMUP = 2
+const ROUNDS = 21
+const WARMUP = 3
 const noopParameters = { type: 'object' as const, properties: {}, additionalProperties: false }
 
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
@@ -79,12 +79,13 @@ async function runAiSdk(baseURL: string): Promise<number> {
 /** Per-step milliseconds of our loop and of the AI SDK against the same scripted server, and their ratio. */
 export async function runLoopBench() {
   const scripted = createScriptedServer()
-  const server = await startLoopbackServer(scripted.handler)
+  // Idle sockets outlive the slower contender's slot on a loaded machine, so fetch never reuses a closing one.
+  const server = await startLoopbackServer(scripted.handler, { keepAliveTimeoutMs: 120_000 })
   const baseURL = `${server.url}/v1`
   try {
     const contenders = [
       { name: 'runChatLoop + createOpenAICompatibleModel', run: () => runOurs(baseURL) },
-      { name: 'AI SDK v6 streamText + @ai-sdk/openai-compatible', run: () => runAiSdk(baseURL) },
+      { name: `AI SDK ${aiSdkVersion} streamText + @ai-sdk/openai-compatible`, run: () => runAiSdk(baseURL) },
     ]
     for (const contender of contenders) {
       // Both must really take STEPS model round trips, or the comparison means nothing.
@@ -92,31 +93,18 @@ export async function runLoopBench() {
       const steps = await contender.run()
       const requests = scripted.takeRequestCount()
       if (steps !== STEPS || requests !== STEPS) throw new Error(`${contender.name}: ${steps} steps, ${requests} requests; expected ${STEPS}`)
-      for (let i = 0; i < WARMUP; i++) await contender.run()
     }
-    // Interleaved runs, so a burst of load from elsewhere on the machine hits both contenders alike.
-    const times: number[][] = contenders.map(() => [])
-    for (let run = 0; run < RUNS; run++) {
-      for (const [i, contender] of contenders.entries()) {
-        const start = performance.now()
-        await contender.run()
-        times[i]!.push(performance.now() - start)
-      }
-    }
-    const measured = contenders.map((contender, i) => ({
-      name: contender.name,
-      perStepMs: median(times[i]!) / STEPS,
-      minPerStepMs: Math.min(...times[i]!) / STEPS,
+    const timings = await measureInterleaved(contenders, { rounds: ROUNDS, warmup: WARMUP })
+    const rows = timings.map(timing => ({
+      'contender': timing.name,
+      'CPU ms/step (median)': timing.medianMs / STEPS,
+      'CPU ms/step (min)': timing.minMs / STEPS,
+      'vs ours (median of rounds)': timing.ratio,
+      'vs ours spread': timing === timings[0] ? '' : formatSpread(timing),
     }))
-    const ours = measured[0]!.perStepMs
-    const rows = measured.map(entry => ({
-      contender: entry.name,
-      'ms/step (median)': entry.perStepMs,
-      'ms/step (min)': entry.minPerStepMs,
-      'vs ours': entry.perStepMs / ours,
-    }))
-    printTable(`Loop overhead per step (${STEPS} steps: ${STEPS - 1} no-op tool calls + 1 text; median of ${RUNS} interleaved runs after ${WARMUP} warm-up; loopback HTTP)`, rows)
-    const path = await writeResult('loop', { steps: STEPS, runs: RUNS, warmup: WARMUP, rows, aiSdkOverOurs: measured[1]!.perStepMs / ours })
+    printTable(`Loop overhead per step (${STEPS} steps: ${STEPS - 1} no-op tool calls + 1 text; this process's CPU time, loopback server included; ${ROUNDS} interleaved rounds after ${WARMUP} warm-up)`, rows)
+    const aiSdk = timings[1]!
+    const path = await writeResult('loop', { steps: STEPS, rounds: ROUNDS, warmup: WARMUP, clock: 'cpu', rows, aiSdkOverOurs: { median: aiSdk.ratio, q1: aiSdk.ratioQ1, q3: aiSdk.ratioQ3, min: aiSdk.ratioMin, max: aiSdk.ratioMax } })
     console.log(`written ${path}`)
     return rows
   }

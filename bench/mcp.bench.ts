@@ -13,7 +13,7 @@ import { createMcpConnection } from '../shared/mcp/mcp-connection'
 import { checkMcpTools } from '../shared/mcp/mcp-tool-list'
 import { mcpToolHandler } from '../shared/mcp/mcp-tool-handler'
 import { startMcpTestServer } from '../tests/fixtures/mcp-server/mcp-test-server'
-import { measure, printTable, writeResult } from './lib/index'
+import { formatRatio, measure, measureInterleaved, printTable, writeResult } from './lib/index'
 
 async function startRelay(allowedHosts: string) {
   for (const name of ['defineEventHandler', 'createError', 'getQuery', 'getRequestHeader', 'setResponseHeader'] as const) {
@@ -51,16 +51,17 @@ export async function runMcpBench() {
   const direct = createMcpConnection({ url: mcp.url, prefix: 'bench' })
   await direct.connect()
   const echo = mcpToolHandler(direct, 'echo')
-  const callDirect = await measure(() => echo({ message: 'hi' }, context()), { runs: 101, warmup: 10 })
-
   const relayed = createMcpConnection({ url: mcp.url, prefix: 'bench', fetch: relay.fetch })
   await relayed.connect()
   const relayedEcho = mcpToolHandler(relayed, 'echo')
-  const callRelayed = await measure(() => relayedEcho({ message: 'hi' }, context()), { runs: 101, warmup: 10 })
-
   const bare = new Client({ name: 'bench', version: '0' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() })
   await bare.connect(new StreamableHTTPClientTransport(new URL(mcp.url)))
-  const callBare = await measure(() => bare.callTool({ name: 'echo', arguments: { message: 'hi' } }), { runs: 101, warmup: 10 })
+  // Side by side, round by round, against the SDK's bare client (the ratios' baseline); every party is in this process.
+  const [callBare, callDirect, callRelayed] = await measureInterleaved([
+    { name: 'SDK client.callTool', run: () => bare.callTool({ name: 'echo', arguments: { message: 'hi' } }), repeat: 10 },
+    { name: 'ours, direct', run: () => echo({ message: 'hi' }, context()), repeat: 10 },
+    { name: 'ours, through /api/mcp/proxy', run: () => relayedEcho({ message: 'hi' }, context()), repeat: 10 },
+  ], { rounds: 21, warmup: 3 })
 
   const hostileClient = new Client({ name: 'bench', version: '0' })
   await hostileClient.connect(new StreamableHTTPClientTransport(new URL(hostile.url)))
@@ -79,8 +80,8 @@ export async function runMcpBench() {
 
   const rows = [
     { case: 'connect + initialize + list 6 tools (fresh session)', median_ms: connectAndList.medianMs, min_ms: connectAndList.minMs, peer: '' },
-    { case: 'one tools/call, direct (our wrapper)', median_ms: callDirect.medianMs, min_ms: callDirect.minMs, peer: `SDK client.callTool: ${callBare.medianMs.toFixed(2)} ms` },
-    { case: 'one tools/call through /api/mcp/proxy', median_ms: callRelayed.medianMs, min_ms: callRelayed.minMs, peer: '' },
+    { case: 'one tools/call, direct (our wrapper; CPU ms)', median_ms: callDirect!.medianMs, min_ms: callDirect!.minMs, peer: `SDK client.callTool: ${callBare!.medianMs.toFixed(2)} ms; ours ${formatRatio(callDirect!)}` },
+    { case: 'one tools/call through /api/mcp/proxy (CPU ms)', median_ms: callRelayed!.medianMs, min_ms: callRelayed!.minMs, peer: `${formatRatio(callRelayed!)} the SDK's` },
     { case: `check a hostile listing of ${listing.length} tools`, median_ms: checkHostile.medianMs, min_ms: checkHostile.minMs, peer: '' },
     { case: `connect + list the hostile server (${listingKb} KB listing)`, median_ms: hostileConnect.medianMs, min_ms: hostileConnect.minMs, peer: '' },
   ]

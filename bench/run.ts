@@ -2,8 +2,15 @@
 // Each bench prints its own table and writes bench/results/<name>.json; this prints a summary at the end.
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { ensureRedisServerBinary } from './lib/redis-server-binary'
 
-interface BenchModule { name: string, load: () => Promise<Record<string, unknown>>, run: string }
+interface BenchModule {
+  name: string
+  load: () => Promise<Record<string, unknown>>
+  run: string
+  /** A program the bench starts: found (or installed) before it loads, or the bench is skipped with a notice. */
+  needs?: 'redis-server'
+}
 
 const benches: BenchModule[] = [
   { name: 'stream-reader', load: () => import('./stream-reader.bench'), run: 'runStreamReaderBench' },
@@ -12,7 +19,7 @@ const benches: BenchModule[] = [
   { name: 'loop', load: () => import('./loop.bench'), run: 'runLoopBench' },
   { name: 'demo-model', load: () => import('./demo-model.bench'), run: 'runDemoModelBench' },
   { name: 'approval', load: () => import('./approval.bench'), run: 'runApprovalBench' },
-  { name: 'background-jobs', load: () => import('./background-jobs.bench'), run: 'runBackgroundJobsBench' },
+  { name: 'background-jobs', load: () => import('./background-jobs.bench'), run: 'runBackgroundJobsBench', needs: 'redis-server' },
   { name: 'mcp', load: () => import('./mcp.bench'), run: 'runMcpBench' },
   { name: 'user-tools', load: () => import('./user-tools.bench'), run: 'runUserToolsBench' },
 ]
@@ -23,6 +30,14 @@ let failed = false
 for (const bench of benches) {
   if (only.length && !only.includes(bench.name)) continue
   console.log(`\n=== ${bench.name} ===`)
+  if (bench.needs === 'redis-server') {
+    const redis = ensureRedisServerBinary()
+    if (!redis.ok) {
+      console.log(`Skipped: ${redis.notice}`)
+      summary[bench.name] = { skipped: redis.notice }
+      continue
+    }
+  }
   try {
     const module = await bench.load()
     const run = module[bench.run] as () => Promise<unknown>

@@ -10,15 +10,16 @@ import { streamText } from 'ai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { readChatStream } from '../shared/stream/read-chat-stream'
 import { createOpenAICompatibleModel } from '../shared/stream/openai-compatible-model'
-import { measure, printTable, startLoopbackServer, writeResult } from './lib/index'
+import { aiSdkVersion, formatSpread, measureInterleaved, printTable, startLoopbackServer, writeResult } from './lib/index'
+import type { Contender } from './lib/index'
 
 const root = resolve(fileURLToPath(import.meta.url), '../..')
 const corpusDirectory = resolve(root, 'tests/fixtures/corpora/sse-streams')
 /** In-memory chunk size: a typical size of one network read. */
 const CHUNK_BYTES = 16 * 1024
 const SYNTHETIC_TOKENS = 20_000
-const RUNS = 7
-const WARMUP = 2
+const ROUNDS = 15
+const WARMUP = 3
 
 interface Dataset { name: string, streams: Uint8Array[], chunked: Uint8Array[][], bytes: number }
 
@@ -141,32 +142,33 @@ export async function runStreamReaderBench(): Promise<Record<string, string | nu
         response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
         response.end(body)
       })
-    })
+    // Idle sockets outlive the slowest contender's slot on a loaded machine, so fetch never reuses a closing one.
+    }, { keepAliveTimeoutMs: 120_000 })
     try {
-      const readers: [string, () => unknown][] = [
-        // The floor stays first: the ratio column divides by its median.
-        ['floor: eventsource-parser + JSON.parse', () => floor(data)],
-        ['ours: readChatStream (in memory)', () => oursInMemory(data)],
-        ['loopback: fetch + read bytes only', () => bytesOverHttp(data, server.url)],
-        ['ours: createOpenAICompatibleModel (loopback)', () => oursOverHttp(data, server.url)],
-        ['Vercel AI SDK streamText (loopback)', () => aiSdkOverHttp(data, server.url)],
+      const readers: Contender[] = [
+        // The floor comes first: the ratio column divides each round's time by the floor's in that round.
+        // The cheap readers run several times a slot, so each sample is long enough to be steady.
+        { name: 'floor: eventsource-parser + JSON.parse', run: () => floor(data), repeat: 5 },
+        { name: 'ours: readChatStream (in memory)', run: () => oursInMemory(data), repeat: 5 },
+        { name: 'loopback: fetch + read bytes only', run: () => bytesOverHttp(data, server.url), repeat: 3 },
+        { name: 'ours: createOpenAICompatibleModel (loopback)', run: () => oursOverHttp(data, server.url) },
+        { name: `Vercel AI SDK ${aiSdkVersion} streamText (loopback)`, run: () => aiSdkOverHttp(data, server.url) },
       ]
-      let floorMs = Number.NaN
-      for (const [reader, run] of readers) {
-        const chars = await run()
-        const timing = await measure(run, { runs: RUNS, warmup: WARMUP })
-        if (Number.isNaN(floorMs)) floorMs = timing.medianMs
-        const megabytesPerSecond = data.bytes / 1e6 / (timing.medianMs / 1000)
+      const chars = []
+      for (const reader of readers) chars.push(Number(await reader.run()))
+      const timings = await measureInterleaved(readers, { rounds: ROUNDS, warmup: WARMUP })
+      for (const [index, timing] of timings.entries()) {
         rows.push({
           dataset: data.name,
-          reader,
+          reader: timing.name,
           'MB': Number((data.bytes / 1e6).toFixed(2)),
-          'median ms': Number(timing.medianMs.toFixed(2)),
-          'MB/s': Number(megabytesPerSecond.toFixed(1)),
-          'x floor time': Number((timing.medianMs / floorMs).toFixed(2)),
+          'median CPU ms': Number(timing.medianMs.toFixed(2)),
+          'MB/s': Number((data.bytes / 1e6 / (timing.medianMs / 1000)).toFixed(1)),
+          'x floor (median of rounds)': Number(timing.ratio.toFixed(2)),
+          'x floor spread': index === 0 ? '' : formatSpread(timing),
           // Visible characters (bytes for the loopback-only row): a sanity check that every reader read it all.
           // On the corpus the floor counts only `content`; the readers also count refusals and content parts.
-          'chars seen': Number(chars),
+          'chars seen': chars[index]!,
         })
       }
     }
@@ -174,8 +176,8 @@ export async function runStreamReaderBench(): Promise<Record<string, string | nu
       await server.close()
     }
   }
-  printTable(`Stream reader throughput (median of ${RUNS} runs after ${WARMUP} warm-up; ${CHUNK_BYTES / 1024} KiB chunks in memory)`, rows)
-  const path = await writeResult('stream-reader', { runs: RUNS, warmup: WARMUP, chunkBytes: CHUNK_BYTES, syntheticTokens: SYNTHETIC_TOKENS, rows })
+  printTable(`Stream reader throughput (this process's CPU time, loopback server included; ${ROUNDS} interleaved rounds after ${WARMUP} warm-up; ratio = median of the per-round ratios to the floor, with their IQR and range; ${CHUNK_BYTES / 1024} KiB chunks in memory)`, rows)
+  const path = await writeResult('stream-reader', { rounds: ROUNDS, warmup: WARMUP, chunkBytes: CHUNK_BYTES, syntheticTokens: SYNTHETIC_TOKENS, rows })
   console.log(`written ${path}`)
   return rows
 }

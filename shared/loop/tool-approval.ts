@@ -1,6 +1,7 @@
 import type { ToolCall } from '../types/chat'
 import type { ToolApprovalPolicy } from '../types/server-tools'
 import type { ExecutableTool, ToolResult } from '../tools/tool-types'
+import { onAbort } from '../stream/on-abort'
 
 /** What the user answered on a card waiting for approval. */
 export interface ToolApprovalAnswer {
@@ -74,11 +75,11 @@ export function withArguments(call: ToolCall, argumentsText: string): ToolCall {
 export function waitUnlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<{ aborted: false, value: T } | { aborted: true }> {
   if (signal.aborted) return Promise.resolve({ aborted: true })
   return new Promise((resolve, reject) => {
-    const onAbort = () => resolve({ aborted: true })
-    signal.addEventListener('abort', onAbort, { once: true })
+    // One dispatcher for every call awaiting an answer in the step (onAbort), not a listener each.
+    const stopListening = onAbort(signal, () => resolve({ aborted: true }))
     promise.then(
       value => resolve({ aborted: false, value }),
       error => reject(error),
-    ).finally(() => signal.removeEventListener('abort', onAbort))
+    ).finally(stopListening)
   })
 }

@@ -11,6 +11,7 @@ import { parseToolArguments, validateToolArguments } from './validate-tool-argum
 import { readToolCall } from './read-tool-call'
 import type { ToolCallFields } from './read-tool-call'
 import { resolveTimeoutMs } from './tool-timeout'
+import { onAbort } from '../stream/on-abort'
 
 export interface ExecuteToolCallsOptions {
   threadId: string
@@ -99,8 +100,9 @@ async function runCall(call: ToolCall, fields: ToolCallFields, tools: ToolSet,
   const controller = new AbortController()
   const timeoutError = new ToolTimeoutError({ toolName: name, timeoutMs })
   const timer = setTimeout(() => controller.abort(timeoutError), timeoutMs)
-  const onOuterAbort = () => controller.abort(options.signal?.reason)
-  options.signal?.addEventListener('abort', onOuterAbort, { once: true })
+  // Through onAbort: a step's parallel calls share the run's signal, and one listener each would flood warnings.
+  const { signal } = options
+  const stopListening = signal ? onAbort(signal, () => controller.abort(signal.reason)) : undefined
   let running = true
   // A handler may ignore its signal and never settle: racing with the signal makes the timeout and Stop win anyway.
   const aborted = new Promise<never>((_, reject) => {
@@ -133,7 +135,7 @@ async function runCall(call: ToolCall, fields: ToolCallFields, tools: ToolSet,
   finally {
     running = false
     clearTimeout(timer)
-    options.signal?.removeEventListener('abort', onOuterAbort)
+    stopListening?.()
   }
 }
 

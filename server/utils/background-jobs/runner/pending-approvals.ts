@@ -1,6 +1,7 @@
 import type { ToolApprovalAnswer } from '#shared/loop/tool-approval'
 import { parseToolArguments, validateToolArguments } from '#shared/tools/validate-tool-arguments'
 import type { ToolSchema } from '#shared/tools/validate-tool-arguments'
+import { onAbort } from '#shared/stream/on-abort'
 
 interface WaitingCall {
   toolName: string
@@ -41,14 +42,16 @@ export function waitForJobApproval(options: WaitForJobApprovalOptions): Promise<
       clearTimeout(timer)
       calls.delete(callId)
       if (calls.size === 0 && waiting.get(jobId) === calls) waiting.delete(jobId)
-      signal.removeEventListener('abort', onAbort)
+      stopListening()
     }
-    const onAbort = () => {
+    const abort = () => {
       done()
       reject(signal.reason)
     }
-    if (signal.aborted) return onAbort()
-    signal.addEventListener('abort', onAbort, { once: true })
+    let stopListening = () => {}
+    if (signal.aborted) return abort()
+    // One dispatcher on the run's signal for every call of the step that waits here (onAbort), not one each.
+    stopListening = onAbort(signal, abort)
     calls.set(callId, {
       toolName: options.toolName,
       schema: options.schema,
