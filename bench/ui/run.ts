@@ -8,6 +8,8 @@
 //   npm run bench:ui -- --only stream --trace       and what each long task of the stream (or scroll) was (Chromium trace)
 //   npm run bench:ui -- --only open --open-pairs 9  more pairs of opens (empty, then long) for a steadier ratio
 //   npm run bench:ui -- --only scroll --cpu-throttle 4  the scroll with Chromium's CPU slowed 4× (a slow laptop)
+//   npm run bench:ui -- --variant before=/a/.output --variant after=.output --repeat 3
+//                                                  builds side by side, interleaved over 3 rounds (compare.ts)
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
@@ -19,6 +21,7 @@ import { longMarkdownReply, startLongReplyModel } from './long-reply'
 import { measureStreaming } from './stream-reply'
 import { measureSearchHistory } from './search-history'
 import { measureStartup } from './startup'
+import { compareBuilds } from './compare'
 
 const argv = process.argv.slice(2)
 const baselineIndex = argv.indexOf('--baseline')
@@ -33,8 +36,16 @@ const throttleIndex = argv.indexOf('--cpu-throttle')
 const onlyIndex = argv.indexOf('--only')
 const parts = new Set(onlyIndex >= 0 ? argv[onlyIndex + 1]!.split(',') : ['first-load', 'open', 'scroll', 'stream', 'search', 'startup'])
 
+const variants = argv.flatMap((value, index) => (value === '--variant' && argv[index + 1] ? [argv[index + 1]!] : []))
+  .map((value) => {
+    const [label, output] = value.split('=')
+    return { label: label!, output: resolve(output!) }
+  })
+const repeatIndex = argv.indexOf('--repeat')
+
 const reply = longMarkdownReply(20_000)
-const model = await startLongReplyModel(reply)
+const trickle = { writtenAt: [] as number[] }
+const model = await startLongReplyModel(reply, undefined, trickle)
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
@@ -51,13 +62,24 @@ const searchRows: Record<string, string | number>[] = []
 const scrollRows: Record<string, string | number>[] = []
 const startupRows: Record<string, string | number>[] = []
 const apps: BenchApp[] = []
+const modelEnv = {
+  NUXT_OPENROUTER_API_KEY: 'sk-or-bench',
+  NUXT_OPENROUTER_BASE_URL: `${model.url}/api/v1`,
+  NUXT_PUBLIC_DEFAULT_MODEL: 'bench/long-markdown',
+}
 try {
-  for (const build of builds) {
-    const app = await startBenchApp(build.output, {
-      NUXT_OPENROUTER_API_KEY: 'sk-or-bench',
-      NUXT_OPENROUTER_BASE_URL: `${model.url}/api/v1`,
-      NUXT_PUBLIC_DEFAULT_MODEL: 'bench/long-markdown',
-    }, build.label.replace(/\W+/g, '-'))
+  if (variants.length) {
+    const started: Array<{ label: string, app: BenchApp }> = []
+    for (const variant of variants) {
+      const app = await startBenchApp(variant.output, modelEnv, variant.label.replace(/\W+/g, '-'))
+      apps.push(app)
+      started.push({ label: variant.label, app })
+      console.log(`${variant.label}: ${variant.output} at ${app.url}`)
+    }
+    results.variants = await compareBuilds(browser, started, reply, trickle, repeatIndex >= 0 ? Number(argv[repeatIndex + 1]) : 3)
+  }
+  for (const build of variants.length ? [] : builds) {
+    const app = await startBenchApp(build.output, modelEnv, build.label.replace(/\W+/g, '-'))
     apps.push(app)
     console.log(`${build.label}: ${build.output} at ${app.url}`)
 
