@@ -38,6 +38,16 @@ async function measureRound(browser: Browser, app: BenchApp, reply: string, tric
   }
 }
 
+/** The user-visible targets; the 50 ms bar for a stream's tasks on a loaded machine is retired for 100 ms. */
+export const TARGETS: Record<string, string> = {
+  '2k chat ÷ empty app': '≤ 1.5',
+  'stream 20k (tab): longest task ms': '≤ 100',
+  'stream 20k (server-run): longest task ms': '≤ 100',
+  'token to paint (tab) p95 ms': '≤ 30',
+  'token to paint (server-run) p95 ms': '≤ 30',
+  'first load gzip KB': '≤ 250',
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
@@ -59,7 +69,7 @@ export async function compareBuilds(browser: Browser, apps: Array<{ label: strin
   const names = Object.keys(figures.get(apps[0]!.label)![0]!)
   const first = apps[0]!.label
   const rows = names.map((name) => {
-    const row: Record<string, string | number> = { figure: name }
+    const row: Record<string, string | number> = { figure: name, target: TARGETS[name] ?? '' }
     const base = median(figures.get(first)!.map(round => round[name]!))
     for (const { label } of apps) {
       const values = figures.get(label)!.map(round => round[name]!)
