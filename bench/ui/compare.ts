@@ -62,8 +62,9 @@ export async function compareBuilds(browser: Browser, apps: Array<{ label: strin
     // Each round starts with a different build, so none is always measured first.
     for (let turn = 0; turn < apps.length; turn++) {
       const { label, app } = apps[(round + turn) % apps.length]!
-      figures.get(label)!.push(await measureRound(browser, app, reply, trickle))
-      console.log(`round ${round + 1}: ${label} measured (load ${loadavg()[0]!.toFixed(2)})`)
+      const measured = await measureRound(browser, app, reply, trickle)
+      figures.get(label)!.push(measured)
+      console.log(`round ${round + 1}: ${label} (load ${loadavg()[0]!.toFixed(2)}) ${JSON.stringify(measured)}`)
     }
   }
   const names = Object.keys(figures.get(apps[0]!.label)![0]!)
