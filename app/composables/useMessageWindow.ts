@@ -2,6 +2,7 @@ import { liveQuery, type Subscription } from 'dexie'
 import { computed, onScopeDispose, shallowRef, toValue, watch, type MaybeRefOrGetter } from 'vue'
 import { listLatestMessages, listMessagesBefore, listMessagesBetween, listMessagesFrom, type MessageWindow } from '~/db/message-window'
 import type { MessageRecord } from '~/db/types'
+import type { MarkdownPrerender } from '~/utils/chat/markdown/markdown-prerender'
 import { createRowReuse } from '~/utils/chat/message-list/stable-rows'
 
 export interface UseMessageWindowOptions {
@@ -9,6 +10,8 @@ export interface UseMessageWindowOptions {
   initialSize?: number
   /** Rows added by each `loadOlder()`. @default 100 */
   pageSize?: number
+  /** Render the markdown of rows read into the window in idle time, before they scroll into view. @default true */
+  prerenderMarkdown?: boolean
 }
 
 /** What one part of the window read last: the newest rows (part 0) or a page of older ones. */
@@ -25,7 +28,7 @@ interface WindowPart extends MessageWindow {
  * switched re-reads the pages whose rows changed. The model's history is not this: `useChat` reads the whole path.
  */
 export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>, options: UseMessageWindowOptions = {}) {
-  const { initialSize = 60, pageSize = 100 } = options
+  const { initialSize = 60, pageSize = 100, prerenderMarkdown = true } = options
   /** Per chat: the `seq` each older page is below, newest page first (its first entry is where part 0 starts). */
   const pagesByThread = new Map<string, number[]>()
   let pages: number[] = []
@@ -124,6 +127,29 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
   })
 
   // Each row once per chat: the replies paged in are rendered in idle time, so scrolling up mounts them from cache.
+  const prerendered = new Set<string>()
+  const prerenders: MarkdownPrerender[] = []
+  let prerenderGeneration = 0
+  const stopPrerendering = () => {
+    prerenderGeneration++
+    for (const prerender of prerenders.splice(0)) prerender.cancel()
+    prerendered.clear()
+  }
+  if (prerenderMarkdown && typeof document !== 'undefined') {
+    watch(() => toValue(threadId), stopPrerendering)
+    watch(rows, (all) => {
+      const fresh = all.filter(row => !prerendered.has(row.id))
+      if (fresh.length === 0) return
+      for (const row of fresh) prerendered.add(row.id)
+      const started = prerenderGeneration
+      // Loaded on use: the markdown renderer is not part of the page's first load.
+      void import('~/utils/chat/markdown/markdown-prerender').then((module) => {
+        if (started === prerenderGeneration) prerenders.push(module.prerenderMarkdown(fresh))
+      })
+    })
+    onScopeDispose(stopPrerendering)
+  }
+
   /** Reads `pageSize` more older rows (no-op while a page is read or when there is none). */
   function loadOlder() {
     const id = toValue(threadId)

@@ -6,8 +6,14 @@ import { assistantWithCalls, row, toolRow } from './chat-message-fixtures'
 
 vi.mock('virtua/vue', async () => ({ Virtualizer: (await import('./support/render-all-virtualizer')).RenderAllVirtualizer }))
 
+/**
+ * Mounts the list and waits for every turn to be whole: when a chat opens, the turns above the newest start as
+ * stand-ins and mount over the next frames.
+ */
 async function mountList(messages: MessageRecord[], streamingMessageId?: string) {
-  return mountSuspended(ChatMessageList, { props: { messages, streamingMessageId } })
+  const wrapper = await mountSuspended(ChatMessageList, { props: { messages, streamingMessageId } })
+  await vi.waitFor(() => expect(wrapper.find('[data-testid="message-stand-in"]').exists()).toBe(false))
+  return wrapper
 }
 
 /** happy-dom has no layout: give the scroller a size so scrolling can be simulated. */
@@ -31,10 +37,17 @@ describe('ChatMessageList', () => {
     expect(messages[2]!.text()).toContain('Sunny, and 84.')
   })
 
-  it('shows every turn whole as the chat opens, in order', async () => {
+  it('shows the newest turn whole as the chat opens, and the turns above it once they have mounted in later frames', async () => {
     const rows = Array.from({ length: 6 }, (_, index) => row({ role: index % 2 ? 'assistant' : 'user', content: `Message ${index}` }))
-    const wrapper = await mountList(rows)
+    const wrapper = await mountSuspended(ChatMessageList, { props: { messages: rows } })
+    // the task that shows the list: the newest turn only
+    expect(wrapper.findAll('[data-testid="message"]').map(message => message.text())).toEqual([expect.stringContaining('Message 5')])
+    const standIns = wrapper.findAll('[data-testid="message-stand-in"]')
+    expect(standIns).toHaveLength(5)
+    expect(standIns.every(standIn => standIn.attributes('aria-hidden') === 'true')).toBe(true)
+    await vi.waitFor(() => expect(wrapper.findAll('[data-testid="message"]')).toHaveLength(6))
     expect(wrapper.findAll('[data-testid="message"]').map(message => message.text())).toEqual(rows.map(message => expect.stringContaining(message.content)))
+    expect(wrapper.find('[data-testid="message-stand-in"]').exists()).toBe(false)
   })
 
   it('orders rows by seq even when they arrive out of order', async () => {

@@ -23,7 +23,7 @@ async function storeLongChat(count: number) {
 
 function openWindow(threadId: () => string | undefined) {
   const scope = effectScope()
-  const window = scope.run(() => useMessageWindow(threadId, { initialSize: 20, pageSize: 30 }))!
+  const window = scope.run(() => useMessageWindow(threadId, { initialSize: 20, pageSize: 30, prerenderMarkdown: false }))!
   return { window, stop: () => scope.stop() }
 }
 

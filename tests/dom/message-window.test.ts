@@ -46,7 +46,7 @@ describe('useMessageWindow', () => {
     const threadId = shallowRef<string | undefined>(undefined)
     const scope = effectScope()
     // Markdown prerendering (tested in message-window-prerender) would load the renderer after this test ends.
-    const window = scope.run(() => useMessageWindow(threadId))!
+    const window = scope.run(() => useMessageWindow(threadId, { prerenderMarkdown: false }))!
     // no chat named: the new-chat screen at once
     expect(window.loaded.value).toBe(true)
     threadId.value = first.id

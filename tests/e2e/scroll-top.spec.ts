@@ -23,7 +23,7 @@ function expectConsecutive(shown: string[], all: string[]) {
 }
 
 test.describe('scrolling a long chat with the mouse wheel', () => {
-  test('flicking up reaches the first message, and every turn is whole and in order', async ({ page }) => {
+  test('flicking up reaches the first message, and once the wheel stops every turn is whole and in order', async ({ page }) => {
     const chat = longChat('e2e-flick', 2000)
     const turnIds = groupMessageTurns(chat.messages).map(turn => turn.message.id)
     await openSeededChat(page, chat)
@@ -31,17 +31,22 @@ test.describe('scrolling a long chat with the mouse wheel', () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
 
     const first = page.locator(`[data-message-id="${chat.messages[0]!.id}"]`)
+    let standInsSeen = 0
     await expect.poll(async () => {
       await page.mouse.wheel(0, -2400)
+      standInsSeen += await page.getByTestId('message-stand-in').count()
       return first.isVisible()
     }, { timeout: 150_000, intervals: [100] }).toBe(true)
 
+    // The wheel stopped: what waited is mounted, nothing is left as a stand-in.
+    await expect(page.getByTestId('message-stand-in')).toHaveCount(0)
     await expect(first).toContainText('Question 1: what is 1 * 7 + 1')
     const shown = await turnsInPage(page)
     expect(shown[0]).toBe(turnIds[0])
     expectConsecutive(shown, turnIds)
     // Each turn in the page holds its message.
     expect(await page.locator('[data-turn-id] [data-testid="message"]').count()).toBe(shown.length)
+    test.info().annotations.push({ type: 'stand-ins seen while flicking', description: String(standInsSeen) })
   })
 
   test('scrolling back down from the first message shows every turn on the way, once and in order', async ({ page }) => {
@@ -57,6 +62,7 @@ test.describe('scrolling a long chat with the mouse wheel', () => {
     // Down a screen at a time through the first 150 turns (past two of the pages read on the way up).
     const seen: string[] = []
     for (let step = 0; step < 400 && !seen.includes(turnIds[150]!); step++) {
+      await expect(page.getByTestId('message-stand-in')).toHaveCount(0)
       for (const id of await turnsInPage(page)) if (!seen.includes(id)) seen.push(id)
       await list(page).evaluate((element) => { element.scrollTop += element.clientHeight * 0.8 })
     }
