@@ -33,9 +33,9 @@ export interface JobEventSourceOptions {
 /**
  * The job's LoopEvents over `fetch`, read as EventSource would (ids, reconnect with the last id after a dropped
  * connection, an error status ends it), but parsed in the page's own code: EventSource dispatches every event of
- * the whole buffered stream in one task of the browser's own (hundreds of ms at loopback speed) that no handler can
- * break up; `fetch` hands the body over a network chunk at a time, each read its own task. Returns `close()`, which
- * ends the stream without `onEnd`.
+ * a network chunk in one task, and a reply streamed at loopback speed is thousands of events in a chunk, a long
+ * task of the browser's own (hundreds of ms) that no handler can break up. Here the parser yields to the page every
+ * 8 ms. Returns `close()`, which ends the stream without `onEnd`.
  */
 export function openJobEventSource(options: JobEventSourceOptions): { close: () => void } {
   const { reconnectDelayMs = 3000, maxEventChars = 32 * 1024 * 1024 } = options

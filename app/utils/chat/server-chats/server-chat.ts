@@ -109,7 +109,8 @@ export async function cancelBrowserCall(threadId: string, callId: string): Promi
 /**
  * Reads the job's LoopEvents (SSE, resumed from `afterId`) into the same recorder a tab's own loop uses. Events
  * are recorded in batches: after each, the rows are written through and the last id is stored on the thread, so
- * a reload reads on exactly where the rows end. Resolves after the run's last event, or when `signal` aborts.
+ * a reload reads on exactly where the rows end. Like the tab's own loop, it yields to the page every 8 ms of
+ * reading and recording (`job-event-source.ts`). Resolves after the run's last event, or when `signal` aborts.
  */
 export function followServerChat(options: FollowServerChatOptions): Promise<'ended' | 'gone' | 'closed'> {
   const { recorder, threadId, jobId } = options
