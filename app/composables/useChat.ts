@@ -12,6 +12,7 @@ import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ApproveToolCall, ToolApprovalAnswer, ToolPolicyLookup } from '#shared/loop/tool-approval'
 import { getToolPolicies } from '~/utils/chat/approvals/tool-policies'
 import { setStoredApprovalAnswerer, waitForToolApproval, type ToolApprovalRequest } from '~/utils/chat/approvals/tool-approvals'
+import { yieldToPageWhenBusy } from '~/utils/chat/scheduling/yield-to-page'
 import { findCutReply } from '~/utils/chat/message-list/cut-reply'
 import { CONTINUE_INSTRUCTION } from '#shared/loop/continue-reply'
 import { useReplyElsewhere } from './useReplyElsewhere'
@@ -86,6 +87,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       listener: recorder => async (event) => {
         await recorder.record(event)
         options.onEvent?.(event, id)
+        await yieldToPageWhenBusy()
       },
     }
     const done = (async () => {

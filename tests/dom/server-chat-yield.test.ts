@@ -3,11 +3,13 @@ import type { LoopEvent } from '#shared/loop/loop-event'
 import type { LoopRecorder } from '~/db/loop-recorder'
 import { createThread, getThread } from '~/db/threads'
 import { followServerChat, setServerJob } from '~/utils/chat/server-chats/server-chat'
+import { BUSY_SLICE_MS } from '~/utils/chat/scheduling/yield-to-page'
 import { vanishedJobEvent } from '~~/server/utils/background-jobs/runner/job-ending'
 import { useFreshDatabase } from './helpers/fresh-database'
 
 // A chat run on the server reaches the tab as SSE LoopEvents. At loopback speed a whole reply arrives in a few
-// network chunks, thousands of events at once: every event is recorded in order, across dropped connections.
+// network chunks, thousands of events at once: reading and recording them must leave the page turns to render
+// and take input, as the tab's own loop does, and still record every event in order, across dropped connections.
 
 useFreshDatabase('server-chat-yield')
 
@@ -52,6 +54,18 @@ function keepingRecorder() {
   return { recorded, recorder }
 }
 
+/** The next task, queued now (a frame or input the page has waiting). */
+function taskQueuedNow(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => {
+      channel.port1.close()
+      resolve()
+    }
+    channel.port2.postMessage(null)
+  })
+}
+
 const words = Array.from({ length: 300 }, (_, index) => `word${index} `)
 const reply: LoopEvent[] = [
   { type: 'step-start', step: 1 },
@@ -71,13 +85,28 @@ afterEach(() => {
 })
 
 describe('followServerChat', () => {
-  it('records every event of a reply that arrived in one chunk, in order', async () => {
+  it('lets the page have a turn while it reads and records a reply that arrived in one chunk, and records every event in order', async () => {
     vi.useFakeTimers({ toFake: ['performance'] })
     fakeServer([() => eventStream([reply.map((event, index) => frame(index + 1, event)).join('')])])
     const thread = await followedThread()
     const { recorded, recorder } = keepingRecorder()
+    // The page: a task always waiting (frames, input), noting how far the recording had got each time it ran.
+    const pageTurns: number[] = []
+    let ended = false
+    const page = (async () => {
+      while (!ended) {
+        await taskQueuedNow()
+        pageTurns.push(recorded.length)
+      }
+    })()
+
     expect(await followServerChat({ threadId: thread.id, jobId: 'job-1', afterId: 0, recorder, signal: new AbortController().signal })).toBe('ended')
+    ended = true
+    await page
     expect(recorded).toEqual(['step-start', ...words, 'finish'])
+    // Between two turns of the page, about one slice of recording (8 ms here), never the whole reply.
+    const runs = [...pageTurns, recorded.length].map((count, index, counts) => count - (counts[index - 1] ?? 0))
+    expect(Math.max(...runs)).toBeLessThanOrEqual(BUSY_SLICE_MS + 2)
     // The job's last event was recorded: the thread no longer follows it.
     expect((await getThread(thread.id))?.serverJob).toBeUndefined()
   })

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser'
 import { safeJsonParse } from '#shared/tools/text-tool-calls/safe-json'
+import { yieldToPageWhenBusy } from '../scheduling/yield-to-page'
 
 /** One server-sent event of a job's stream: its id and its data, unparsed. */
 export interface JobEventMessage {
@@ -29,6 +30,9 @@ export interface JobEventSourceOptions {
   /** Largest event accepted, in characters. @default 32 MiB */
   maxEventChars?: number
 }
+
+/** Characters handed to the parser at a time, so one large network chunk is parsed over several tasks. */
+const FEED_SLICE_CHARS = 16_384
 
 /**
  * The job's LoopEvents over `fetch`, read as EventSource would (ids, reconnect with the last id after a dropped
@@ -83,7 +87,10 @@ export function openJobEventSource(options: JobEventSourceOptions): { close: () 
     for (;;) {
       const { done, value } = await reader.read()
       if (done || ended) return
-      parser.feed(value)
+      for (let start = 0; start < value.length && !ended; start += FEED_SLICE_CHARS) {
+        parser.feed(value.slice(start, start + FEED_SLICE_CHARS))
+        await yieldToPageWhenBusy()
+      }
     }
   }
 

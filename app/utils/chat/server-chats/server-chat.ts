@@ -10,6 +10,7 @@ import { getDatabase } from '~/db/database'
 import type { LoopRecorder } from '~/db/loop-recorder'
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
 import { openJobEventSource } from './job-event-source'
+import { yieldToPageWhenBusy } from '../scheduling/yield-to-page'
 
 /** What POST /api/chats needs to answer a chat on the server. */
 export interface StartServerChatOptions {
@@ -143,6 +144,8 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
           if (event.type === 'tool-call-status' && event.text === WAITING_FOR_BROWSER) waiting.add(event.callId)
           if (event.type === 'tool-call-done' || event.type === 'tool-call-error') waiting.delete(event.result.callId)
           if (event.type === 'finish' || event.type === 'fail') ended = true
+          // A reply written at loopback speed arrives as thousands of events at once: let the page render between.
+          await yieldToPageWhenBusy()
         }
         await recorder.settled()
         for (const callId of waiting) {
