@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { effectScope, shallowRef } from 'vue'
 import { useMessageWindow } from '~/composables/useMessageWindow'
 import { addMessage, listMessages } from '~/db/messages'
