@@ -12,6 +12,7 @@ import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ApproveToolCall, ToolApprovalAnswer, ToolPolicyLookup } from '#shared/loop/tool-approval'
 import { getToolPolicies } from '~/utils/chat/approvals/tool-policies'
 import { setStoredApprovalAnswerer, waitForToolApproval, type ToolApprovalRequest } from '~/utils/chat/approvals/tool-approvals'
+import { createFrameBatch } from '~/utils/chat/scheduling/frame-batch'
 import { yieldToPageWhenBusy } from '~/utils/chat/scheduling/yield-to-page'
 import { findCutReply } from '~/utils/chat/message-list/cut-reply'
 import { CONTINUE_INSTRUCTION } from '#shared/loop/continue-reply'
@@ -38,9 +39,9 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   /** The server job this tab follows, so Stop stops it there. */
   let serverJobId: string | undefined
   const toolPolicy: ToolPolicyLookup = options.toolPolicy ?? (name => getToolPolicies().policyOf(name))
-  // The recorder publishes the draft at most once per animation frame: that is the one pacer between a token and
-  // the screen, so it lands here as it comes.
-  const setDraft = (value: StreamingDraft | null) => (draft.value = value)
+  // Tokens arrive many times per frame: the page re-renders the reply once per frame (the last value wins).
+  const draftFrames = createFrameBatch<StreamingDraft | null>(value => (draft.value = value))
+  const setDraft = (value: StreamingDraft | null) => (value ? draftFrames.push(value) : (draftFrames.cancel(), draft.value = null))
   // The tab that holds a chat writes its reply; this one shows it from Dexie, and follows a server job once free.
   const elsewhere = useReplyElsewhere(threadId, { onEnd: id => void resumeServerChat(id) })
   const onStorageError = (error: Error) => {
@@ -112,6 +113,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
   /** Back to idle after a reply ended, however it ended. */
   function endStreaming() {
     streaming.value = false
+    draftFrames.cancel()
     draft.value = null
     controller = undefined
     serverJobId = undefined

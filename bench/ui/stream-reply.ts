@@ -80,7 +80,7 @@ export async function measureStreaming(browser: Browser, appUrl: string, reply: 
   await page.waitForFunction(() => {
     const messages = document.querySelectorAll('[data-testid="message"][data-role="assistant"]')
     const last = messages[messages.length - 1]
-    return last && /complete|error|stopped/.test(last.getAttribute('data-status') ?? '') && document.querySelector('main')?.getAttribute('data-streaming') === 'false'
+    return last && /complete|error|stopped/.test(last.getAttribute('data-status') ?? '') && document.querySelector('main')?.getAttribute('data-streaming') === 'false' && !document.querySelector('[data-rendering]')
   }, undefined, { timeout: 300_000, polling: 100 })
   const durationMs = Date.now() - started
   // The reply's last write and highlighting come after the status flips: let them land in the same measurement.

@@ -4,6 +4,7 @@ import { useMessageWindow } from '~/composables/useMessageWindow'
 import { addMessage, listMessages } from '~/db/messages'
 import { listLatestMessages } from '~/db/message-window'
 import { createThread } from '~/db/threads'
+import { createFrameBatch } from '~/utils/chat/scheduling/frame-batch'
 import { useFreshDatabase } from './helpers/fresh-database'
 
 useFreshDatabase('message-window-test')
@@ -59,5 +60,28 @@ describe('useMessageWindow', () => {
     await vi.waitFor(() => expect(window.loaded.value).toBe(true))
     expect(window.rows.value.map(row => row.content)).toEqual(['m1', 'm2'])
     scope.stop()
+  })
+})
+
+describe('createFrameBatch', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('applies only the latest value once per frame, and nothing after cancel', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] })
+    const applied: number[] = []
+    const batch = createFrameBatch<number>(value => applied.push(value))
+    batch.push(1)
+    batch.push(2)
+    batch.push(3)
+    expect(applied).toEqual([])
+    vi.advanceTimersByTime(40)
+    expect(applied).toEqual([3])
+    batch.push(4)
+    batch.cancel()
+    vi.advanceTimersByTime(40)
+    expect(applied).toEqual([3])
+    batch.push(5)
+    batch.flush()
+    expect(applied).toEqual([3, 5])
   })
 })

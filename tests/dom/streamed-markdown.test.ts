@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { mount, type VueWrapper } from '@vue/test-utils'
 import ChatMessageContent from '~/components/chat/ChatMessageContent.vue'
 import { renderMarkdown } from '~/utils/chat/markdown/markdown'
@@ -51,6 +51,8 @@ async function streamThenWhole(deltas: string[]): Promise<{ streamed: string[], 
     if (index % stride === 0) await wrapper.setProps({ content: text, streaming: true })
   }
   await wrapper.setProps({ content: text, streaming: false })
+  // A burst of blocks is shown over a few frames: the reply is complete once nothing is left to render.
+  await vi.waitFor(() => expect(wrapper!.find('[data-rendering]').exists()).toBe(false), { timeout: 20_000, interval: 20 })
   const streamed = wrapper.findAll('[data-slot="markdown-block"]').flatMap(block => topLevelMarkup(block.element))
   const whole = document.createElement('div')
   whole.innerHTML = renderMarkdown(text)
@@ -108,19 +110,71 @@ describe('a streamed reply renders as the whole reply', () => {
 
 describe('a reply that arrives in a burst', () => {
   /** `count` sections of markdown: heading, paragraph, list, code. */
-  const burst = (count: number) => Array.from({ length: count }, (_, index) =>
-    `## Part ${index}\n\nText of part ${index} with **bold** and a [link](https://example.com/${index}).\n\n- a\n- b\n\n\`\`\`ts\nconst part = ${index}\n\`\`\``).join('\n\n')
+  // `label` makes the blocks unlike those of other tests (rendered blocks stay in the markdown cache)
+  const burst = (count: number, label = '') => Array.from({ length: count }, (_, index) =>
+    `## ${label}Part ${index}\n\nText of part ${index} with **bold** and a [link](https://example.com/${index}).\n\n- a\n- b\n\n\`\`\`ts\nconst part = ${index}\n\`\`\``).join('\n\n')
 
-  it('shows every block it brings at once, the caret on the last one while it streams, and ends as the whole render', async () => {
+  it('shows its first blocks at once and the rest over the next frames, then exactly the whole reply', async () => {
     const text = burst(50)
     wrapper = mount(ChatMessageContent, { props: { content: '', streaming: true } })
     await wrapper.setProps({ content: text, streaming: true })
-    expect(wrapper.findAll('[data-slot="markdown-block"]')).toHaveLength(200)
+    const shownAtFirst = wrapper.findAll('[data-slot="markdown-block"]').length
+    expect(shownAtFirst).toBeGreaterThan(0)
+    expect(shownAtFirst).toBeLessThan(200)
+    expect(wrapper.find('[data-rendering]').exists()).toBe(true)
+    // The stream ends before the page caught up: the rest still appears, and the caret stays until it has.
+    await wrapper.setProps({ content: text, streaming: false })
     expect(wrapper.find('[data-streaming]').exists()).toBe(true)
     expect(wrapper.findAll('.chat-markdown-tail')).toHaveLength(1)
-    await wrapper.setProps({ content: text, streaming: false })
+    await vi.waitFor(() => expect(wrapper!.find('[data-rendering]').exists()).toBe(false), { timeout: 20_000, interval: 20 })
     expect(wrapper.find('[data-streaming]').exists()).toBe(false)
     expect(wrapper.find('.chat-markdown-tail').exists()).toBe(false)
+    const whole = document.createElement('div')
+    whole.innerHTML = renderMarkdown(text)
+    expect(wrapper.findAll('[data-slot="markdown-block"]').flatMap(block => topLevelMarkup(block.element))).toEqual(topLevelMarkup(whole))
+  })
+
+  it('shows a finished message that fits the task\'s markdown budget whole at once (opening a chat)', async () => {
+    const text = burst(1)
+    // the clock stands still while it mounts: the budget is never spent, whatever the machine's speed
+    const clock = vi.spyOn(performance, 'now').mockReturnValue(1000)
+    wrapper = mount(ChatMessageContent, { props: { content: text, streaming: false } })
+    clock.mockRestore()
+    expect(wrapper.find('[data-rendering]').exists()).toBe(false)
+    expect(wrapper.findAll('[data-slot="markdown-block"]')).toHaveLength(4)
+  })
+
+  it('shows the first blocks of the newest message of a chat that opens (eager) at once, even when the task\'s budget is spent', async () => {
+    const text = burst(20, 'Eager ')
+    let time = 1000
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => time += 10)
+    const eager = mount(ChatMessageContent, { props: { content: text, streaming: false, eager: true } })
+    const plain = mount(ChatMessageContent, { props: { content: burst(20, 'Plain '), streaming: false } })
+    clock.mockRestore()
+    expect(eager.findAll('[data-slot="markdown-block"]').length).toBeGreaterThanOrEqual(4)
+    expect(eager.findAll('[data-slot="markdown-block"]').length).toBeLessThan(80)
+    expect(plain.findAll('[data-slot="markdown-block"]').length).toBeLessThan(4)
+    await vi.waitFor(() => expect(eager.find('[data-rendering]').exists()).toBe(false), { timeout: 20_000, interval: 20 })
+    expect(eager.findAll('[data-slot="markdown-block"]')).toHaveLength(80)
+    eager.unmount()
+    plain.unmount()
+  })
+
+  it('shows a long finished message over a few frames when it mounts, without a caret, and ends as the whole render', async () => {
+    const text = burst(60, 'Mounted ')
+    // each look at the clock is a millisecond later: the task's budget runs out after a few blocks on any machine
+    let time = 1000
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => time++)
+    wrapper = mount(ChatMessageContent, { props: { content: text, streaming: false } })
+    clock.mockRestore()
+    const shownAtFirst = wrapper.findAll('[data-slot="markdown-block"]').length
+    expect(shownAtFirst).toBeGreaterThan(0)
+    expect(shownAtFirst).toBeLessThan(240)
+    expect(wrapper.find('[data-rendering]').exists()).toBe(true)
+    // not a reply arriving: no caret, no moving tail
+    expect(wrapper.find('[data-streaming]').exists()).toBe(false)
+    expect(wrapper.find('.chat-markdown-tail').exists()).toBe(false)
+    await vi.waitFor(() => expect(wrapper!.find('[data-rendering]').exists()).toBe(false), { timeout: 20_000, interval: 20 })
     const whole = document.createElement('div')
     whole.innerHTML = renderMarkdown(text)
     expect(wrapper.findAll('[data-slot="markdown-block"]').flatMap(block => topLevelMarkup(block.element))).toEqual(topLevelMarkup(whole))

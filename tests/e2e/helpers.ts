@@ -50,6 +50,8 @@ export async function waitForIdle(page: Page) {
   await expect(last).toHaveAttribute('data-status', /complete|stopped|error|interrupted/, { timeout: 20_000 })
   await expect(page.locator('main')).toHaveAttribute('data-streaming', 'false', { timeout: 20_000 })
   await expect(page.getByTestId('stop-button')).toHaveCount(0)
+  // A reply that arrived in a burst is shown over a few frames.
+  await expect(page.locator('[data-rendering]')).toHaveCount(0, { timeout: 20_000 })
 }
 
 export async function clearFakeRequests() {

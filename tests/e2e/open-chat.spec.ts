@@ -39,7 +39,8 @@ test.describe('opening a chat', () => {
     await openApp(page, `/?thread=${chat.thread.id}`)
     const newest = page.locator(`[data-message-id="${chat.messages.at(-1)!.id}"]`)
     await expect(newest).toBeVisible({ timeout: 20_000 })
-    // The newest answer has every section, in order, and its closing code.
+    // Everything pending is rendered, and the newest answer has every section, in order, and its closing code.
+    await expect(page.locator('[data-rendering]')).toHaveCount(0, { timeout: 30_000 })
     const headings = newest.locator('h2')
     await expect(headings).toHaveCount(sections)
     await expect(headings.first()).toHaveText('Part 0')
@@ -58,6 +59,7 @@ test.describe('opening a chat', () => {
     await watchForCarets(page)
     await openApp(page, `/?thread=${chat.thread.id}`)
     await expect(page.locator(`[data-message-id="${chat.messages.at(-1)!.id}"]`)).toBeVisible({ timeout: 20_000 })
+    await expect(page.locator('[data-rendering]')).toHaveCount(0, { timeout: 30_000 })
     // Each mounted answer shows its whole stored text: its bold sum and both list items.
     const answers = page.locator('[data-testid="message"][data-role="assistant"]').filter({ has: page.locator('[data-slot="content"]') })
     const count = await answers.count()
