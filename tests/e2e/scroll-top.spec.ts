@@ -3,8 +3,9 @@ import { groupMessageTurns } from '../../app/utils/chat/message-list/message-tur
 import { openSeededChat } from './helpers'
 import { longChat } from './support/seed-chat'
 
-// Scrolling a 2,000-message chat with the mouse wheel as a user flicks it: older rows are paged in on the way, and
-// every turn on screen is whole, in order, with nothing missing or doubled.
+// Scrolling a 2,000-message chat with the mouse wheel as a user flicks it: turns that come into view while the
+// wheel turns may show a stand-in for a frame or two (they are mounted over the next frames), older rows are paged
+// in on the way, and once the wheel stops every turn on screen is whole, in order, with nothing missing or doubled.
 
 test.setTimeout(180_000)
 
