@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { h } from 'vue'
+import { h, type Component } from 'vue'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
-import { UButton } from '#components'
+import { UButton, UTextarea } from '#components'
 import ChatComposer from '~/components/chat/ChatComposer.vue'
 import ChatMessage from '~/components/chat/ChatMessage.vue'
 import ChatThreadList from '~/components/chat/ChatThreadList.vue'
@@ -11,7 +11,6 @@ import { row, toolRow } from './chat-message-fixtures'
 
 // The tool card's "View details" and the chat list's row buttons are plain <button>s that take UButton's classes
 // (worked out once, not per button). They must look like the UButton they replace and keep its keyboard behaviour.
-// The composer is UTextarea and UButton as shipped.
 
 /** The classes a UButton with these props renders on its <button>, and on its icon. */
 async function uButtonClasses(props: Record<string, unknown>, withText: boolean) {
@@ -21,7 +20,7 @@ async function uButtonClasses(props: Record<string, unknown>, withText: boolean)
   return { base: button.classes().sort(), icon: icon.exists() ? icon.classes().sort() : [] }
 }
 
-describe('plain buttons with Nuxt UI\'s classes, and the composer', () => {
+describe('plain buttons and the composer\'s textarea with Nuxt UI\'s classes', () => {
   it('gives the tool card\'s details toggle the classes of an xs neutral ghost UButton with a trailing icon', async () => {
     const expected = await uButtonClasses({ size: 'xs', color: 'neutral', variant: 'ghost', trailingIcon: 'i-lucide-chevron-down' }, true)
     const card = await mountSuspended(ChatToolCard, { props: { row: toolRow('calculate', { toolResultFull: '84' }) } })
@@ -77,10 +76,13 @@ describe('plain buttons with Nuxt UI\'s classes, and the composer', () => {
     list.unmount()
   })
 
-  it('grows the composer\'s box with the text up to 12 lines', async () => {
+  it('gives the composer\'s box the classes of its UTextarea, and grows it with the text up to 12 lines', async () => {
+    const reference = await mountSuspended({ render: () => h(UTextarea as unknown as Component, { variant: 'none', autoresize: true, rows: 1, maxrows: 12, class: 'w-full', ui: { base: 'resize-none px-2 py-1.5 text-base' } }) })
     const composer = await mountSuspended(ChatComposer, { props: { streaming: false, modelValue: '' }, attachTo: document.body })
     const box = composer.find('[data-testid="composer-input"]')
     expect(box.element.tagName).toBe('TEXTAREA')
+    expect(box.classes().sort()).toEqual(reference.find('textarea').classes().sort())
+    expect(box.element.parentElement!.className.split(' ').sort()).toEqual(reference.find('textarea').element.parentElement!.className.split(' ').sort())
     expect(box.attributes('rows')).toBe('1')
     // happy-dom has no layout: give the box one a browser would, 24 px lines, 12 px of padding
     const element = box.element as HTMLTextAreaElement
@@ -104,15 +106,21 @@ describe('plain buttons with Nuxt UI\'s classes, and the composer', () => {
     }
   })
 
-  it('offers Send, enabled by text, and Stop while a reply streams', async () => {
+  it('gives the composer\'s Send and Stop the classes of a solid primary and a solid neutral UButton with an icon', async () => {
+    const send = await uButtonClasses({ icon: 'i-lucide-arrow-up', label: 'Send', disabled: true }, false)
+    const stop = await uButtonClasses({ color: 'neutral', variant: 'solid', icon: 'i-lucide-square', label: 'Stop' }, false)
     const idle = await mountSuspended(ChatComposer, { props: { streaming: false, modelValue: '' } })
     const sendButton = idle.find('[data-testid="send-button"]')
+    expect(sendButton.classes().sort()).toEqual(send.base)
+    expect(sendButton.find('svg, [class*="size-"]').classes().sort()).toEqual(send.icon)
     expect(sendButton.text()).toBe('Send')
     expect(sendButton.attributes('disabled')).toBeDefined()
     await idle.setProps({ modelValue: 'hello' })
     expect(sendButton.attributes('disabled')).toBeUndefined()
     const streaming = await mountSuspended(ChatComposer, { props: { streaming: true, modelValue: '' } })
     const stopButton = streaming.find('[data-testid="stop-button"]')
+    expect(stopButton.classes().sort()).toEqual(stop.base)
+    expect(stopButton.find('svg, [class*="size-"]').classes().sort()).toEqual(stop.icon)
     expect(stopButton.text()).toBe('Stop')
   })
 })

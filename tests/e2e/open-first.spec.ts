@@ -16,7 +16,7 @@ function looks(button: Locator) {
 
 test.describe('opening a chat with cheaper buttons', () => {
   test('a tool card\'s details toggle is styled like Nuxt UI\'s xs ghost button and opens from the keyboard', async ({ page }) => {
-    // nothing fails on the way
+    // the warm-ups that run in tasks of their own at start-up fail loudly if they fail
     const errors: string[] = []
     page.on('pageerror', error => errors.push(error.message))
     page.on('console', message => message.type() === 'error' && errors.push(message.text()))
@@ -62,7 +62,7 @@ test.describe('opening a chat with cheaper buttons', () => {
   })
 })
 
-test.describe('the composer, Nuxt UI\'s textarea and buttons', () => {
+test.describe('the composer, a plain textarea with Nuxt UI\'s classes', () => {
   test('grows with its text up to 12 lines, shrinks when sent, and Send is a primary button enabled by text', async ({ page }) => {
     await openApp(page)
     const input = page.getByTestId('composer-input')
