@@ -38,12 +38,30 @@ export function toDeltas(text: string, size = 4): string[] {
   return deltas
 }
 
+/** When each token of the last trickled reply was written (ms since the epoch, with sub-ms digits). */
+export interface TrickleLog {
+  writtenAt: number[]
+}
+
+/** Tokens of a trickled reply and the time between two of them, about a fast model's pace. */
+export const TRICKLE_TOKENS = 60
+const TRICKLE_GAP_MS = 40
+/** The prompt that asks the bench model for the trickled reply instead of the long one. */
+export const TRICKLE_PROMPT = 'Trickle the short reply.'
+/** The text of trickled token `index`: a word the page can find again. */
+export const trickleToken = (index: number) => `w${index} `
+
+const wallClock = () => performance.timeOrigin + performance.now()
+
 /**
  * An OpenAI-compatible model on loopback answering every chat request with `reply`, one SSE event per delta and no
- * delay (loopback speed), and listing one model for the proxy's model list.
+ * delay (loopback speed), and listing one model for the proxy's model list. A request whose last message says
+ * TRICKLE_PROMPT is answered with TRICKLE_TOKENS words, one every 40 ms, each write's time kept in `trickle`.
  */
-export function startLongReplyModel(reply: string, model = 'bench/long-markdown'): Promise<LoopbackServer> {
+export function startLongReplyModel(reply: string, model = 'bench/long-markdown', trickle: TrickleLog = { writtenAt: [] }): Promise<LoopbackServer> {
   const deltas = toDeltas(reply)
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'gen-bench', model, object: 'chat.completion.chunk', created: 1_700_000_000, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
   return startLoopbackServer((request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname
     if (path.endsWith('/models')) {
@@ -51,11 +69,12 @@ export function startLongReplyModel(reply: string, model = 'bench/long-markdown'
       response.end(JSON.stringify({ data: [{ id: model, name: 'Bench: long markdown', context_length: 128000, supported_parameters: ['tools'], pricing: { prompt: '0', completion: '0' } }] }))
       return
     }
-    request.resume()
+    let requestBody = ''
+    request.setEncoding('utf8')
+    request.on('data', (part: string) => (requestBody += part))
     request.on('end', () => {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-      const chunk = (delta: object, finish: string | null = null) =>
-        `data: ${JSON.stringify({ id: 'gen-bench', model, object: 'chat.completion.chunk', created: 1_700_000_000, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+      if (requestBody.includes(TRICKLE_PROMPT)) return void trickleReply(response)
       let body = chunk({ role: 'assistant', content: '' })
       for (const delta of deltas) body += chunk({ content: delta })
       body += chunk({}, 'stop')
@@ -63,4 +82,20 @@ export function startLongReplyModel(reply: string, model = 'bench/long-markdown'
       response.end(body)
     })
   })
+
+  function trickleReply(response: ServerResponse) {
+    trickle.writtenAt = []
+    response.write(chunk({ role: 'assistant', content: '' }))
+    let index = 0
+    const next = () => {
+      if (index === TRICKLE_TOKENS) {
+        response.end(chunk({}, 'stop') + 'data: [DONE]\n\n')
+        return
+      }
+      trickle.writtenAt[index] = wallClock()
+      response.write(chunk({ content: trickleToken(index++) }))
+      setTimeout(next, TRICKLE_GAP_MS)
+    }
+    setTimeout(next, TRICKLE_GAP_MS)
+  }
 }

@@ -8,6 +8,8 @@
 //   npm run bench:ui -- --only stream --trace       and what each long task of the stream (or scroll) was (Chromium trace)
 //   npm run bench:ui -- --only open --open-pairs 9  more pairs of opens (empty, then long) for a steadier ratio
 //   npm run bench:ui -- --only scroll --cpu-throttle 4  the scroll with Chromium's CPU slowed 4× (a slow laptop)
+//   npm run bench:ui -- --variant before=/a/.output --variant after=.output --repeat 3
+//                                                  builds side by side, interleaved over 3 rounds (compare.ts)
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
@@ -19,6 +21,8 @@ import { longMarkdownReply, startLongReplyModel } from './long-reply'
 import { measureStreaming } from './stream-reply'
 import { measureSearchHistory } from './search-history'
 import { measureStartup } from './startup'
+import { compareBuilds } from './compare'
+import { measureTokenPaint } from './token-paint'
 
 const argv = process.argv.slice(2)
 const baselineIndex = argv.indexOf('--baseline')
@@ -33,8 +37,16 @@ const throttleIndex = argv.indexOf('--cpu-throttle')
 const onlyIndex = argv.indexOf('--only')
 const parts = new Set(onlyIndex >= 0 ? argv[onlyIndex + 1]!.split(',') : ['first-load', 'open', 'scroll', 'stream', 'search', 'startup'])
 
+const variants = argv.flatMap((value, index) => (value === '--variant' && argv[index + 1] ? [argv[index + 1]!] : []))
+  .map((value) => {
+    const [label, output] = value.split('=')
+    return { label: label!, output: resolve(output!) }
+  })
+const repeatIndex = argv.indexOf('--repeat')
+
 const reply = longMarkdownReply(20_000)
-const model = await startLongReplyModel(reply)
+const trickle = { writtenAt: [] as number[] }
+const model = await startLongReplyModel(reply, undefined, trickle)
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
@@ -46,18 +58,30 @@ const results: Record<string, unknown> = { replyChars: reply.length, replyTokens
 const openRows: Record<string, string | number>[] = []
 const pairRows: Record<string, string | number>[] = []
 const streamRows: Record<string, string | number>[] = []
+const paintRows: Record<string, string | number>[] = []
 const loadRows: Record<string, string | number>[] = []
 const searchRows: Record<string, string | number>[] = []
 const scrollRows: Record<string, string | number>[] = []
 const startupRows: Record<string, string | number>[] = []
 const apps: BenchApp[] = []
+const modelEnv = {
+  NUXT_OPENROUTER_API_KEY: 'sk-or-bench',
+  NUXT_OPENROUTER_BASE_URL: `${model.url}/api/v1`,
+  NUXT_PUBLIC_DEFAULT_MODEL: 'bench/long-markdown',
+}
 try {
-  for (const build of builds) {
-    const app = await startBenchApp(build.output, {
-      NUXT_OPENROUTER_API_KEY: 'sk-or-bench',
-      NUXT_OPENROUTER_BASE_URL: `${model.url}/api/v1`,
-      NUXT_PUBLIC_DEFAULT_MODEL: 'bench/long-markdown',
-    }, build.label.replace(/\W+/g, '-'))
+  if (variants.length) {
+    const started: Array<{ label: string, app: BenchApp }> = []
+    for (const variant of variants) {
+      const app = await startBenchApp(variant.output, modelEnv, variant.label.replace(/\W+/g, '-'))
+      apps.push(app)
+      started.push({ label: variant.label, app })
+      console.log(`${variant.label}: ${variant.output} at ${app.url}`)
+    }
+    results.variants = await compareBuilds(browser, started, reply, trickle, repeatIndex >= 0 ? Number(argv[repeatIndex + 1]) : 3)
+  }
+  for (const build of variants.length ? [] : builds) {
+    const app = await startBenchApp(build.output, modelEnv, build.label.replace(/\W+/g, '-'))
     apps.push(app)
     console.log(`${build.label}: ${build.output} at ${app.url}`)
 
@@ -92,6 +116,11 @@ try {
       for (const task of stream.app.longTaskBreakdown ?? []) console.log(`${build.label}: long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
       const serverRun = result.streamServerRun = (await measureStreaming(browser, app.url, reply, { trace: argv.includes('--trace'), runOnServer: true })).app
       for (const task of serverRun.longTaskBreakdown ?? []) console.log(`${build.label} (server-run): long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
+      const paint = result.tokenPaint = await measureTokenPaint(browser, app.url, trickle)
+      const serverPaint = result.tokenPaintServerRun = await measureTokenPaint(browser, app.url, trickle, { runOnServer: true })
+      for (const [what, figures] of [['loop in the tab', paint], ['run on the server', serverPaint]] as const) {
+        paintRows.push({ build: build.label, chat: what, 'p50 ms': figures.p50Ms, 'p95 ms (target ≤ 30)': figures.p95Ms, 'tokens seen': figures.tokensSeen })
+      }
       for (const [what, result] of [['app (streamed, loop in the tab)', stream.app], ['app (run on the server, SSE to the tab)', serverRun], ['naive full re-render per frame', stream.naive!]] as const) {
         streamRows.push({ build: build.label, render: what, 'duration ms': result.durationMs, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'identical to whole': String(result.identical) })
       }
@@ -115,7 +144,8 @@ finally {
 if (openRows.length) printTable(`Open a chat (median of ${openPairs} pairs, after one unmeasured open of each): from page load until its newest message is visible; "worst ms" is the longest task of any open`, openRows)
 if (pairRows.length) printTable('Each pair: an empty open, then a long one at once (the ratio compares opens under the same load)', pairRows)
 if (scrollRows.length) printTable('Scroll to the top of the 2k chat with the mouse wheel (older turns paged in on the way): long tasks', scrollRows)
-if (streamRows.length) printTable(`Stream a ${Math.round(reply.length / 4)}-token markdown reply with code blocks at loopback speed`, streamRows)
+if (streamRows.length) printTable(`Stream a ${Math.round(reply.length / 4)}-token markdown reply with code blocks at loopback speed (target: no task over 100 ms)`, streamRows)
+if (paintRows.length) printTable('Token to paint: a word written by the upstream every 40 ms until the frame that shows it', paintRows)
 if (loadRows.length) printTable('JavaScript loaded before first interaction', loadRows)
 if (searchRows.length) printTable('search_chat_history over 12,000 stored messages (median of 5; the first call indexes the rows written around the app)', searchRows)
 if (startupRows.length) printTable('Start-up (the new-chat screen) with an empty database and with 12,000 stored messages (median of 3)', startupRows)

@@ -54,6 +54,8 @@ export interface MeasureStreamingOptions {
    * instead of running the loop itself. No naive baseline is measured then (it would be the same as the tab's).
    */
   runOnServer?: boolean
+  /** Measure the naive baseline too (a tab's chat only). @default true */
+  naive?: boolean
 }
 
 export async function measureStreaming(browser: Browser, appUrl: string, reply: string, options: MeasureStreamingOptions = {}): Promise<{ app: StreamResult, naive?: StreamResult }> {
@@ -95,7 +97,7 @@ export async function measureStreaming(browser: Browser, appUrl: string, reply: 
     identical: text === null ? null : fold(text) === fold(expected),
   })
   const app = { ...summary(appProbe, durationMs, appText), longTaskBreakdown }
-  if (options.runOnServer) {
+  if (options.runOnServer || options.naive === false) {
     await context.close()
     return { app }
   }

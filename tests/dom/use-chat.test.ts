@@ -44,10 +44,11 @@ describe('useChat', () => {
   it('stores the user message before the request goes out', async () => {
     let storedWhenAsked: string[] = []
     const model = createScriptedModel([
-      (request) => {
-        void listMessages(threadId).then(rows => (storedWhenAsked = rows.map(row => `${row.role}:${row.content}`)))
+      async function* (request) {
+        // read when the request goes out, before the reply's first event
+        storedWhenAsked = (await listMessages(threadId)).map(row => `${row.role}:${row.content}`)
         expect(request.messages).toEqual([{ role: 'user', content: 'hello' }])
-        return textStep('hi there')
+        yield* textStep('hi there')
       },
     ])
     const { chat } = startChat(model)
