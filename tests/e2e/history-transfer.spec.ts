@@ -156,18 +156,23 @@ test.describe('export and import of chats', () => {
 test.describe('export and import on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
 
-  test('the menu opens from the header and imports ChatGPT\'s export', async ({ page }) => {
+  test('the chat list holds the menu (the header has no room) and imports ChatGPT\'s export', async ({ page }) => {
     await openApp(page)
-    await page.getByTestId('history-menu').click()
+    await expect(page.getByTestId('history-menu')).toBeHidden()
+    await expect(page.getByTestId('settings-open')).toBeInViewport({ ratio: 1 })
+    await page.getByRole('button', { name: 'Open chats' }).click()
+    await page.getByTestId('history-menu-sidebar').click()
     await expect(page.getByRole('menuitem', { name: 'Import chats…' })).toBeVisible()
     await page.screenshot({ path: `${SHOTS}/menu-phone-light.png` })
-    await page.keyboard.press('Escape')
-    await importFile(page, CHATGPT_SAMPLE)
+    const chooser = page.waitForEvent('filechooser')
+    await page.getByRole('menuitem', { name: 'Import chats…' }).click()
+    await (await chooser).setFiles(CHATGPT_SAMPLE)
     await expect(page.getByText(/^Imported 2 chats, 10 messages/)).toBeVisible()
     await expect(userMessages(page).first()).toContainText('Kyoto')
     await page.screenshot({ path: `${SHOTS}/imported-phone-light.png` })
     await page.evaluate(() => document.documentElement.classList.add('dark'))
-    await page.getByTestId('history-menu').click()
+    await page.getByRole('button', { name: 'Open chats' }).click()
+    await page.getByTestId('history-menu-sidebar').click()
     await expect(page.getByRole('menuitem', { name: 'Export as JSON (all branches)' })).toBeVisible()
     await page.screenshot({ path: `${SHOTS}/menu-phone-dark.png` })
   })
