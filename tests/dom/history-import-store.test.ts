@@ -79,7 +79,7 @@ describe('importing a history file into the chats', () => {
     const { text } = (await exportChats('json'))!
     const db = getDb()
     const bulkAdd = db.messages.bulkAdd.bind(db.messages)
-    db.messages.bulkAdd = (() => Promise.reject(new Error('QuotaExceededError'))) as typeof bulkAdd
+    db.messages.bulkAdd = (() => Promise.reject(new Error('QuotaExceededError'))) as unknown as typeof bulkAdd
     await expect(importHistoryFile(fileOf(text))).rejects.toThrow('QuotaExceededError')
     db.messages.bulkAdd = bulkAdd
     expect(await db.threads.count()).toBe(1)
