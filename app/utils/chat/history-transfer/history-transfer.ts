@@ -43,7 +43,7 @@ export interface HistoryImportResult {
  * transaction, or not at all.
  * @throws HistoryImportError listing what is wrong with the file
  */
-export async function importHistoryFile(file: Blob): Promise<HistoryImportResult> {
+export async function importHistoryFile(file: Pick<Blob, 'size' | 'text'>): Promise<HistoryImportResult> {
   checkSize(file.size)
   const parsed = parseHistoryFile(await file.text())
   const chats = parsed.chats.map(chat => toStoredChat(chat, createId))
