@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { defineVitestProject } from '@nuxt/test-utils/config'
@@ -12,9 +11,6 @@ const alias = {
 
 export default defineConfig({
   test: {
-    // Vitest's default leaves a core free (one worker on two cores). Many files here wait on child processes, local
-    // servers and Redis rather than compute, so a worker per core keeps both busy.
-    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
       // The Vue plugin lets DOM tests mount plain components (no Nuxt auto-imports) under jsdom.
