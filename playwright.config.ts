@@ -6,23 +6,36 @@ const PROXY_PORT = Number(process.env.E2E_PROXY_PORT ?? 3125)
 // Icons of sets not installed come from the fake OpenRouter's stand-in for the Iconify API, kept per app instance.
 const ICONS = { NUXT_ICONIFY_API_URL: `http://127.0.0.1:${FAKE_PORT}/iconify`, NUXT_ICON_CACHE_DIR: `.data/e2e-icons-${PORT}` }
 
+// Each test has its own browser context (its own IndexedDB, localStorage and server session), so most spec files run
+// side by side. These run one at a time, after the rest: they read what the one shared fake OpenRouter was sent
+// (another test's requests would land in the same list), measure timing, or start a `nuxt dev` of their own.
+const ONE_AT_A_TIME = [
+  'approval', 'branches', 'chat-takeover', 'continue-reply', 'cut-tool-takeover', 'openrouter', 'own-key-keep-running',
+  'providers', 'server-jobs-redis', 'slash-commands', 'tool-choice-per-chat', 'tool-paging-and-reasons',
+  'server-security', 'streaming-render', 'plugin-dev-reload',
+].map(name => `${name}.spec.ts`)
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2)
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  },
+}
+
 export default defineConfig({
   testDir: './tests/e2e',
-  workers: 1,
+  workers: WORKERS,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   reporter: process.env.CI ? 'list' : [['list']],
   use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'retain-on-failure' },
-  projects: [{
-    name: 'chromium',
-    use: {
-      ...devices['Desktop Chrome'],
-      launchOptions: {
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      },
-    },
-  }],
+  projects: [
+    { name: 'chromium', testIgnore: ONE_AT_A_TIME, use: chromium, workers: WORKERS },
+    // `npm test` runs this project on its own afterwards (with --no-deps), so a failure above does not hide these.
+    { name: 'one-at-a-time', testMatch: ONE_AT_A_TIME, use: chromium, workers: 1, dependencies: ['chromium'] },
+  ],
   webServer: [
     {
       // A fake OpenRouter that replays recorded streams and records the requests it received.

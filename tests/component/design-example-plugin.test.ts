@@ -1,7 +1,7 @@
 // Design 000's "Example plugin usage", copied unchanged into a component (tests/fixtures/design-example), works in
 // the app: the popover shows it as the design says, and once switched on the model is offered get_weather with the
 // design's parameters, through the real OpenAI-compatible client.
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import { effectScope } from 'vue'
@@ -72,7 +72,7 @@ describe('the design\'s example plugin', () => {
       getToolSet: context => getToolRegistry().getToolSet(context),
     }))!
     await chat.send('What is the weather in Oslo?')
-    for (let i = 0; i < 400 && chat.streaming.value; i++) await new Promise(resolve => setTimeout(resolve, 5))
+    await vi.waitFor(() => expect(chat.streaming.value).toBe(false), { timeout: 5_000, interval: 5 })
     scope.stop()
 
     expect(endpoint.bodies[0]!.tools).toEqual([{

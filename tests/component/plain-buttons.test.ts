@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { h, type Component } from 'vue'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import { UButton, UTextarea } from '#components'
@@ -91,14 +91,11 @@ describe('plain buttons and the composer\'s textarea with Nuxt UI\'s classes', (
     window.getComputedStyle = ((target: Element) => target === element ? { paddingTop: '6px', paddingBottom: '6px', lineHeight: '24px' } as CSSStyleDeclaration : computed(target)) as typeof window.getComputedStyle
     try {
       await composer.setProps({ modelValue: 'one\ntwo\nthree' })
-      await new Promise(resolve => setTimeout(resolve, 0))
-      expect(Number(element.rows)).toBe(3)
+      await vi.waitFor(() => expect(Number(element.rows)).toBe(3))
       await composer.setProps({ modelValue: Array.from({ length: 40 }, (_, line) => `line ${line}`).join('\n') })
-      await new Promise(resolve => setTimeout(resolve, 0))
-      expect(Number(element.rows)).toBe(12)
+      await vi.waitFor(() => expect(Number(element.rows)).toBe(12))
       await composer.setProps({ modelValue: '' })
-      await new Promise(resolve => setTimeout(resolve, 0))
-      expect(Number(element.rows)).toBe(1)
+      await vi.waitFor(() => expect(Number(element.rows)).toBe(1))
     }
     finally {
       window.getComputedStyle = computed

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { effectScope } from 'vue'
 import { useChat } from '~/composables/useChat'
 import { addMessage, listMessages, toModelMessages } from '~/db/messages'
@@ -33,9 +33,9 @@ beforeEach(async () => {
   threadId = (await createThread()).id
 })
 
+/** Until the reply has ended: `streaming` turns false only after the recorder's last write has landed. */
 async function settle(chat: ReturnType<typeof useChat>) {
-  for (let i = 0; i < 400 && chat.streaming.value; i++) await new Promise(resolve => setTimeout(resolve, 5))
-  await new Promise(resolve => setTimeout(resolve, 20))
+  await vi.waitFor(() => expect(chat.streaming.value).toBe(false), { timeout: 5_000, interval: 5 })
 }
 
 describe('a chat whose reply was cut mid-call', () => {

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { effectScope } from 'vue'
 import { listMessages } from '~/db/messages'
 import { createThread } from '~/db/threads'
@@ -30,10 +30,8 @@ describe('useChat while availability checks run', () => {
     await chat.send('hello')
     await started
     chat.stop()
-    for (let i = 0; i < 50 && chat.streaming.value; i++) await Promise.resolve()
-    await new Promise(resolve => setTimeout(resolve, 0))
+    await vi.waitFor(() => expect(chat.streaming.value).toBe(false))
 
-    expect(chat.streaming.value).toBe(false)
     expect(chat.lastError.value).toBeNull()
     expect(model.requests).toHaveLength(0)
     expect((await listMessages(threadId)).map(row => row.role)).toEqual(['user'])

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { effectScope } from 'vue'
 import { listMessages, toModelMessages } from '~/db/messages'
 import { createThread } from '~/db/threads'
@@ -35,9 +35,9 @@ function startChat(model: ScriptedModel, tools: ExecutableTool[] = [calculate], 
   return { chat, scope }
 }
 
+/** Until the reply has ended: `streaming` turns false only after the recorder's last write has landed. */
 async function settle(chat: ReturnType<typeof useChat>) {
-  for (let i = 0; i < 400 && chat.streaming.value; i++) await new Promise(resolve => setTimeout(resolve, 5))
-  await new Promise(resolve => setTimeout(resolve, 20))
+  await vi.waitFor(() => expect(chat.streaming.value).toBe(false), { timeout: 5_000, interval: 5 })
 }
 
 describe('useChat', () => {
@@ -107,7 +107,7 @@ describe('useChat', () => {
     const model = createScriptedModel([textStep(['one ', 'two ', 'three ', 'four ', 'five '])], { delayMs: 30 })
     const { chat } = startChat(model)
     await chat.send('count')
-    for (let i = 0; i < 100 && !(chat.draft.value?.content ?? '').includes('two'); i++) await new Promise(resolve => setTimeout(resolve, 5))
+    await vi.waitFor(() => expect(chat.draft.value?.content ?? '').toContain('two'), { interval: 5 })
     chat.stop()
     await settle(chat)
     const assistant = (await listMessages(threadId)).find(row => row.role === 'assistant')!
@@ -183,11 +183,7 @@ describe('useChat', () => {
     const model = createScriptedModel([toolCallStep([{ name: 'slow', id: 'call_slow' }]), textStep('ok, moving on')])
     const { chat } = startChat(model, [slow])
     await chat.send('be slow')
-    for (let i = 0; i < 200; i++) {
-      const rows = await listMessages(threadId)
-      if (rows.some(row => row.toolStatus === 'running')) break
-      await new Promise(resolve => setTimeout(resolve, 5))
-    }
+    await vi.waitFor(async () => expect((await listMessages(threadId)).some(row => row.toolStatus === 'running')).toBe(true), { interval: 5 })
     chat.stop()
     await settle(chat)
     expect(aborted).toBe(true)

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { storedRows } from './support/stored-rows'
 
 test.describe('chatting with the offline demo model', () => {
   test('a fresh install opens on the demo model and answers, with nothing blocked by the CSP', async ({ page }) => {
@@ -25,7 +26,7 @@ test.describe('chatting with the offline demo model', () => {
     await expect(reply).toContainText(/\w+/, { timeout: 10_000 })
     await expect(page.getByTestId('stop-button')).toBeVisible()
     // Let some text arrive, then stop mid-stream.
-    await page.waitForTimeout(800)
+    await expect.poll(async () => (await reply.innerText()).length, { timeout: 10_000 }).toBeGreaterThan(40)
     await page.getByTestId('stop-button').click()
     await waitForIdle(page)
     await expect(reply).toContainText(/stopped/i)
@@ -44,7 +45,8 @@ test.describe('chatting with the offline demo model', () => {
     await openApp(page)
     await sendMessage(page, 'Tell me something long')
     await expect(page.getByTestId('stop-button')).toBeVisible()
-    await page.waitForTimeout(1200)
+    // Reload once part of the reply is stored.
+    await expect.poll(async () => (await storedRows(page)).findLast(row => row.role === 'assistant')?.content.length ?? 0, { timeout: 10_000 }).toBeGreaterThan(0)
     await page.reload()
     await openApp(page, page.url())
     const restored = lastAssistant(page)

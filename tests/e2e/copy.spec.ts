@@ -5,8 +5,12 @@ import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
 
 const GREET = 'function greet(name: string): string {\n  return `Hello, ${name}!`\n}'
 
-async function clipboardText(page: Page) {
-  return page.evaluate(() => navigator.clipboard.readText())
+/**
+ * Waits until the clipboard holds `text`: a click returns before the page's clipboard write has finished, so a read
+ * straight after it can still see what the previous copy wrote.
+ */
+async function expectClipboard(page: Page, text: string) {
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 10_000 }).toBe(text)
 }
 
 async function seriousViolations(page: Page) {
@@ -35,14 +39,14 @@ test.describe('copy', () => {
     await expect(copyReply).toBeVisible()
     await copyReply.click()
     await expect(reply.getByTestId('message-copy-outcome')).toHaveText('Copied')
-    expect(await clipboardText(page)).toBe(demoMarkdownReply())
+    await expectClipboard(page, demoMarkdownReply())
     await expect(page.getByTestId('copy-announcer')).toHaveText('Message copied')
-    await expect(reply.getByTestId('message-copy-outcome')).toHaveCount(0, { timeout: 4000 })
+    await expect(reply.getByTestId('message-copy-outcome')).toHaveCount(0, { timeout: 10_000 })
 
     const question = page.locator('[data-testid="message"][data-role="user"]').last()
     await question.hover()
     await question.getByTestId('message-copy').click()
-    expect(await clipboardText(page)).toBe('markdown')
+    await expectClipboard(page, 'markdown')
     await expect(question.getByTestId('message-copy-outcome')).toHaveText('Copied')
     await page.screenshot({ path: '/tmp/copy-user-light.png' })
 
@@ -52,12 +56,12 @@ test.describe('copy', () => {
     const copyCode = block.locator('button[data-code-copy]')
     await copyCode.click()
     await expect(copyCode).toHaveText('Copied')
-    expect(await clipboardText(page)).toBe(GREET)
-    await expect(copyCode).not.toHaveAttribute('data-copied', /.*/, { timeout: 4000 })
+    await expectClipboard(page, GREET)
+    await expect(copyCode).not.toHaveAttribute('data-copied', /.*/, { timeout: 10_000 })
 
     await reply.locator('.chat-code-block').nth(1).hover()
     await reply.locator('.chat-code-block').nth(1).locator('button[data-code-copy]').click()
-    expect(await clipboardText(page)).toBe('npm start')
+    await expectClipboard(page, 'npm start')
   })
 
   test('works from the keyboard alone: Tab reaches each Copy button, which shows itself, and Enter copies', async ({ page }) => {
@@ -71,7 +75,7 @@ test.describe('copy', () => {
     await expect(copyCode).toHaveCSS('opacity', '1')
     await page.keyboard.press('Enter')
     await expect(copyCode).toHaveText('Copied')
-    expect(await clipboardText(page)).toBe(GREET)
+    await expectClipboard(page, GREET)
 
     // Tab on from the last code block reaches the reply's own Copy.
     await reply.locator('pre').last().focus()
@@ -81,7 +85,7 @@ test.describe('copy', () => {
     await expect(reply.getByTestId('message-actions')).toHaveCSS('opacity', '1')
     await page.keyboard.press('Enter')
     await expect(reply.getByTestId('message-copy-outcome')).toHaveText('Copied')
-    expect(await clipboardText(page)).toBe(demoMarkdownReply())
+    await expectClipboard(page, demoMarkdownReply())
   })
 
   test('says Copy failed when the browser refuses the clipboard', async ({ page }) => {
@@ -129,7 +133,7 @@ test.describe('copy on a phone', () => {
     await reply.locator('.chat-code-block').first().scrollIntoViewIfNeeded()
     await page.screenshot({ path: '/tmp/copy-phone-light.png' })
     await reply.locator('button[data-code-copy]').first().tap()
-    expect(await clipboardText(page)).toBe(GREET)
+    await expectClipboard(page, GREET)
     await page.evaluate(() => document.documentElement.classList.add('dark'))
     await reply.getByTestId('message-copy').scrollIntoViewIfNeeded()
     await page.screenshot({ path: '/tmp/copy-phone-dark.png' })

@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test'
 import { importChat, type SeededChat } from './support/seed-chat'
+import { storedUserMessages } from './support/stored-rows'
 
 export const FAKE_URL = `http://127.0.0.1:${process.env.FAKE_OPENROUTER_PORT ?? 3124}`
 export const PROXY_APP_URL = `http://127.0.0.1:${process.env.E2E_PROXY_PORT ?? 3125}`
@@ -25,14 +26,17 @@ export async function waitForReady(page: Page) {
   ).toBe(true)
 }
 
-/** Types into the composer, presses Enter, and waits until the message is shown in the thread. */
+/**
+ * Types into the composer, presses Enter, and waits until the message is stored. Not until it is on screen: the
+ * list is virtual, and a reply that arrives at once can scroll the question out of the page before a check sees it.
+ */
 export async function sendMessage(page: Page, text: string) {
-  const userMessages = page.locator('[data-testid="message"][data-role="user"]')
-  const before = await userMessages.count()
+  const before = await storedUserMessages(page, text)
   const input = page.getByTestId('composer-input')
   await input.fill(text)
   await input.press('Enter')
-  await expect(userMessages).toHaveCount(before + 1, { timeout: 10_000 })
+  // a read that meets the page mid-reload counts as "not yet"
+  await expect.poll(() => storedUserMessages(page, text).catch(() => before), { timeout: 10_000 }).toBeGreaterThan(before)
 }
 
 /** The last assistant message element. */
@@ -109,6 +113,12 @@ export async function storeSettings(page: Page, settings: StoredSettings) {
     if (settings.toolStates) localStorage.setItem('plugboard:tool-states:v1', JSON.stringify({ version: 1, states: settings.toolStates }))
     if (settings.toolPolicies) localStorage.setItem('plugboard:tool-policies:v1', JSON.stringify({ version: 1, policies: settings.toolPolicies }))
   }, settings)
+}
+
+/** What the page keeps in localStorage under keys with `about` in them: a test sees a debounced save change it. */
+export function savedSettings(page: Page, about: string): Promise<Record<string, string | null>> {
+  return page.evaluate(about => Object.fromEntries(Object.keys(localStorage).filter(key => key.includes(about)).sort()
+    .map(key => [key, localStorage.getItem(key)])), about)
 }
 
 /** Opens the app at `url`, stores `settings`, opens it again and waits until the app is ready with them. */

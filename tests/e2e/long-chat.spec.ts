@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { openApp, openSeededChat, sendMessage, waitForIdle } from './helpers'
 import { importChat, longChat } from './support/seed-chat'
+import { storedRows } from './support/stored-rows'
 
 // Seeding and paging through thousands of messages takes a while on a shared 2-core machine.
 test.setTimeout(180_000)
@@ -12,6 +13,37 @@ const list = (page: Page) => page.getByTestId('message-list')
 
 function distanceFromBottom(page: Page) {
   return list(page).evaluate(element => element.scrollHeight - element.scrollTop - element.clientHeight)
+}
+
+/** Two animation frames: whatever a change scheduled (virtua's measuring, the follow scroll) has run. */
+function twoFrames(page: Page) {
+  return page.evaluate(() => new Promise<void>(resolve => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))))
+}
+
+/**
+ * Waits until more of the streaming reply is stored, then two frames. Read from the store, not the page: the user
+ * may have scrolled the reply out of the virtual list.
+ */
+async function replyGrows(page: Page) {
+  const lengthOf = async () => (await storedRows(page)).findLast(row => row.role === 'assistant')?.content.length ?? 0
+  const before = await lengthOf()
+  await expect.poll(lengthOf, { timeout: 10_000 }).toBeGreaterThan(before)
+  await twoFrames(page)
+}
+
+/** The turn at the top of the list on each of the next `count` frames. */
+function topTurnOverFrames(page: Page, count: number) {
+  return page.evaluate(count => new Promise<Array<string | null | undefined>>((resolve) => {
+    const seen: Array<string | null | undefined> = []
+    const read = () => {
+      const box = document.querySelector('[data-testid="message-list"]')!.getBoundingClientRect()
+      const turns = [...document.querySelectorAll('[data-turn-id]')].filter(turn => turn.getBoundingClientRect().bottom > box.top + 1)
+      seen.push(turns.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0]?.getAttribute('data-turn-id'))
+      if (seen.length < count) requestAnimationFrame(read)
+      else resolve(seen)
+    }
+    requestAnimationFrame(read)
+  }), count)
 }
 
 test.describe('a long chat', () => {
@@ -57,9 +89,9 @@ test.describe('a long chat', () => {
     await page.getByTestId('composer-input').press('Enter')
     await expect(page.getByText('Write something long please')).toBeVisible()
     await expect(page.getByTestId('stop-button')).toBeVisible()
-    // While the reply grows, the view stays at the bottom.
+    // While the reply grows, the view stays at the bottom: checked on the frame after each of three growths.
     for (let check = 0; check < 3; check++) {
-      await page.waitForTimeout(300)
+      await replyGrows(page)
       expect(await distanceFromBottom(page)).toBeLessThan(40)
     }
     await expect(page.getByTestId('jump-to-latest')).toHaveCount(0)
@@ -69,7 +101,8 @@ test.describe('a long chat', () => {
     await page.mouse.wheel(0, -1500)
     await expect(page.getByTestId('jump-to-latest')).toBeVisible()
     const scrolledTo = await list(page).evaluate(element => element.scrollTop)
-    await page.waitForTimeout(600)
+    await replyGrows(page)
+    await replyGrows(page)
     expect(Math.abs(await list(page).evaluate(element => element.scrollTop) - scrolledTo)).toBeLessThan(2)
 
     await page.getByTestId('jump-to-latest').click()
@@ -121,12 +154,19 @@ test.describe('a long chat', () => {
     await list(page).hover()
     for (let step = 0; step < 6; step++) await page.mouse.wheel(0, -800)
     await expect(page.getByTestId('jump-to-latest')).toBeVisible()
-    await page.waitForTimeout(300)
     const topMessage = () => page.evaluate(() => {
       const box = document.querySelector('[data-testid="message-list"]')!.getBoundingClientRect()
       const turns = [...document.querySelectorAll('[data-turn-id]')].filter(turn => turn.getBoundingClientRect().bottom > box.top + 1)
       return turns.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0]?.getAttribute('data-turn-id')
     })
+    // the wheel's scrolling has ended once two reads a poll apart agree
+    let previous: string | null | undefined = null
+    await expect.poll(async () => {
+      const now = await topMessage()
+      const settled = now === previous
+      previous = now
+      return settled
+    }).toBe(true)
     const before = await topMessage()
 
     await page.getByTestId('thread-item').filter({ hasText: 'Long chat (40 messages)' }).click()
@@ -135,8 +175,7 @@ test.describe('a long chat', () => {
     await expect(page.locator(`[data-turn-id="${before}"]`)).toBeVisible()
     // virtua places the turn and corrects the position as the turns around it are measured (a frame or two)
     await expect.poll(topMessage).toBe(before)
-    await page.waitForTimeout(300)
-    expect(await topMessage(), 'and it stays there').toBe(before)
+    expect(await topTurnOverFrames(page, 20), 'and it stays there').toEqual(Array.from({ length: 20 }, () => before))
     await expect(page.getByTestId('jump-to-latest')).toBeVisible()
   })
 })

@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
-import { FAKE_URL, lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
+import { FAKE_URL, lastAssistant, openApp, openAppWith, openRouterProvider, savedSettings, sendMessage, waitForIdle } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 
@@ -52,10 +52,12 @@ test.describe('server tools', () => {
     const toolSwitch = page.getByTestId('tool-switch-fetch_web_page')
     await expect(toolSwitch).toHaveAttribute('aria-checked', 'false')
     await expect(page.getByTestId('tool-popover-content')).toContainText('Fetch web page')
+    const stored = await savedSettings(page, 'tool')
     await toolSwitch.click()
     await expect(toolSwitch).toHaveAttribute('aria-checked', 'true')
     await page.keyboard.press('Escape')
-    await page.waitForTimeout(400) // the choice is written debounced
+    // the choice is written debounced: reload once it is saved
+    await expect.poll(() => savedSettings(page, 'tool')).not.toEqual(stored)
 
     await page.reload()
     await openApp(page, app.url)

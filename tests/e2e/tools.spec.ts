@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
-import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, openApp, savedSettings, sendMessage, waitForIdle } from './helpers'
 
 /** Tool rows of this tool in the open chat, read from IndexedDB (the app's own database). */
 async function toolRowCount(page: Page, toolName: string): Promise<number> {
@@ -80,10 +80,12 @@ test.describe('tools', () => {
     await openToolPopover(page)
     const toolSwitch = page.getByTestId('tool-switch-calculate')
     await expect(toolSwitch).toHaveAttribute('aria-checked', 'true')
+    const stored = await savedSettings(page, 'tool')
     await toolSwitch.click()
     await expect(toolSwitch).toHaveAttribute('aria-checked', 'false')
     await page.keyboard.press('Escape')
-    await page.waitForTimeout(400) // the choice is written debounced
+    // the choice is written debounced: reload once it is saved
+    await expect.poll(() => savedSettings(page, 'tool')).not.toEqual(stored)
 
     await page.reload()
     await openApp(page)

@@ -21,7 +21,10 @@ test('a reply made of 1,584 XSS payloads renders inert in real Chromium', async 
   await waitForIdle(page)
   const reply = lastAssistant(page)
   await expect(reply).toContainText('XSS corpus complete.')
-  await page.waitForTimeout(1000) // let images fail to load and any handler fire
+  // Every image the page fetches has loaded or failed (so any handler on it had its chance), then one more task for
+  // those handlers. A lazy image out of view is never fetched.
+  await expect.poll(() => reply.evaluate(element => [...element.querySelectorAll('img')].every(image => image.complete || image.loading === 'lazy')), { timeout: 10_000 }).toBe(true)
+  await page.evaluate(() => new Promise(resolve => setTimeout(resolve, 0)))
   const report = await reply.evaluate((element) => {
     const active: string[] = []
     for (const node of element.querySelectorAll('*')) {
