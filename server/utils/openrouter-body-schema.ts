@@ -1,3 +1,4 @@
+import { isRecord } from '#shared/types/is-record'
 import { z } from 'zod'
 
 /**
@@ -14,7 +15,7 @@ import { z } from 'zod'
  */
 
 /** A JSON object passed on as it is (a tool's JSON Schema, a response schema). */
-const jsonObject = z.custom<Record<string, unknown>>(value => typeof value === 'object' && value !== null && !Array.isArray(value), 'expected an object')
+const jsonObject = z.custom<Record<string, unknown>>(isRecord, 'expected an object')
 
 const text = (max: number) => z.string().max(max)
 const HUGE_TEXT = 1_000_000

@@ -1,3 +1,4 @@
+import { isRecord } from '../types/is-record'
 import type { JsonSchemaObject } from '../types/chat'
 import { MAX_MCP_DESCRIPTION_CHARS, MAX_MCP_SCHEMA_CHARS, MAX_MCP_SCHEMA_DEPTH, MAX_MCP_TOOLS } from './mcp-limits'
 import { mcpToolName } from './mcp-tool-name'
@@ -33,8 +34,8 @@ function depthOf(value: unknown, depth = 0): number {
 
 /** Why an input schema is refused, or undefined when it may be offered. */
 export function mcpSchemaProblem(schema: unknown): string | undefined {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'its input schema is not an object'
-  if ((schema as { type?: unknown }).type !== 'object') return `its input schema is not { "type": "object" } (type ${JSON.stringify((schema as { type?: unknown }).type ?? null)})`
+  if (!isRecord(schema)) return 'its input schema is not an object'
+  if (schema.type !== 'object') return `its input schema is not { "type": "object" } (type ${JSON.stringify(schema.type ?? null)})`
   let json: string
   try {
     json = JSON.stringify(schema)

@@ -1,3 +1,4 @@
+import { parseJson } from '../security/parse-json'
 import { ProviderError } from '../errors/provider-error'
 import type { ProviderErrorKind } from '../errors/provider-error'
 import { isRecord } from '../types/is-record'
@@ -58,7 +59,7 @@ function readErrorBody(text: string): { message?: string, code?: string | number
   }
   let body: unknown
   try {
-    body = JSON.parse(trimmed)
+    body = parseJson(trimmed)
   }
   catch {
     return { message: trimmed.slice(0, 500) }

@@ -1,3 +1,4 @@
+import { parseJson } from '../security/parse-json'
 import type { OutputUnit } from '@cfworker/json-schema'
 import type { ToolInputIssue } from '../errors/invalid-tool-input-error'
 import { formatInstancePath, joinPath } from './format-instance-path'
@@ -127,7 +128,7 @@ function limitOf(text: string): string {
 function parseJsonTail(text: string, prefix: string): unknown {
   if (!text.startsWith(prefix)) return undefined
   try {
-    return JSON.parse(text.slice(prefix.length, -1))
+    return parseJson(text.slice(prefix.length, -1))
   }
   catch {
     return undefined

@@ -1,5 +1,5 @@
 import { describeValue } from '../errors/describe-value'
-import { isForbiddenKey } from '../security/forbidden-keys'
+import { parseJson } from '../security/parse-json'
 import { MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH } from './tool-limits'
 
 export type ParseToolArgumentsResult =
@@ -26,7 +26,8 @@ export function parseToolArguments(text: unknown): ParseToolArgumentsResult {
   }
   let value: unknown
   try {
-    value = JSON.parse(text)
+    // `__proto__`, `constructor` and `prototype` are dropped at every depth
+    value = parseJson(text)
   }
   catch (error) {
     return { ok: false, error: `arguments are not valid JSON: ${describeValue(error, MAX_SYNTAX_ERROR_CHARS)}` }
@@ -34,26 +35,7 @@ export function parseToolArguments(text: unknown): ParseToolArgumentsResult {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, error: `arguments must be a JSON object, got ${kindOf(value, true)}` }
   }
-  // A reviver costs a call per value (300 ms for a million numbers); unsafe keys are rare, so look for them only
-  // when the text could spell one, escapes included.
-  if (MAY_NAME_UNSAFE_KEY.test(text)) dropUnsafeKeys(value)
   return { ok: true, value: value as Record<string, unknown> }
-}
-
-const MAY_NAME_UNSAFE_KEY = /__proto__|constructor|prototype|\\u/
-
-/** Deletes the unsafe keys at every depth; JSON.parse made them own data properties, so nothing else changes. */
-function dropUnsafeKeys(value: unknown): void {
-  if (value === null || typeof value !== 'object') return
-  if (Array.isArray(value)) {
-    for (const item of value) dropUnsafeKeys(item)
-    return
-  }
-  const record = value as Record<string, unknown>
-  for (const key of Object.keys(record)) {
-    if (isForbiddenKey(key)) delete record[key]
-    else dropUnsafeKeys(record[key])
-  }
 }
 
 /** 'null', 'undefined', 'an array', 'an object', 'a number'... Reads only `typeof` unless asked about arrays (a revoked Proxy throws on Array.isArray). */
@@ -72,7 +54,7 @@ const BACKSLASH = 0x5C
 
 /**
  * True when objects and arrays in `text` nest deeper than `maxDepth`, found in one pass over the characters
- * (brackets inside strings do not count). Checked before parsing: dropUnsafeKeys and the validator recurse once per level.
+ * (brackets inside strings do not count). Checked before parsing: the parser's key filter and the validator recurse once per level.
  */
 export function nestsDeeperThan(text: string, maxDepth: number): boolean {
   let depth = 0

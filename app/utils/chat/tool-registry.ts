@@ -1,4 +1,4 @@
-import { computed, getCurrentScope, onScopeDispose, shallowRef } from 'vue'
+import { computed, getCurrentScope, onScopeDispose, shallowReactive } from 'vue'
 import type { ToolDefinition } from '#shared/types/chat'
 import type { ExecutableTool, ToolHandler, ToolSet } from '#shared/tools/tool-types'
 import { DuplicateToolError } from './registry/errors/duplicate-tool-error'
@@ -37,13 +37,8 @@ export interface CreateToolRegistryOptions {
  * does nothing else.
  */
 export function createToolRegistry(options: CreateToolRegistryOptions = {}): ToolRegistry {
-  // A plain Map and one version counter rather than a reactive Map: registering 10,000 tools must not pay for
-  // per-key tracking. Every read below that an effect may depend on reads `version` first.
-  const tools = new Map<string, RegisteredToolRecord>()
-  const version = shallowRef(0)
-  const changed = () => {
-    version.value++
-  }
+  // shallow: the records are frozen and hold their own refs; only adding, replacing and removing is tracked
+  const tools = shallowReactive(new Map<string, RegisteredToolRecord>())
   const persistence = createToolStatePersistence({
     storage: options.storage ?? null,
     key: options.storageKey ?? TOOL_STATES_STORAGE_KEY,
@@ -84,7 +79,6 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     )
     // Map.set on an existing key keeps its position: an override stays where the original was
     tools.set(name, tool)
-    changed()
 
     let disposed = false
     const dispose = () => {
@@ -97,19 +91,13 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
     return dispose
   }
 
-  const toolList = computed<readonly RegisteredTool[]>(() => {
-    void version.value
-    return [...tools.values()]
-  })
+  const toolList = computed<readonly RegisteredTool[]>(() => [...tools.values()])
 
   function unregisterTool(name: string): boolean {
-    if (!tools.delete(name)) return false
-    changed()
-    return true
+    return tools.delete(name)
   }
 
   function getTool(name: string): RegisteredTool | undefined {
-    void version.value
     return tools.get(name)
   }
 
@@ -144,7 +132,6 @@ export function createToolRegistry(options: CreateToolRegistryOptions = {}): Too
 
   function getEnabledDefinitions(): ToolDefinition[] {
     const definitions: ToolDefinition[] = []
-    void version.value
     for (const tool of tools.values()) {
       if (tool.enabled.value) definitions.push(tool.definition)
     }

@@ -1,3 +1,4 @@
+import { isRecord } from '#shared/types/is-record'
 import type { JsonSchemaObject, ToolDefinition } from '#shared/types/chat'
 import type { ServerToolDefinition, ToolRuntime } from '#shared/types/server-tools'
 import { TOOL_NAME_PATTERN } from '#shared/history/tool-call-shape'
@@ -40,7 +41,7 @@ export function normalizeServerToolDefinition(input: ServerToolDefinition): Norm
     function: { name, description: fn.description ?? input.description, parameters, strict: fn.strict },
   }, fail)
   const { type, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp, catalog, approval } = input
-  if (catalog !== undefined && (typeof catalog !== 'object' || catalog === null || Array.isArray(catalog))) fail('catalog must be an object')
+  if (catalog !== undefined && !isRecord(catalog)) fail('catalog must be an object')
   if (approval !== undefined && !['auto', 'ask', 'never'].includes(approval)) fail('approval must be "auto", "ask" or "never"')
   const definition = toPlainJson<ServerToolDefinition>({
     type, function: { ...modelDefinition.function }, ui, description, icon, category, defaultEnabled, timeoutMs, runtime, actsOutsideApp, catalog, approval,

@@ -3,6 +3,7 @@
  * in `GET /api/tools`' catalog so the catalog page shows them, but never offered to a model or run, since the
  * server has no handler for them.
  */
+import { parseJson } from '#shared/security/parse-json'
 import { readFile, stat } from 'node:fs/promises'
 import type { RichToolDefinition } from '#shared/types/rich-tool-definition'
 import { formatCatalogProblems, validateRichDefinition } from '#shared/tools/rich-definition/validate-rich-definitions'
@@ -28,7 +29,7 @@ let staticTools: RichToolDefinition[] = []
 export function parseToolRegistryFile(text: string): { tools: RichToolDefinition[], problems: string[] } {
   let data: unknown
   try {
-    data = JSON.parse(text)
+    data = parseJson(text)
   }
   catch (error) {
     return { tools: [], problems: [`not valid JSON (${(error as Error).message})`] }

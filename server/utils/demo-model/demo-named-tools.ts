@@ -1,5 +1,5 @@
+import { parseJson } from '#shared/security/parse-json'
 import { DEMO_MAX_TOOL_CALLS } from './demo-limits'
-import { dropForbiddenKeys } from '#shared/security/forbidden-keys'
 
 /**
  * "call slow_tool", "use failing_tool with {"a":1}": the user names an offered tool, optionally followed by
@@ -40,7 +40,7 @@ export function readJsonObjectAt(text: string, start: number): string | undefine
 /** Parses a JSON object the user typed; anything else (arrays, broken JSON) gives undefined. `__proto__`, `constructor` and `prototype` are dropped. */
 export function parseUserJsonObject(text: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(text, dropForbiddenKeys)
+    const value: unknown = parseJson(text)
     return value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined
   }
   catch {

@@ -1,3 +1,4 @@
+import { parseJson } from '#shared/security/parse-json'
 import { demoMessageText } from './demo-request'
 import type { DemoMessage } from './demo-request'
 import { parseUserJsonObject } from './demo-named-tools'
@@ -54,7 +55,7 @@ export function demoDisplayValue(content: string): string {
   const trimmed = content.trim()
   let value: unknown = trimmed
   try {
-    value = JSON.parse(trimmed)
+    value = parseJson(trimmed)
   }
   catch {}
   if (value && typeof value === 'object' && !Array.isArray(value)) {

@@ -1,3 +1,4 @@
+import { parseJson } from '#shared/security/parse-json'
 import type { H3Event } from 'h3'
 import { formatBytes } from './request-limits'
 
@@ -100,7 +101,7 @@ export async function readBoundedJson(event: H3Event, limitBytes: number): Promi
   const text = await readBoundedBody(event, limitBytes)
   if (!text.trim()) return undefined
   try {
-    return JSON.parse(text)
+    return parseJson(text)
   }
   catch (error) {
     throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `The request body is not valid JSON: ${(error as Error).message}` })

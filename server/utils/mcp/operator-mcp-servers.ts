@@ -3,6 +3,8 @@
  * tools become server tools (runtime 'server', ask before running), so chats running on the server can use them and
  * the browser lists them from GET /api/tools. The list follows the server's `tools/list_changed`.
  */
+import { isRecord } from '#shared/types/is-record'
+import { parseJson } from '#shared/security/parse-json'
 import { createMcpConnection } from '#shared/mcp/mcp-connection'
 import type { McpConnection, McpConnectionOptions, McpConnectionState } from '#shared/mcp/mcp-connection'
 import { MAX_MCP_SERVERS } from '#shared/mcp/mcp-limits'
@@ -21,7 +23,7 @@ const OPERATOR_TOOL_TIMEOUT_MS = 60_000
 
 function parseHeaders(value: unknown, problems: string[], where: string): Record<string, string> | undefined {
   if (value === undefined) return undefined
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     problems.push(`${where}: "headers" must be an object of strings`)
     return undefined
   }
@@ -43,7 +45,7 @@ export function parseOperatorMcpServers(configured: unknown): { servers: Operato
   if (typeof value === 'string') {
     if (!value.trim()) return { servers: [], problems }
     try {
-      value = JSON.parse(value)
+      value = parseJson(value)
     }
     catch (error) {
       return { servers: [], problems: [`NUXT_MCP_SERVERS is not valid JSON (${(error as Error).message})`] }

@@ -1,3 +1,4 @@
+import { parseJson } from '#shared/security/parse-json'
 import type { Redis } from 'ioredis'
 import { prefixStorage } from 'unstorage'
 import type { Storage } from 'unstorage'
@@ -23,7 +24,7 @@ function parseWorkflow(value: unknown): Workflow | undefined {
 
 function safeParse(text: string): unknown {
   try {
-    return JSON.parse(text)
+    return parseJson(text)
   }
   catch {
     return undefined

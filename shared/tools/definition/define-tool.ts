@@ -1,12 +1,10 @@
 import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
 import type { JsonSchemaObject } from '../../types/chat'
 import type { ToolExecutionContext, ToolHandler } from '../tool-types'
-import type { ToolApprovalPolicy } from '../../types/server-tools'
-import type { ToolCatalogMetadata } from '../../types/rich-tool-definition'
 import type { FromSchema } from './json-schema-type'
 import { normalizeToolDefinition } from './tool-definition-validation'
 import { InvalidToolDefinitionError } from '../../errors/invalid-tool-definition-error'
-import type { RegisterableToolDefinition, ToolAvailability, ToolSandbox, ToolUiMetadata } from './tool-definition-types'
+import type { RegisterableToolDefinition, ToolDefinitionMetadata } from './tool-definition-types'
 import type { DesignToolDefinition, ReadonlyJsonSchemaObject, TypedToolDefinition } from './typed-tool-definition'
 
 /** A tool's parameters: a zod object schema, or a JSON Schema object written `as const`. */
@@ -15,8 +13,8 @@ export type ToolParameters = $ZodType | Readonly<JsonSchemaObject>
 /** The handler's argument type, inferred from the parameters. */
 export type InferToolArgs<P> = P extends $ZodType ? ZodOutput<P> : FromSchema<P>
 
-/** What `defineTool` takes. */
-export interface DefineToolOptions<P extends ToolParameters> {
+/** What `defineTool` takes: the name, parameters and handler, `strict`, and the metadata `registerTool` takes. */
+export interface DefineToolOptions<P extends ToolParameters> extends ToolDefinitionMetadata {
   /** `^[a-zA-Z0-9_-]{1,64}$`; by convention snake_case, the file the same name in kebab-case. */
   name: string
   /** Tells the model when to use the tool. Also shown in the popover unless `ui.descriptionHint` is set. */
@@ -24,31 +22,8 @@ export interface DefineToolOptions<P extends ToolParameters> {
   /** Omitted: the tool takes no arguments. */
   parameters?: P
   handler: (args: InferToolArgs<P>, context: ToolExecutionContext) => unknown
-  ui?: ToolUiMetadata
-  icon?: string
-  category?: string
-  /** @default true */
-  defaultEnabled?: boolean
-  /** @default the executor's (10 000 ms) */
-  timeoutMs?: number
-  available?: ToolAvailability
-  /** Why the tool is not offered when `available` says no, shown in the popover. */
-  unavailableReason?: string
   /** Sets OpenAI's `strict` on the function. @default undefined */
   strict?: boolean
-  /**
-   * `'worker'`: the handler runs in a Web Worker that loads this same file, so heavy or runaway work cannot
-   * freeze the page and is killed at the timeout or on Stop. The handler then sees only its arguments and
-   * `threadId`, `callId`, `status()` (no DOM, no localStorage) and must return a structured-cloneable value.
-   * @default undefined (runs on the page)
-   */
-  sandbox?: ToolSandbox
-  /** The tool reaches other hosts, spends money or changes something elsewhere: it asks before it runs by default. */
-  actsOutsideApp?: boolean
-  /** The default approval policy (the user can change it). @default 'ask' when `actsOutsideApp`, else 'auto' */
-  approval?: ToolApprovalPolicy
-  /** The catalog's metadata (design 003): `commandName`, `costingModel`, `settings` schema, `version`, `deprecated`... */
-  catalog?: ToolCatalogMetadata
 }
 
 /** A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. */

@@ -36,12 +36,10 @@ export interface ToolUiMetadata {
 }
 
 /**
- * What `registerTool` accepts: the OpenAI function tool plus optional metadata. Only `type` and `function`
- * ever reach the model; `function.parameters` may be left out (→ `{ type: 'object', properties: {} }`).
+ * Everything a tool's definition may say beside its OpenAI function: the one base of `RegisterableToolDefinition`
+ * (what `registerTool` takes) and `DefineToolOptions` (what `defineTool` takes). Never sent to the model.
  */
-export interface RegisterableToolDefinition {
-  type: 'function'
-  function: ToolFunctionInput
+export interface ToolDefinitionMetadata {
   ui?: ToolUiMetadata
   /** UI description when `ui.descriptionHint` is absent; model description when `function.description` is. */
   description?: string
@@ -58,8 +56,10 @@ export interface RegisterableToolDefinition {
   /** Why the tool is not offered when `available` says no, shown in the popover. @default 'Not available right now' */
   unavailableReason?: string
   /**
-   * Run the handler in a Web Worker. The handler must then be the one the plugin loader builds from a file in
-   * `plugins/` (a function cannot be moved into a worker). @default undefined (on the page)
+   * `'worker'`: the handler runs in a Web Worker that loads the tool's plugin file in `plugins/` (a function cannot
+   * be moved into a worker), so heavy or runaway work cannot freeze the page and is killed at the timeout or on
+   * Stop. The handler then sees only its arguments and `threadId`, `callId`, `status()` (no DOM, no localStorage)
+   * and must return a structured-cloneable value. @default undefined (runs on the page)
    */
   sandbox?: ToolSandbox
   /** The tool reaches other hosts, spends money or changes something elsewhere: it asks first by default. */
@@ -68,6 +68,15 @@ export interface RegisterableToolDefinition {
   approval?: ToolApprovalPolicy
   /** The catalog's metadata (design 003): slash command, cost, settings schema, version... Never sent to the model. */
   catalog?: ToolCatalogMetadata
+}
+
+/**
+ * What `registerTool` accepts: the OpenAI function tool plus optional metadata. Only `type` and `function`
+ * ever reach the model; `function.parameters` may be left out (→ `{ type: 'object', properties: {} }`).
+ */
+export interface RegisterableToolDefinition extends ToolDefinitionMetadata {
+  type: 'function'
+  function: ToolFunctionInput
 }
 
 /** A tool's `ui` as the registry resolved it: the author's fields, with the label, icon and category filled in. */

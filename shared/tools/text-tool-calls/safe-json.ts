@@ -1,16 +1,10 @@
-import { dropForbiddenKeys, isForbiddenKey } from '../../security/forbidden-keys'
+import { isForbiddenKey } from '../../security/forbidden-keys'
+import { tryParseJson } from '../../security/parse-json'
 
-export type JsonParseResult = { ok: true, value: unknown } | { ok: false }
+export type { JsonParseResult } from '../../security/parse-json'
 
-/** JSON.parse for untrusted model output: never throws, drops prototype-polluting keys. */
-export function safeJsonParse(text: string): JsonParseResult {
-  try {
-    return { ok: true, value: JSON.parse(text, dropForbiddenKeys) }
-  }
-  catch {
-    return { ok: false }
-  }
-}
+/** JSON.parse for untrusted model output: never throws, drops prototype-polluting keys (the app's one parser). */
+export const safeJsonParse = tryParseJson
 
 /** Copies a decoded value without prototype-polluting keys and with a null-free plain-object shape. */
 export function sanitizeValue(value: unknown): unknown {

@@ -1,8 +1,10 @@
-import { shallowReactive } from 'vue'
+import { z } from 'zod'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { isApprovalPolicy } from '#shared/loop/tool-approval'
+import { tryParseJson } from '#shared/security/parse-json'
 import { getToolRegistry, isServerEnvironment } from '../registry/tool-registry-singleton'
 import type { ToolRegistry } from '../registry/tool-registry-types'
+import { persistedSetting } from '../persisted-setting'
 
 /** The one localStorage key holding the user's approval policies. Bump the suffix on a format change. */
 export const TOOL_POLICIES_STORAGE_KEY = 'plugboard:tool-policies:v1'
@@ -28,70 +30,50 @@ export interface ToolPolicies {
   dispose: () => void
 }
 
+type ChosenPolicies = Readonly<Record<string, ToolApprovalPolicy>>
+
+/** `{ version: 1, policies }`; a value that is not a policy is dropped alone, the rest are kept. */
+const storedPoliciesSchema = z.object({
+  version: z.literal(1),
+  policies: z.record(z.string(), z.unknown()).transform((policies) => {
+    // prototype-less, so a tool named 'constructor' reads its own entry and nothing inherited
+    const kept: Record<string, ToolApprovalPolicy> = Object.create(null)
+    for (const [name, value] of Object.entries(policies)) if (isApprovalPolicy(value)) kept[name] = value
+    return kept as ChosenPolicies
+  }),
+})
+type StoredPolicies = z.infer<typeof storedPoliciesSchema>
+
+const noPolicies = (): StoredPolicies => ({ version: 1, policies: Object.create(null) })
+
 /** Reads `{ version: 1, policies }`; anything else, or values that are not policies, are dropped. */
 export function parseToolPolicies(text: string | null): Map<string, ToolApprovalPolicy> {
-  const policies = new Map<string, ToolApprovalPolicy>()
-  if (!text) return policies
-  try {
-    const data = JSON.parse(text) as { version?: unknown, policies?: unknown }
-    if (data?.version !== 1 || typeof data.policies !== 'object' || data.policies === null) return policies
-    for (const [name, value] of Object.entries(data.policies)) if (isApprovalPolicy(value)) policies.set(name, value)
-  }
-  catch {
-    console.warn(`[plugboard] ignoring the saved tool policies: not valid JSON`)
-  }
-  return policies
+  const parsed = text ? tryParseJson(text) : undefined
+  const checked = parsed?.ok ? storedPoliciesSchema.safeParse(parsed.value) : undefined
+  return new Map(checked?.success ? Object.entries(checked.data.policies) : [])
 }
 
 /**
  * The user's approval policy per tool ('auto' | 'ask' | 'never'), saved in localStorage like the switches and
- * followed across tabs through the `storage` event, so a tab never runs a tool the user set to ask in another.
+ * followed across tabs, so a tab never runs a tool the user set to ask in another.
  */
 export function createToolPolicies(options: CreateToolPoliciesOptions = {}): ToolPolicies {
   const { storage = null, key = TOOL_POLICIES_STORAGE_KEY } = options
-  const chosen = shallowReactive(new Map<string, ToolApprovalPolicy>())
-  const read = () => {
-    try {
-      return parseToolPolicies(storage?.getItem(key) ?? null)
-    }
-    catch {
-      return new Map<string, ToolApprovalPolicy>()
-    }
-  }
-  const replace = (next: Map<string, ToolApprovalPolicy>) => {
-    chosen.clear()
-    for (const [name, policy] of next) chosen.set(name, policy)
-  }
-  replace(read())
-
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === key && (!event.storageArea || event.storageArea === storage)) replace(parseToolPolicies(event.newValue))
-  }
-  const target = storage && typeof window !== 'undefined' ? window : undefined
-  target?.addEventListener('storage', onStorage)
+  const saved = persistedSetting(key, { schema: storedPoliciesSchema, defaults: noPolicies, label: 'tool policies', storage })
+  const chosen = () => saved.state.value.policies
 
   const policyOf = (name: string): ToolApprovalPolicy =>
-    chosen.get(name) ?? (options.registry ?? getToolRegistry()).getTool(name)?.defaultApproval ?? 'auto'
+    chosen()[name] ?? (options.registry ?? getToolRegistry()).getTool(name)?.defaultApproval ?? 'auto'
 
   return {
     policyOf,
-    isChosen: name => chosen.has(name),
+    isChosen: name => Object.hasOwn(chosen(), name),
     setPolicy(name, policy) {
       if (!isApprovalPolicy(policy)) return
-      chosen.set(name, policy)
-      if (!storage) return
-      // merged into what is saved now, so another tab's choices for other tools are kept
-      const merged = read()
-      merged.set(name, policy)
-      try {
-        storage.setItem(key, JSON.stringify({ version: 1, policies: Object.fromEntries(merged) }))
-      }
-      catch (error) {
-        console.warn(`[plugboard] cannot save tool policies (${(error as Error).message})`)
-      }
+      saved.update(current => ({ version: 1, policies: Object.assign(Object.create(null), current.policies, { [name]: policy }) }))
     },
     policiesFor: names => Object.fromEntries([...names].map(name => [name, policyOf(name)])),
-    dispose: () => target?.removeEventListener('storage', onStorage),
+    dispose: saved.dispose,
   }
 }
 

@@ -1,7 +1,9 @@
-import { shallowReactive } from 'vue'
+import { z } from 'zod'
+import { isRecord } from '#shared/types/is-record'
 import type { ToolSettingField, ToolSettingsSchema } from '#shared/types/rich-tool-definition'
 import type { ExecutableTool, ToolSet } from '#shared/tools/tool-types'
 import { getToolRegistry } from '../registry/tool-registry-singleton'
+import { persistedSetting } from '../persisted-setting'
 
 /** The one localStorage key holding every tool's settings. Bump the suffix on a format change. */
 export const TOOL_SETTINGS_STORAGE_KEY = 'plugboard:tool-settings:v1'
@@ -40,28 +42,33 @@ export interface ToolSettingsStore {
   save: (toolName: string, schema: ToolSettingsSchema | undefined, values: Record<string, unknown>) => { ok: true } | { ok: false, errors: Record<string, string> }
 }
 
-function readAll(storage: Storage | null, key: string): Record<string, Record<string, unknown>> {
-  try {
-    const data = JSON.parse(storage?.getItem(key) ?? 'null') as unknown
-    const settings = (data as { version?: unknown, settings?: unknown } | null)?.settings
-    if ((data as { version?: unknown } | null)?.version !== 1 || typeof settings !== 'object' || settings === null) return Object.create(null)
-    // copied into a prototype-less object: a tool named '__proto__' is a plain key
-    return Object.assign(Object.create(null), settings)
-  }
-  catch {
-    return Object.create(null)
-  }
-}
+type SavedToolSettings = Readonly<Record<string, Readonly<Record<string, unknown>>>>
+
+/** `{ version: 1, settings: { [tool]: values } }`; values are checked against the tool's schema when read. */
+const storedSettingsSchema = z.object({
+  version: z.literal(1),
+  settings: z.record(z.string(), z.unknown()).transform((settings) => {
+    // prototype-less: a tool named '__proto__' or 'constructor' is a plain key
+    const kept: Record<string, Record<string, unknown>> = Object.create(null)
+    for (const [tool, values] of Object.entries(settings)) if (isRecord(values)) kept[tool] = values
+    return kept as SavedToolSettings
+  }),
+})
+const noSettings = (): z.infer<typeof storedSettingsSchema> => ({ version: 1, settings: Object.create(null) })
 
 /**
- * Per-tool settings saved in localStorage (`plugboard:tool-settings:v1`), reactive, and checked against the schema
- * both when saved and when read (a stored value that no longer fits falls back to the default).
+ * Per-tool settings saved in localStorage (`plugboard:tool-settings:v1`), reactive, followed across tabs, and
+ * checked against the schema both when saved and when read (a stored value that no longer fits falls back to the
+ * default).
  */
 export function createToolSettingsStore(options: { storage?: Storage | null, key?: string } = {}): ToolSettingsStore {
   const { storage = null, key = TOOL_SETTINGS_STORAGE_KEY } = options
-  const saved = shallowReactive(readAll(storage, key) as Record<string, Record<string, unknown>>)
+  const saved = persistedSetting(key, { schema: storedSettingsSchema, defaults: noSettings, label: 'tool settings', storage })
   return {
-    get: (toolName, schema) => resolveToolSettings(schema, Object.hasOwn(saved, toolName) ? saved[toolName] : undefined),
+    get(toolName, schema) {
+      const settings = saved.state.value.settings
+      return resolveToolSettings(schema, Object.hasOwn(settings, toolName) ? settings[toolName] : undefined)
+    },
     save(toolName, schema, values) {
       const errors: Record<string, string> = {}
       const clean: Record<string, unknown> = {}
@@ -72,14 +79,8 @@ export function createToolSettingsStore(options: { storage?: Storage | null, key
         else clean[name] = value
       }
       if (Object.keys(errors).length > 0) return { ok: false, errors }
-      saved[toolName] = clean
-      try {
-        storage?.setItem(key, JSON.stringify({ version: 1, settings: { ...readAll(storage, key), [toolName]: clean } }))
-      }
-      catch (error) {
-        // quota or private mode: the settings still hold for this session
-        console.warn(`[plugboard] cannot save tool settings (${(error as Error).message})`)
-      }
+      // merged into what is saved now, so another tab's settings of other tools are kept
+      saved.update(current => ({ version: 1, settings: Object.assign(Object.create(null), current.settings, { [toolName]: clean }) }))
       return { ok: true }
     },
   }

@@ -3,7 +3,7 @@
  * server's name (`server__tool`, category = the server's name, ask before running). Added and removed from
  * Settings; connected at start-up.
  */
-import { shallowRef } from 'vue'
+import { shallowRef, watch } from 'vue'
 import type { ShallowRef } from 'vue'
 import type { McpConnection, McpConnectionState, McpReconnectOptions } from '#shared/mcp/mcp-connection'
 import { mcpToolHandler } from '#shared/mcp/mcp-tool-handler'
@@ -14,7 +14,7 @@ import type { ToolRegistry } from '../registry/tool-registry-types'
 import { createMcpBrowserFetch } from './mcp-browser-fetch'
 import type { McpRoute } from './mcp-browser-fetch'
 import { recordMcpResultImages } from './mcp-result-images'
-import { readMcpServerSettings, validateMcpServerInput, writeMcpServerSettings } from './mcp-server-settings'
+import { useSavedMcpServers, validateMcpServerInput } from './mcp-server-settings'
 import type { McpServerInput, McpServerInputErrors, McpServerSetting } from './mcp-server-settings'
 
 /** One server as Settings shows it. */
@@ -153,16 +153,24 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     await connection.connect()
   }
 
+  const saved = useSavedMcpServers(options.storage)
   function save() {
-    writeMcpServerSettings(options.storage, [...entries.values()].map(entry => entry.setting))
+    saved.state.value = [...entries.values()].map(entry => entry.setting)
   }
+  // a server added or removed in another tab is connected or dropped here too
+  watch(saved.state, (list) => {
+    if (!started) return
+    const ids = new Set(list.map(setting => setting.id))
+    for (const setting of list) if (!entries.has(setting.id)) void open(setting)
+    for (const id of entries.keys()) if (!ids.has(id)) void manager.remove(id)
+  })
 
-  return {
+  const manager: McpServerManager = {
     servers,
     start() {
       if (started) return
       started = true
-      for (const setting of readMcpServerSettings(options.storage)) void open(setting)
+      for (const setting of saved.state.value) void open(setting)
     },
     add(input) {
       const errors = validateMcpServerInput(input, [...entries.values()].map(entry => entry.setting))
@@ -191,4 +199,5 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       void entries.get(id)?.connection?.connect()
     },
   }
+  return manager
 }

@@ -2,7 +2,11 @@
  * The MCP servers a user added, kept in localStorage like the provider key (the bearer token too: the settings say
  * so). Read defensively: stored data is input like any other.
  */
+import { z } from 'zod'
 import { MAX_MCP_SERVERS } from '#shared/mcp/mcp-limits'
+import { isRecord } from '#shared/types/is-record'
+import { persistedSetting, readPersistedSetting } from '../persisted-setting'
+import type { PersistedSetting } from '../persisted-setting'
 import { mcpServerPrefix } from '#shared/mcp/mcp-tool-name'
 
 export const MCP_SERVERS_STORAGE_KEY = 'plugboard:mcp-servers:v1'
@@ -50,25 +54,35 @@ export function validateMcpServerInput(input: McpServerInput, existing: readonly
   return errors
 }
 
-/** The saved servers; entries that are not well formed are dropped. */
-export function readMcpServerSettings(storage: Pick<Storage, 'getItem'> | null): McpServerSetting[] {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(storage?.getItem(MCP_SERVERS_STORAGE_KEY) ?? '[]')
-  }
-  catch {
-    return []
-  }
-  if (!Array.isArray(parsed)) return []
+/** A list of servers; an entry that is not well formed (or one too many) is dropped alone. */
+const storedServersSchema = z.array(z.unknown()).transform((items) => {
   const servers: McpServerSetting[] = []
-  for (const item of parsed.slice(0, MAX_MCP_SERVERS)) {
-    if (typeof item !== 'object' || item === null) continue
-    const { id, name, url, token } = item as Record<string, unknown>
+  for (const item of items.slice(0, MAX_MCP_SERVERS)) {
+    if (!isRecord(item)) continue
+    const { id, name, url, token } = item
     if (typeof id !== 'string' || typeof name !== 'string' || typeof url !== 'string') continue
     if (Object.keys(validateMcpServerInput({ name, url, token: typeof token === 'string' ? token : undefined }, servers)).length > 0) continue
     servers.push({ id, name: name.trim(), url: url.trim(), ...(typeof token === 'string' && token ? { token } : {}) })
   }
-  return servers
+  return servers as readonly McpServerSetting[]
+})
+
+/** What the saved list is read with: its shape, its default and its name in a notice. */
+export const mcpServersSetting = { schema: storedServersSchema, defaults: (): readonly McpServerSetting[] => [], label: 'MCP servers' }
+
+/** The saved list, following other tabs' changes (see `persistedSetting`). */
+export function useSavedMcpServers(storage: Storage | null): PersistedSetting<readonly McpServerSetting[]> {
+  return persistedSetting(MCP_SERVERS_STORAGE_KEY, { ...mcpServersSetting, storage })
+}
+
+/** The saved servers; entries that are not well formed are dropped. */
+export function readMcpServerSettings(storage: Pick<Storage, 'getItem'> | null): McpServerSetting[] {
+  let raw: string | null = null
+  try {
+    raw = storage?.getItem(MCP_SERVERS_STORAGE_KEY) ?? null
+  }
+  catch {}
+  return [...readPersistedSetting(raw, MCP_SERVERS_STORAGE_KEY, mcpServersSetting)]
 }
 
 /** Saves the list; false when storage refused it (full, blocked). */

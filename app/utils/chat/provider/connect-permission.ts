@@ -1,3 +1,4 @@
+import { parseJson } from '#shared/security/parse-json'
 import {
   CONNECT_ORIGINS_COOKIE,
   connectOriginOf,
@@ -77,7 +78,7 @@ export function takeSettingsDraft(): unknown {
   sessionStorage.removeItem(SETTINGS_DRAFT_KEY)
   if (text === null) return undefined
   try {
-    return JSON.parse(text)
+    return parseJson(text)
   }
   catch {
     return undefined

@@ -2,6 +2,8 @@ import type { ToolCallMode } from '#shared/loop/loop-types'
 import { openRouterAttributionHeaders } from '#shared/stream/openrouter-attribution'
 import type { ProviderId, ProviderSettings, ServerConfig } from './provider-types'
 import { isRecord } from '#shared/types/is-record'
+import { tryParseJson } from '#shared/security/parse-json'
+import { z } from 'zod'
 
 /** localStorage key of the saved settings. Bump the suffix only together with `ProviderSettings.version`. */
 export const PROVIDER_SETTINGS_STORAGE_KEY = 'plugboard:provider:v1'
@@ -43,20 +45,26 @@ export interface ParsedProviderSettings {
   warning?: string
 }
 
-function pickString(source: Record<string, unknown>, key: string, fallback: string, bad: string[]): string {
-  const value = source[key]
-  if (value === undefined) return fallback
-  if (typeof value === 'string') return value
-  bad.push(key)
-  return fallback
-}
+/** The stored shape; every field may be missing (its default is used) and unknown fields are dropped. */
+const storedProviderSettingsSchema = z.object({
+  providerId: z.enum(PROVIDER_IDS).optional(),
+  openrouter: z.object({
+    keySource: z.enum(['server', 'user']).optional(),
+    apiKey: z.string().optional(),
+    model: z.string().optional(),
+  }).optional(),
+  openaiCompatible: z.object({
+    baseUrl: z.string().optional(),
+    apiKey: z.string().optional(),
+    model: z.string().optional(),
+    toolCallMode: z.enum(TOOL_CALL_MODES).optional(),
+  }).optional(),
+})
 
-function pickOneOf<T extends string>(source: Record<string, unknown>, key: string, allowed: readonly T[], fallback: T, bad: string[]): T {
-  const value = source[key]
-  if (value === undefined) return fallback
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T
-  bad.push(key)
-  return fallback
+/** Deletes the value at `path` (a failing field), so the rest of the stored settings can still be read. */
+function dropAt(data: Record<string, unknown>, path: readonly PropertyKey[]) {
+  const parent = path.slice(0, -1).reduce<unknown>((node, key) => (isRecord(node) ? node[key as string] : undefined), data)
+  if (isRecord(parent)) delete parent[path.at(-1) as string]
 }
 
 /**
@@ -69,13 +77,9 @@ export function parseStoredProviderSettings(raw: string | null | undefined, serv
   const defaults = defaultProviderSettings(serverConfig)
   if (raw === null || raw === undefined || raw === '') return { settings: defaults }
 
-  let data: unknown
-  try {
-    data = JSON.parse(raw)
-  }
-  catch {
-    return { settings: defaults, warning: 'Saved provider settings could not be read (not JSON), so the defaults are in use.' }
-  }
+  const parsed = tryParseJson(raw)
+  if (!parsed.ok) return { settings: defaults, warning: 'Saved provider settings could not be read (not JSON), so the defaults are in use.' }
+  const data = parsed.value
   if (!isRecord(data)) {
     return { settings: defaults, warning: 'Saved provider settings had an unexpected shape, so the defaults are in use.' }
   }
@@ -84,25 +88,21 @@ export function parseStoredProviderSettings(raw: string | null | undefined, serv
   }
 
   const bad: string[] = []
-  const openrouter = isRecord(data.openrouter) ? data.openrouter : {}
-  const compatible = isRecord(data.openaiCompatible) ? data.openaiCompatible : {}
-  if (data.openrouter !== undefined && !isRecord(data.openrouter)) bad.push('openrouter')
-  if (data.openaiCompatible !== undefined && !isRecord(data.openaiCompatible)) bad.push('openaiCompatible')
-
+  let checked = storedProviderSettingsSchema.safeParse(data)
+  // each failing field is dropped and read again: at most one pass per field
+  while (!checked.success && bad.length < 16) {
+    for (const issue of checked.error.issues) {
+      bad.push(String(issue.path.at(-1)))
+      dropAt(data, issue.path)
+    }
+    checked = storedProviderSettingsSchema.safeParse(data)
+  }
+  const stored = checked.success ? checked.data : {}
   const settings: ProviderSettings = {
     version: 1,
-    providerId: pickOneOf(data, 'providerId', PROVIDER_IDS, defaults.providerId, bad),
-    openrouter: {
-      keySource: pickOneOf(openrouter, 'keySource', ['server', 'user'] as const, defaults.openrouter.keySource, bad),
-      apiKey: pickString(openrouter, 'apiKey', defaults.openrouter.apiKey, bad),
-      model: pickString(openrouter, 'model', defaults.openrouter.model, bad),
-    },
-    openaiCompatible: {
-      baseUrl: pickString(compatible, 'baseUrl', defaults.openaiCompatible.baseUrl, bad),
-      apiKey: pickString(compatible, 'apiKey', defaults.openaiCompatible.apiKey, bad),
-      model: pickString(compatible, 'model', defaults.openaiCompatible.model, bad),
-      toolCallMode: pickOneOf(compatible, 'toolCallMode', TOOL_CALL_MODES, defaults.openaiCompatible.toolCallMode, bad),
-    },
+    providerId: stored.providerId ?? defaults.providerId,
+    openrouter: { ...defaults.openrouter, ...stored.openrouter },
+    openaiCompatible: { ...defaults.openaiCompatible, ...stored.openaiCompatible },
   }
   if (bad.length === 0) return { settings }
   return { settings, warning: `Some saved provider settings were invalid (${bad.join(', ')}) and were reset to their defaults.` }

@@ -1,4 +1,4 @@
-import { shallowRef } from 'vue'
+import { customRef, shallowRef } from 'vue'
 import type { Ref, ShallowRef } from 'vue'
 import type { ToolHandler } from '#shared/tools/tool-types'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
@@ -7,43 +7,11 @@ import type { NormalizedToolDefinition } from '#shared/tools/definition/tool-def
 import type { RegisteredTool, RegisteredToolDefinition, ToolAvailability, ToolSandbox } from './tool-registry-types'
 
 /**
- * `tool.enabled`: a ref whose writes are saved like the popover's switch. A class rather than `customRef` or a
- * `watch` per tool: 10,000 tools must register in a few milliseconds. `__v_isRef` makes `isRef`, `unref` and
- * templates treat it as a ref (Vue's own marker; the `Ref` type's brand symbol is type-only).
- */
-class ToolEnabledRef {
-  readonly __v_isRef = true
-  readonly #state: ShallowRef<boolean>
-  readonly #tool: RegisteredToolRecord
-
-  constructor(initial: boolean, tool: RegisteredToolRecord) {
-    this.#state = shallowRef(initial)
-    this.#tool = tool
-  }
-
-  get value(): boolean {
-    return this.#state.value
-  }
-
-  set value(next: boolean) {
-    if (typeof next !== 'boolean') throw new TypeError(`Tool "${this.#tool.name}": enabled must be true or false (got ${typeof next})`)
-    this.#state.value = next
-    // saved even when unchanged: an `enabled` option may differ from the saved choice it overrode
-    this.#tool.onChoice(this.#tool.name, next)
-  }
-
-  /** Set without saving (saved states applied from storage or another tab). */
-  apply(next: boolean) {
-    this.#state.value = next
-  }
-}
-
-/**
- * A registered tool. Its refs are made on first use, so registering costs one object and the definition; the
- * instance is frozen and marked raw (`__v_skip`), so Vue never proxies it and `enabled` stays a ref.
+ * A registered tool. Its refs are made on first use, so registering costs one object and the definition. The
+ * instance is frozen, which Vue's `reactive` leaves alone (it never proxies a non-extensible object), so `enabled`
+ * stays a ref wherever the tool is kept.
  */
 export class RegisteredToolRecord implements RegisteredTool {
-  readonly __v_skip = true
   readonly name: string
   readonly definition: RegisteredToolDefinition
   readonly handler: ToolHandler
@@ -56,8 +24,9 @@ export class RegisteredToolRecord implements RegisteredTool {
   readonly catalog?: ToolCatalogMetadata
   /** @internal called when the user (or code) sets `enabled`. */
   readonly onChoice: (name: string, enabled: boolean) => void
-  #initialEnabled: boolean
-  #enabled?: ToolEnabledRef
+  #enabledValue: boolean
+  #enabled?: Ref<boolean>
+  #triggerEnabled?: () => void
   #lastError?: ShallowRef<string | null>
   #notOfferedBecause?: ShallowRef<string | null>
 
@@ -74,7 +43,7 @@ export class RegisteredToolRecord implements RegisteredTool {
     this.defaultApproval = normalized.defaultApproval
     this.catalog = normalized.catalog
     this.onChoice = onChoice
-    this.#initialEnabled = initialEnabled
+    this.#enabledValue = initialEnabled
     Object.freeze(this)
   }
 
@@ -90,8 +59,23 @@ export class RegisteredToolRecord implements RegisteredTool {
     return this.definition.ui.category
   }
 
+  /** A ref whose writes are saved like the popover's switch. */
   get enabled(): Ref<boolean> {
-    return (this.#enabled ??= new ToolEnabledRef(this.#initialEnabled, this)) as unknown as Ref<boolean>
+    return (this.#enabled ??= customRef<boolean>((track, trigger) => {
+      this.#triggerEnabled = trigger
+      return {
+        get: () => {
+          track()
+          return this.#enabledValue
+        },
+        set: (next) => {
+          if (typeof next !== 'boolean') throw new TypeError(`Tool "${this.name}": enabled must be true or false (got ${typeof next})`)
+          this.applyEnabled(next)
+          // saved even when unchanged: an `enabled` option may differ from the saved choice it overrode
+          this.onChoice(this.name, next)
+        },
+      }
+    }))
   }
 
   get lastError(): Ref<string | null> {
@@ -104,8 +88,9 @@ export class RegisteredToolRecord implements RegisteredTool {
 
   /** @internal set `enabled` without saving. */
   applyEnabled(next: boolean) {
-    if (this.#enabled) this.#enabled.apply(next)
-    else this.#initialEnabled = next
+    if (this.#enabledValue === next) return
+    this.#enabledValue = next
+    this.#triggerEnabled?.()
   }
 
   /** @internal set by the registry after each request's availability checks. */

@@ -26,7 +26,7 @@ export interface RegisteredTool {
   readonly name: string
   /** The model-facing definition, with `definition.ui`. See `RegisteredToolDefinition`. */
   readonly definition: RegisteredToolDefinition
-  /** Stored raw (markRaw): never a proxy. */
+  /** Kept as given: the record is frozen, so Vue never proxies it. */
   readonly handler: ToolHandler
   readonly label: string
   readonly icon: string

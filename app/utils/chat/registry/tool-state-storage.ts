@@ -1,3 +1,7 @@
+import { effectScope, watch } from 'vue'
+import { z } from 'zod'
+import { tryParseJson } from '#shared/security/parse-json'
+import { persistedSetting } from '../persisted-setting'
 import type { ToolStates } from './tool-registry-types'
 
 /** The one localStorage key holding enabled choices. Bump the suffix (and `version`) on a format change. */
@@ -31,29 +35,26 @@ export interface ToolStatePersistence {
 }
 
 /**
- * Parse the stored text. Returns the states, or an error message for text that is not ours.
- * Non-boolean values are dropped rather than trusted; the result has no prototype, so no key (`__proto__`
- * included) can reach Object.prototype.
+ * `{ version: 1, states }`. Non-boolean values are dropped rather than trusted; the states have no prototype, so no
+ * key (`__proto__` included) can reach Object.prototype.
  */
+const storedToolStatesSchema = z.object({
+  version: z.literal(1),
+  states: z.record(z.string(), z.unknown()).transform((states) => {
+    const clean: ToolStates = Object.create(null)
+    for (const [name, value] of Object.entries(states)) if (typeof value === 'boolean') clean[name] = value
+    return clean
+  }),
+})
+const noStates = (): StoredToolStates => ({ version: 1, states: Object.create(null) })
+
+/** Parse the stored text. Returns the states, or an error message for text that is not ours. */
 export function parseToolStates(text: string | null): { states: ToolStates } | { error: string } {
-  if (text === null || text === '') return { states: Object.create(null) }
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  }
-  catch {
-    return { error: 'not valid JSON' }
-  }
-  if (typeof data !== 'object' || data === null || (data as { version?: unknown }).version !== 1) {
-    return { error: 'not a { version: 1, states } object' }
-  }
-  const states = (data as { states?: unknown }).states
-  if (typeof states !== 'object' || states === null || Array.isArray(states)) return { error: '`states` is not an object' }
-  const clean: ToolStates = Object.create(null)
-  for (const [name, value] of Object.entries(states)) {
-    if (typeof value === 'boolean') clean[name] = value
-  }
-  return { states: clean }
+  if (text === null || text === '') return noStates()
+  const parsed = tryParseJson(text)
+  if (!parsed.ok) return { error: 'not valid JSON' }
+  const checked = storedToolStatesSchema.safeParse(parsed.value)
+  return checked.success ? { states: checked.data.states } : { error: checked.error.issues[0]!.message }
 }
 
 /**
@@ -63,81 +64,49 @@ export function parseToolStates(text: string | null): { states: ToolStates } | {
  */
 export function createToolStatePersistence(options: ToolStatePersistenceOptions): ToolStatePersistence {
   const { storage, key = TOOL_STATES_STORAGE_KEY, debounceMs = 150, onExternalChange } = options
+  const saved = persistedSetting(key, { schema: storedToolStatesSchema, defaults: noStates, label: 'tool states', storage })
   const pending = new Map<string, boolean>()
   let timer: ReturnType<typeof setTimeout> | undefined
-  let lastWarnedText: string | null | undefined
-  let warnedWrite = false
-
-  /** A fresh object without prototype on every call: callers may keep and change it. */
-  function read(): ToolStates {
-    if (!storage) return Object.create(null)
-    let text: string | null
-    try {
-      text = storage.getItem(key)
-    }
-    catch (error) {
-      warnOnce(`cannot read localStorage (${(error as Error).message})`, null)
-      return Object.create(null)
-    }
-    const parsed = parseToolStates(text)
-    if ('error' in parsed) {
-      warnOnce(`ignoring the saved tool states under "${key}": ${parsed.error}`, text)
-      return Object.create(null)
-    }
-    return parsed.states
-  }
-
-  function warnOnce(message: string, text: string | null) {
-    if (lastWarnedText === text) return
-    lastWarnedText = text
-    console.warn(`[plugboard] ${message}`)
-  }
+  let writing = false
 
   function flush() {
     clearTimeout(timer)
     timer = undefined
     if (!storage || pending.size === 0) return
-    const merged: StoredToolStates = { version: 1, states: { ...read(), ...Object.fromEntries(pending) } }
+    const chosen = Object.fromEntries(pending)
     pending.clear()
+    writing = true
     try {
-      storage.setItem(key, JSON.stringify(merged))
+      saved.update(current => ({ version: 1, states: Object.assign(Object.create(null), current.states, chosen) }))
     }
-    catch (error) {
-      // quota or private mode: the choice still holds for this session
-      if (!warnedWrite) console.warn(`[plugboard] cannot save tool states (${(error as Error).message})`)
-      warnedWrite = true
+    finally {
+      writing = false
     }
   }
 
-  function save(name: string, enabled: boolean) {
-    if (!storage) return
-    pending.set(name, enabled)
-    clearTimeout(timer)
-    timer = setTimeout(flush, debounceMs)
-  }
-
-  function onStorage(event: StorageEvent) {
-    if (event.key !== key || (event.storageArea && event.storageArea !== storage)) return
-    const parsed = parseToolStates(event.newValue)
-    if ('error' in parsed) {
-      warnOnce(`ignoring tool states written by another tab: ${parsed.error}`, event.newValue)
-      return
-    }
+  const scope = effectScope(true)
+  scope.run(() => watch(saved.state, (stored) => {
     // choices made here and not written yet win over the other tab's
-    onExternalChange?.({ ...parsed.states, ...Object.fromEntries(pending) })
-  }
+    if (!writing) onExternalChange?.({ ...stored.states, ...Object.fromEntries(pending) })
+  }, { flush: 'sync' }))
 
   const target = storage && typeof window !== 'undefined' ? window : undefined
-  target?.addEventListener('storage', onStorage)
   target?.addEventListener('pagehide', flush)
 
   return {
-    read,
-    save,
+    // a fresh object without prototype on every call: callers may keep and change it
+    read: () => Object.assign(Object.create(null), saved.state.value.states),
+    save(name, enabled) {
+      if (!storage) return
+      pending.set(name, enabled)
+      clearTimeout(timer)
+      timer = setTimeout(flush, debounceMs)
+    },
     flush,
     dispose() {
       flush()
-      target?.removeEventListener('storage', onStorage)
+      scope.stop()
+      saved.dispose()
       target?.removeEventListener('pagehide', flush)
     },
   }

@@ -1,3 +1,4 @@
+import { parseJson } from '#shared/security/parse-json'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import type { ToolCallMode } from '#shared/loop/loop-types'
 import { executeToolCalls } from '#shared/tools/execute-tool-calls'
@@ -194,7 +195,7 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
 /** One SSE frame's data as a LoopEvent, or undefined when it is not JSON with a `type`. */
 function parseLoopEvent(data: string): LoopEvent | undefined {
   try {
-    const value = JSON.parse(data) as unknown
+    const value = parseJson(data)
     return value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string' ? value as LoopEvent : undefined
   }
   catch {

@@ -6,6 +6,7 @@
  *
  * Pure: the caller hands in the loaded QuickJS module, so Node tests run the same code the worker runs.
  */
+import { parseJson } from '#shared/security/parse-json'
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core'
 import { createLogBuffer, installConsole } from './quickjs-console'
 import type { LogBuffer } from './quickjs-console'
@@ -194,7 +195,7 @@ function readValue(pair: unknown, failure: (error: RunError) => QuickJSRunOutcom
   }
   if (kind === 'text') return { ok: true, value: text, logs: logs.lines, droppedLogs: logs.dropped }
   try {
-    return { ok: true, value: JSON.parse(text), logs: logs.lines, droppedLogs: logs.dropped }
+    return { ok: true, value: parseJson(text), logs: logs.lines, droppedLogs: logs.dropped }
   }
   catch {
     return failure({ name: 'TypeError', message: 'the handler returned a value that is not JSON' })

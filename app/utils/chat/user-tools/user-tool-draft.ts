@@ -2,6 +2,7 @@
  * What the "New tool" editor (and an import) checks before a tool written in the app is kept: the same rules for
  * both, so an imported file cannot hold what the editor would refuse.
  */
+import { parseJson } from '#shared/security/parse-json'
 import type { JsonSchemaObject } from '#shared/types/chat'
 import { InvalidToolDefinitionError } from '#shared/errors/invalid-tool-definition-error'
 import { describeJsonKind } from '#shared/tools/definition/json-schema-structure'
@@ -72,7 +73,7 @@ export function readParametersSchema(text: string): { schema: JsonSchemaObject }
   if (!text.trim()) return { error: 'Write the JSON Schema of the arguments (an object schema; {"type": "object", "properties": {}} for none).' }
   let value: unknown
   try {
-    value = JSON.parse(text)
+    value = parseJson(text)
   }
   catch (error) {
     return { error: `Not valid JSON: ${describeJsonSyntaxError(text, error)}` }

@@ -11,13 +11,17 @@
  * An import is untrusted input: its size is bounded before parsing, every field is checked by the editor's rules,
  * unknown fields are refused (they would be silently lost), and nothing is kept unless the whole file is valid.
  */
+import { parseJson } from '#shared/security/parse-json'
+import { nestsDeeperThan } from '#shared/tools/parse-tool-arguments'
 import type { UserToolRecord } from '~/db/types'
 import { describeJsonKind } from '#shared/tools/definition/json-schema-structure'
 import { validateUserToolDraft } from './user-tool-draft'
 import type { UserToolDraft } from './user-tool-draft'
 import { USER_TOOLS_MAX_COUNT, USER_TOOLS_MAX_IMPORT_BYTES } from './user-tool-limits'
 import { isRecord } from '#shared/types/is-record'
-import { dropForbiddenKeys } from '#shared/security/forbidden-keys'
+
+/** Deepest nesting a tool file may have: its schemas are refused past 64 levels, with room for the file's own. */
+const MAX_FILE_DEPTH = 128
 
 export const USER_TOOLS_FILE_FORMAT = 'plugboard.user-tools'
 export const USER_TOOLS_FILE_VERSION = 1
@@ -68,7 +72,7 @@ export function exportUserTools(records: readonly UserToolRecord[]): string {
 /** The stored schema text as an object; text that no longer parses is exported as it is (the import checks it). */
 function readStoredSchema(text: string): Record<string, unknown> | string {
   try {
-    const value: unknown = JSON.parse(text)
+    const value: unknown = parseJson(text)
     return isRecord(value) ? value : text
   }
   catch {
@@ -94,14 +98,14 @@ export function parseUserToolsFile(text: string, options: ParseUserToolsFileOpti
   if (bytes > USER_TOOLS_MAX_IMPORT_BYTES) {
     throw new UserToolsImportError([`The file is ${formatBytes(bytes)}; tool files of at most ${formatBytes(USER_TOOLS_MAX_IMPORT_BYTES)} are accepted.`])
   }
+  // the checks below recurse once per level: a nesting bomb is refused before it can overflow the stack
+  if (nestsDeeperThan(text, MAX_FILE_DEPTH)) throw new UserToolsImportError(['The file is nested too deeply to be a tool file.'])
   let value: unknown
   try {
     // `__proto__`, `constructor` and `prototype` keys are dropped rather than reaching a prototype
-    value = JSON.parse(text, dropForbiddenKeys)
+    value = parseJson(text)
   }
   catch (error) {
-    // JSON.parse with a reviver recurses: a nesting bomb overflows the stack rather than the memory
-    if (error instanceof RangeError) throw new UserToolsImportError(['The file is nested too deeply to be a tool file.'])
     throw new UserToolsImportError([`The file is not JSON: ${(error as Error).message}`])
   }
   const entries = readEntries(value)

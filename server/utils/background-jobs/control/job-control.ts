@@ -1,3 +1,4 @@
+import { parseJson } from '#shared/security/parse-json'
 import type { Redis } from 'ioredis'
 import { getRedisClient } from '../../redis/redis-client'
 import { abortRunningJob, answerBrowserCall } from '../runner/running-jobs'
@@ -104,7 +105,7 @@ export function createRedisJobControl(options: RedisJobControlOptions): JobContr
 export function parseControlMessage(text: string): JobControlMessage | undefined {
   let value: unknown
   try {
-    value = JSON.parse(text)
+    value = parseJson(text)
   }
   catch {
     return undefined
