@@ -9,6 +9,7 @@ import { createBullmqJobQueue } from '../../queue/bullmq-job-queue'
 import { createRedisJobControl } from '../../control/job-control'
 import { createRedisJobStore } from '../../store/redis-job-store'
 import { createServerChatModel } from '../server-chat-model'
+import { jobNeedsServerKey } from '../job-needs-key'
 import { runChatJob } from '../stream-handler'
 import type { ChatJobState, ChatQueueData } from '../stream-handler'
 import { answerJobApproval } from '../pending-approvals'
@@ -30,7 +31,7 @@ const queue = createBullmqJobQueue<ChatQueueData>({
 })
 
 queue.startWorker(async (jobId, _data, { attempt, signal, slot }) => {
-  if (!config.apiKey) {
+  if (!config.apiKey && await jobNeedsServerKey(store, jobId)) {
     await store.updateJob(jobId, { status: 'failed', error: OPENROUTER_NO_KEY_MESSAGE })
     return
   }
