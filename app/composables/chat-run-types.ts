@@ -9,8 +9,8 @@ import type { MessageRecord } from '~/db/types'
 // The shapes of `useChat`: what it is given, and what each way to run a reply gets from its one scaffold.
 
 export interface UseChatOptions {
-  /** Builds the model for a request from the current provider settings. */
-  createModel: () => ChatModel
+  /** Builds the model for a request from the current provider settings; `model` is the chat's own (from a preset). */
+  createModel: (model?: string) => ChatModel
   /** The enabled and available tools for a request. */
   getToolSet: (context: { threadId: string, signal?: AbortSignal }) => Promise<ToolSet>
   /** @default () => 'auto' */

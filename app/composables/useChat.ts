@@ -16,6 +16,7 @@ import { createFrameBatch } from '~/utils/chat/scheduling/frame-batch'
 import { yieldToPageWhenBusy } from '~/utils/chat/scheduling/yield-to-page'
 import { findCutReply } from '~/utils/chat/message-list/cut-reply'
 import { CONTINUE_INSTRUCTION } from '#shared/loop/continue-reply'
+import { withSystemPrompt } from '#shared/loop/chat-settings'
 import { useReplyElsewhere } from './useReplyElsewhere'
 import { REPLY_ELSEWHERE, type RunBody, type RunContext, type UseChatOptions } from './chat-run-types'
 
@@ -125,24 +126,26 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
    */
   async function askModel(run: RunContext, more: { extraMessages?: ModelMessage[], recorder?: Partial<LoopRecorderOptions> } = {}) {
     const { id, signal } = run
-    const recorder = run.recordReply(more.recorder)
+    // The chat's own system prompt, parameters and model (Chat settings, or the preset it started from).
+    const { systemPrompt, parameters, chatModel } = await getThread(id) ?? {}
+    const recorder = run.recordReply({ ...(chatModel && { model: chatModel }), ...more.recorder })
     await options.ready?.()
     const [tools, records] = await Promise.all([options.getToolSet({ threadId: id, signal }), listMessages(id)])
     await recorder.start()
     let model: ChatModel
     try {
-      model = options.createModel()
+      model = options.createModel(chatModel)
     }
     catch (error) {
       await recorder.record({ type: 'fail', steps: 0, error: describeLoopFailure(error) })
       return
     }
-    const messages = [...toModelMessages(records), ...(more.extraMessages ?? [])]
+    const messages = withSystemPrompt([...toModelMessages(records), ...(more.extraMessages ?? [])], systemPrompt)
     const server = options.runOnServer?.()
     if (server) {
       const { startServerChat, followServerChat } = await loadServerChat()
       serverJobId = await startServerChat({
-        threadId: id, model: server.model, apiKey: server.apiKey, messages, tools,
+        threadId: id, model: chatModel ?? server.model, apiKey: server.apiKey, messages, tools, parameters,
         toolCallMode: options.toolCallMode?.() ?? 'auto', maxSteps: options.maxSteps ?? 10,
         toolPolicies: Object.fromEntries(tools.definitions.map(definition => [definition.function.name, toolPolicy(definition.function.name)])),
       })
@@ -150,7 +153,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       return
     }
     const { runChatLoop } = await loadLoop()
-    await runChatLoop({ model, messages, ...loopOptions(run, tools, recorder) })
+    await runChatLoop({ model, messages, parameters, ...loopOptions(run, tools, recorder) })
   }
 
   /** What every run of the loop in this tab shares; `approve` answers a call whose policy is 'ask'. */
@@ -279,14 +282,17 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const stored = storedResume(rows, request.callId)
     if (!stored) throw new Error('This call was already answered.')
     const started = await startRun(id, async (run) => {
-      const recorder = run.recordOn(rows, { model: options.modelLabel?.() })
+      const { systemPrompt, parameters, chatModel } = await getThread(id) ?? {}
+      const recorder = run.recordOn(rows, { model: chatModel ?? options.modelLabel?.() })
       await options.ready?.()
       const [tools, { runChatLoop }] = await Promise.all([options.getToolSet({ threadId: id, signal: run.signal }), loadLoop()])
       await runChatLoop({
         ...stored,
+        messages: withSystemPrompt(stored.messages, systemPrompt),
+        parameters,
         ...loopOptions(run, tools, recorder, (call, signal) => (call.id === request.callId ? Promise.resolve(request.answer) : waitForToolApproval(call.id, signal))),
         // Built at the first request: a model that cannot be built fails that request, after the answer was stored.
-        model: { stream: modelRequest => options.createModel().stream(modelRequest) },
+        model: { stream: modelRequest => options.createModel(chatModel).stream(modelRequest) },
       })
     })
     if (!started) throw new Error(elsewhere.busy.value ? `${REPLY_ELSEWHERE}; answer again when it has finished.` : 'Wait until the reply has finished, then answer again.')

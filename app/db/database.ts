@@ -1,6 +1,6 @@
 import { Dexie, type EntityTable } from 'dexie'
 import { StorageError } from '#shared/errors/storage-error'
-import type { AuditRecord, MessageRecord, ThreadRecord, UserToolRecord } from './types'
+import type { AuditRecord, MessageRecord, PresetRecord, ThreadRecord, UserToolRecord } from './types'
 import { storageStatus } from './storage-status'
 import { installSearchIndexHooks, type SearchIndexRow, type SearchWordRow } from './search-index'
 import { linkRowsInOrder } from './tree-migration'
@@ -25,6 +25,8 @@ export class PlugboardDatabase extends Dexie {
   searchIndex!: EntityTable<SearchIndexRow, 'id'>
   /** Every word of the search index once. */
   searchWords!: EntityTable<SearchWordRow, 'word'>
+  /** Named bundles of system prompt, model, tools and parameters (`presets.ts`). */
+  presets!: EntityTable<PresetRecord, 'id'>
 
   constructor(name = 'plugboard', options: PlugboardDatabaseOptions = {}) {
     // Pass only what was given: an explicit `undefined` would override Dexie's own defaults.
@@ -52,6 +54,8 @@ export class PlugboardDatabase extends Dexie {
     // that leaf carry `onPath`, so the message list pages through the active path by index, like a flat chat.
     this.version(5).stores({ messages: 'id, threadId, [threadId+seq], [threadId+onPath+seq], parentId, createdAt, status, toolStatus' })
       .upgrade(linkRowsInOrder)
+    // Version 6: presets. Threads gain optional fields (system prompt, parameters, model; no new index).
+    this.version(6).stores({ presets: 'id, updatedAt' })
     installSearchIndexHooks(this)
   }
 }

@@ -1,5 +1,6 @@
 import type { ToolCall, TokenUsage } from '#shared/types/chat'
 import type { LoopFailure } from '#shared/loop/loop-types'
+import type { ChatParameters } from '#shared/types/chat-parameters'
 
 /** A conversation. Ordered in the sidebar by `updatedAt`. */
 export interface ThreadRecord {
@@ -24,6 +25,31 @@ export interface ThreadRecord {
    * links). Undefined for an empty chat.
    */
   activeLeafId?: string
+  /** Sent as the first `system` message of every request of this chat (`chat-settings.ts`). */
+  systemPrompt?: string
+  /** This chat's sampling parameters; none: the provider's defaults. */
+  parameters?: ChatParameters
+  /** The model this chat asks, from the preset it started from; undefined: the model chosen in Settings. */
+  chatModel?: string
+  /** The preset the chat started from (its name is shown; the chat keeps its own copy of the settings). */
+  presetId?: string
+}
+
+/**
+ * A preset: a named bundle of system prompt, model, tools and parameters a new chat (or a workflow) can start
+ * from. `id` and `updatedAt` make rows mergeable when presets sync.
+ */
+export interface PresetRecord {
+  id: string
+  name: string
+  systemPrompt: string
+  /** Empty: the model chosen in Settings. */
+  model: string
+  /** The tools switched on in a chat started from it (names); undefined: the chat follows All chats. */
+  tools?: string[]
+  parameters?: ChatParameters
+  createdAt: number
+  updatedAt: number
 }
 
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool'

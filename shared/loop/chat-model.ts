@@ -1,11 +1,14 @@
 import type { ModelMessage, ToolDefinition } from '../types/chat'
 import type { StreamEvent } from '../stream/stream-event'
+import type { ChatParameters } from '../types/chat-parameters'
 
 /** One request to the model. `tools` and `toolChoice` are omitted when no tool is offered. */
 export interface ChatModelRequest {
   messages: ModelMessage[]
   tools?: ToolDefinition[]
   toolChoice?: 'auto'
+  /** The chat's sampling parameters, sent as the request's fields; none set: the provider's defaults. */
+  parameters?: ChatParameters
   signal: AbortSignal
 }
 

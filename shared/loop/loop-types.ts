@@ -1,4 +1,5 @@
 import type { ModelMessage } from '../types/chat'
+import type { ChatParameters } from '../types/chat-parameters'
 import type { ProviderError } from '../errors/provider-error'
 import type { ToolSet } from '../tools/tool-types'
 import type { ChatModel } from './chat-model'
@@ -36,6 +37,8 @@ export interface RunChatLoopOptions {
   model: ChatModel
   /** The whole history as the model should see it (system, user, assistant with tool_calls, tool). */
   messages: ModelMessage[]
+  /** Sampling parameters sent with every request of the run (shared/stream/parameter-fields.ts). @default none */
+  parameters?: ChatParameters
   /** Tools offered on this request (already filtered to enabled and available). */
   tools: ToolSet
   threadId: string

@@ -70,6 +70,7 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
       messages: textMode ? withToolDescription(history, describeToolsForTextMode(tools.definitions)) : [...history],
       tools: toolCallMode === 'text' ? [] : tools.definitions,
       textTools: toolCallMode === 'native' ? [] : tools.definitions,
+      parameters: options.parameters,
       step,
       signal,
       events,

@@ -1,4 +1,5 @@
 import type { ModelMessage, TokenUsage, ToolCall, ToolDefinition } from '../types/chat'
+import type { ChatParameters } from '../types/chat-parameters'
 import { ProviderError } from '../errors/provider-error'
 import { repairToolHistory } from '../history/repair-tool-history'
 import { createThinkTagSplitter } from '../stream/think-tag-splitter'
@@ -15,6 +16,7 @@ export interface StreamStepOptions {
   tools: ToolDefinition[]
   /** Offered tools whose calls are read from the text; empty: text is passed through untouched. */
   textTools: ToolDefinition[]
+  parameters?: ChatParameters
   step: number
   signal: AbortSignal
   events: EventChannel
@@ -63,6 +65,7 @@ export async function streamStep(options: StreamStepOptions): Promise<StepOutcom
     // A call cut in an earlier step (finish_reason 'length' mid-arguments) must not make a strict server refuse this one.
     messages: repairToolHistory(options.messages),
     ...(options.tools.length > 0 ? { tools: options.tools, toolChoice: 'auto' as const } : {}),
+    ...(options.parameters ? { parameters: options.parameters } : {}),
     signal,
   }
   try {

@@ -10,6 +10,8 @@ export interface ModelInfo {
   contextLength?: number
   /** From OpenRouter's `supported_parameters` including 'tools'; undefined when the server does not say. */
   supportsTools: boolean | undefined
+  /** From `supported_parameters` including 'reasoning' (a reasoning effort may be sent); undefined when not said. */
+  supportsReasoning?: boolean
 }
 
 export interface FetchModelsOptions {
@@ -32,6 +34,7 @@ function toModelInfo(entry: unknown): ModelInfo | undefined {
     name: typeof record.name === 'string' ? record.name : undefined,
     contextLength: typeof record.context_length === 'number' ? record.context_length : undefined,
     supportsTools: Array.isArray(parameters) ? parameters.includes('tools') : undefined,
+    supportsReasoning: Array.isArray(parameters) ? parameters.includes('reasoning') : undefined,
   }
 }
 

@@ -4,6 +4,7 @@ import type { StreamEvent } from './stream-event'
 import { isAbortError, toAbortError } from './abort-error'
 import { eventsFromJsonCompletion } from './completion-events'
 import { readChatStream } from './read-chat-stream'
+import { parameterFields } from './parameter-fields'
 import { providerErrorFromNetworkError, providerErrorFromResponse } from './provider-error-from-response'
 
 export { fetchModels } from './fetch-models'
@@ -32,6 +33,8 @@ export interface OpenAICompatibleModelOptions {
 function requestBody(options: OpenAICompatibleModelOptions, request: ChatModelRequest): Record<string, unknown> {
   const body: Record<string, unknown> = {
     ...options.extraBody,
+    // The chat's own parameters win over the defaults of the model's options.
+    ...parameterFields(request.parameters),
     model: options.model,
     messages: request.messages,
     stream: true,

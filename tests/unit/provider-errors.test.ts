@@ -295,14 +295,14 @@ describe('fetchModels', () => {
     server = undefined
   })
 
-  it('marks tool support from OpenRouter supported_parameters and leaves it unknown for plain lists', async () => {
+  it('marks tool and reasoning support from OpenRouter supported_parameters and leaves them unknown for plain lists', async () => {
     let authorization: string | undefined
     server = await startLoopbackServer((request, response) => {
       authorization = request.headers.authorization
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end(JSON.stringify({
         data: [
-          { id: 'openai/gpt-4o', name: 'GPT-4o', context_length: 128000, supported_parameters: ['tools', 'tool_choice'] },
+          { id: 'openai/gpt-4o', name: 'GPT-4o', context_length: 128000, supported_parameters: ['tools', 'tool_choice', 'reasoning'] },
           { id: 'x/no-tools', name: 'No tools', context_length: 8192, supported_parameters: ['temperature'] },
           { id: 'llama3.2:latest', object: 'model' },
           { name: 'no id, skipped' },
@@ -312,9 +312,9 @@ describe('fetchModels', () => {
     const models = await fetchModels(`${server.url}/`, { apiKey: 'k' })
     expect(authorization).toBe('Bearer k')
     expect(models).toEqual([
-      { id: 'openai/gpt-4o', name: 'GPT-4o', contextLength: 128000, supportsTools: true },
-      { id: 'x/no-tools', name: 'No tools', contextLength: 8192, supportsTools: false },
-      { id: 'llama3.2:latest', name: undefined, contextLength: undefined, supportsTools: undefined },
+      { id: 'openai/gpt-4o', name: 'GPT-4o', contextLength: 128000, supportsTools: true, supportsReasoning: true },
+      { id: 'x/no-tools', name: 'No tools', contextLength: 8192, supportsTools: false, supportsReasoning: false },
+      { id: 'llama3.2:latest', name: undefined, contextLength: undefined, supportsTools: undefined, supportsReasoning: undefined },
     ])
   })
 

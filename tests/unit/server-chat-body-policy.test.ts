@@ -83,6 +83,16 @@ describe('server-run chats on the server key', () => {
     expect(Object.keys(request!.body).sort()).toEqual(['messages', 'model', 'stream', 'stream_options'])
   })
 
+  it('sends the chat\'s parameters upstream and refuses ones out of range before they are queued', async () => {
+    const messages = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }]
+    expect(await startChat({ model: 'fake/text', messages, parameters: { temperature: 0.4, topP: 0.8, maxTokens: 64, reasoningEffort: 'low' } })).toBe(201)
+    const [request] = await fake.received()
+    expect(request!.body).toMatchObject({ temperature: 0.4, top_p: 0.8, max_tokens: 64, reasoning: { effort: 'low' }, messages })
+    const refused = await fetch(`${base}/api/chats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ threadId: 't1', model: 'fake/text', messages, parameters: { temperature: 7 } }) })
+    expect(refused.status).toBe(400)
+    expect(await fake.received()).toHaveLength(1)
+  })
+
   it('applies the policy to every request of the worker\'s model, whatever its state says', async () => {
     const { createServerChatModel } = await import('~~/server/utils/background-jobs/runner/server-chat-model')
     const policy = { allowedModels: [], maxTokens: 0, allowWebSearch: false, allowProviderRouting: false }

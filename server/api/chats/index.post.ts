@@ -1,4 +1,7 @@
 import { z } from 'zod'
+import { checkChatParameters } from '#shared/loop/chat-settings'
+import type { ChatParameters } from '#shared/types/chat-parameters'
+import { parameterFields } from '#shared/stream/parameter-fields'
 import { readBoundedJson } from '../../utils/http/read-bounded-body'
 import { chatBodyLimitBytes, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '../../utils/http/request-limits'
 import { checkOpenRouterBody } from '../../utils/openrouter-body-policy'
@@ -25,6 +28,11 @@ const startChatSchema = z.object({
   messages: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_CHAT_MESSAGES),
   serverTools: z.array(z.string().max(64)).max(MAX_CHAT_TOOLS).default([]),
   browserTools: z.array(toolDefinition).max(MAX_CHAT_TOOLS).default([]),
+  // the chat's sampling parameters (temperature, top_p, max tokens, reasoning effort), checked as the tab checks them
+  parameters: z.record(z.string(), z.unknown()).superRefine((value, context) => {
+    const issue = checkChatParameters(value)[0]
+    if (issue) context.addIssue({ code: 'custom', message: issue.message })
+  }).optional(),
   toolCallMode: z.enum(['native', 'auto', 'text']).default('auto'),
   maxSteps: z.number().int().min(1).max(50).default(10),
   // each offered tool's approval policy ('ask': the job waits for POST /api/chats/:id/approvals)
@@ -55,6 +63,7 @@ export default defineEventHandler(async (event) => {
     sessionId, clientKey: clientKeyOf(event), threadId: body.threadId, modelName: body.model, serverToolNames: body.serverTools,
     browserTools: body.browserTools as never, messages: body.messages as never, toolCallMode: body.toolCallMode, maxSteps: body.maxSteps,
     ...(body.toolPolicies && { toolPolicies: body.toolPolicies }),
+    ...(body.parameters && { parameters: body.parameters as ChatParameters }),
   }
   if (body.apiKey) {
     const model = { apiKey: body.apiKey, baseUrl: String(config.openrouterBaseUrl), model: body.model, appUrl: config.public.appUrl, appTitle: config.public.appTitle }
@@ -68,7 +77,7 @@ export default defineEventHandler(async (event) => {
   const apiKey = String(config.openrouterApiKey ?? '').trim()
   if (!apiKey) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
   // Refused now rather than by the worker's first request (which applies the same policy to every step).
-  const verdict = checkOpenRouterBody({ model: body.model, messages: body.messages }, readOpenRouterPolicy(config))
+  const verdict = checkOpenRouterBody({ ...parameterFields(spec.parameters), model: body.model, messages: body.messages }, readOpenRouterPolicy(config))
   if (!verdict.ok) throw createError({ statusCode: verdict.statusCode, statusMessage: verdict.statusCode === 403 ? 'Forbidden' : 'Bad Request', message: verdict.message })
   // The job's state holds what any instance's worker needs to run it; the key stays in the runtime config.
   const job = await createChatJob(store, spec, limits).catch((error: unknown) => {

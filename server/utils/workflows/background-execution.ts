@@ -59,6 +59,7 @@ export async function startWorkflowRun(store: JobStore, queue: JobQueue<ChatQueu
   const job = await createChatJob(store, {
     sessionId: options.sessionId, threadId: options.threadId, messages, modelName: workflow.model,
     serverToolNames: Object.keys(workflowToolHandlers(workflow)),
+    ...(workflow.parameters && Object.keys(workflow.parameters).length > 0 && { parameters: workflow.parameters }),
     ...(options.clientKey && { clientKey: options.clientKey }),
   }, options.limits)
   try {

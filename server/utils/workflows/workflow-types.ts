@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { checkChatParameters } from '#shared/loop/chat-settings'
+import type { ChatParameters } from '#shared/types/chat-parameters'
 
 /** Workflows one session may keep: past it, creating one is refused (409). */
 export const MAX_WORKFLOWS_PER_SESSION = 50
@@ -12,6 +14,11 @@ export const workflowInputSchema = z.object({
   tools: z.array(z.string().min(1).max(64)).max(64).default([]),
   /** What the run asks first; a run may give its own message instead. */
   firstMessage: z.string().max(4000, 'The first message is too long (4,000 characters at most).').optional(),
+  /** Sampling parameters of its runs (temperature, top_p, max tokens, reasoning effort), checked as a chat's are. */
+  parameters: z.record(z.string(), z.unknown()).superRefine((value, context) => {
+    const issue = checkChatParameters(value)[0]
+    if (issue) context.addIssue({ code: 'custom', message: issue.message })
+  }).transform(value => value as ChatParameters).optional(),
 }).strict()
 
 export type WorkflowInput = z.infer<typeof workflowInputSchema>

@@ -12,6 +12,7 @@ import type { LoopRecorder } from '~/db/loop-recorder'
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
 import { openJobEventSource } from './job-event-source'
 import { yieldToPageWhenBusy } from '../scheduling/yield-to-page'
+import type { ChatParameters } from '#shared/types/chat-parameters'
 
 /** What POST /api/chats needs to answer a chat on the server. */
 export interface StartServerChatOptions {
@@ -24,6 +25,8 @@ export interface StartServerChatOptions {
   maxSteps: number
   /** Each offered tool's approval policy: the job waits for an answer on 'ask' calls and refuses 'never' ones. */
   toolPolicies?: Record<string, ToolApprovalPolicy>
+  /** The chat's sampling parameters, sent with every request of the run. */
+  parameters?: ChatParameters
   /**
    * "Keep running when I close the tab" with the user's own OpenRouter key: sent with this one request, held only in
    * the memory of the server instance that runs the reply.
@@ -42,6 +45,7 @@ export async function startServerChat(options: StartServerChatOptions): Promise<
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       serverTools: definitions.map(definition => definition.function.name),
       ...(options.toolPolicies && { toolPolicies: options.toolPolicies }),
+      ...(options.parameters && { parameters: options.parameters }),
       browserTools: definitions.map(({ type, function: fn }) => ({ type, function: { name: fn.name, description: fn.description, parameters: fn.parameters } })),
     }),
   })

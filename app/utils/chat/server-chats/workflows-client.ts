@@ -1,6 +1,7 @@
 import { addMessage } from '~/db/messages'
 import { createThread } from '~/db/threads'
 import { setServerJob } from './server-chat'
+import type { ChatParameters } from '#shared/types/chat-parameters'
 
 /** A workflow as GET /api/workflows lists it (server/utils/workflows/workflow-types.ts). */
 export interface WorkflowSummary {
@@ -14,7 +15,7 @@ export interface WorkflowSummary {
 }
 
 /** What the form sends to create one. */
-export type WorkflowDraft = Pick<WorkflowSummary, 'name' | 'systemPrompt' | 'model' | 'tools'> & { firstMessage?: string }
+export type WorkflowDraft = Pick<WorkflowSummary, 'name' | 'systemPrompt' | 'model' | 'tools'> & { firstMessage?: string, parameters?: ChatParameters }
 
 async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(path, { ...init, headers: { 'content-type': 'application/json', ...init.headers } })

@@ -7,16 +7,18 @@ import { clientKeyOf, jobLimitResponse, useJobLimits } from '../../../utils/back
 import { startWorkflowRun, WorkflowRunError } from '../../../utils/workflows/background-execution'
 import { invalidWorkflow, requireOwnWorkflow } from '../../../utils/workflows/workflow-access'
 import { workflowRunSchema } from '../../../utils/workflows/workflow-types'
+import { isDemoModel } from '../../../utils/demo-model/demo-chat-model'
 
 /**
- * POST /api/workflows/:id/run `{ threadId, message? }`: runs the workflow as a background chat on the server's key
- * (201 `{ id, threadId }`); its chat is read like any server-run chat, from GET /api/chats/:id/events.
+ * POST /api/workflows/:id/run `{ threadId, message? }`: runs the workflow as a background chat on the server's key,
+ * or on the offline demo model without one (201 `{ id, threadId }`); its chat is read like any server-run chat, from GET /api/chats/:id/events.
  */
 export default defineEventHandler(async (event) => {
   const workflow = await requireOwnWorkflow(event)
   const parsed = workflowRunSchema.safeParse(await readBoundedJson(event, SMALL_BODY_LIMIT_BYTES))
   if (!parsed.success) throw invalidWorkflow(parsed.error.issues)
-  if (!String(useRuntimeConfig(event).openrouterApiKey ?? '').trim()) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
+  // The offline demo runs without a key; every other model needs the server's.
+  if (!isDemoModel(workflow.model) && !String(useRuntimeConfig(event).openrouterApiKey ?? '').trim()) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
   try {
     const job = await startWorkflowRun(chatJobStore(), useChatQueue(), workflow, { sessionId: workflow.sessionId, ...parsed.data, clientKey: clientKeyOf(event), limits: useJobLimits(event) })
     setResponseStatus(event, 201)

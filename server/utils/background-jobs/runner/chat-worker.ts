@@ -7,6 +7,7 @@ import { useJobControl } from '../control/job-control'
 import { useJobQueue } from '../queue/job-queue'
 import { createServerChatModel } from './server-chat-model'
 import { runChatJob } from './stream-handler'
+import { jobNeedsServerKey } from './job-needs-key'
 import type { ChatJobState, ChatQueueData } from './stream-handler'
 
 /** This instance, as a job record's owner. */
@@ -28,7 +29,7 @@ export function startChatWorker(): void {
     const config = useRuntimeConfig()
     const store = chatJobStore()
     const apiKey = String(config.openrouterApiKey ?? '').trim()
-    if (!apiKey) {
+    if (!apiKey && await jobNeedsServerKey(store, jobId)) {
       await store.updateJob(jobId, { status: 'failed', error: OPENROUTER_NO_KEY_MESSAGE })
       return
     }

@@ -3,6 +3,7 @@ import { createOpenAICompatibleModel } from '#shared/stream/openai-compatible-mo
 import { applyOpenRouterPolicy, OpenRouterPolicyError } from '../../openrouter-policy'
 import type { OpenRouterPolicy } from '../../openrouter-policy'
 import { buildOpenRouterUpstreamHeaders } from '../../openrouter-proxy'
+import { createDemoChatModel, isDemoModel } from '../../demo-model/demo-chat-model'
 
 export interface ServerChatModelOptions {
   apiKey: string
@@ -15,11 +16,13 @@ export interface ServerChatModelOptions {
 }
 
 /**
- * A ChatModel on OpenRouter with the server's key, for chats the server runs. Every request passes the same
+ * A ChatModel on OpenRouter with the server's key, for chats the server runs (the offline demo for `plugboard/demo`). Every request passes the same
  * operator policy as the proxy route (checkOpenRouterBody: allowed fields and models, paid options, token cap, counts); a refusal comes back as the HTTP error
  * the proxy would have answered, so the loop reports it like any provider error.
  */
 export function createServerChatModel(options: ServerChatModelOptions): ChatModel {
+  // The demo is answered in this process: no key, no upstream, nothing billed.
+  if (isDemoModel(options.model)) return createDemoChatModel()
   const headers = buildOpenRouterUpstreamHeaders({ apiKey: options.apiKey, appUrl: options.appUrl, appTitle: options.appTitle, hasBody: true })
   return createOpenAICompatibleModel({
     baseURL: options.baseUrl,

@@ -9,6 +9,7 @@ import { resumableReply } from '#shared/loop/resume-step'
 import { toolSetFromArray } from '#shared/tools/tool-set'
 import type { ExecutableTool, ToolSet } from '#shared/tools/tool-types'
 import type { ModelMessage, ToolDefinition } from '#shared/types/chat'
+import type { ChatParameters } from '#shared/types/chat-parameters'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { listServerTools } from '../../chat/tool-registry'
 import { browserTool } from './browser-tool'
@@ -44,6 +45,8 @@ export interface ChatJobInput {
   maxSteps?: number
   /** The tab's approval policy per tool at send time (see job-approval.ts). */
   toolPolicies?: Record<string, ToolApprovalPolicy>
+  /** The chat's sampling parameters, sent with every request of the run. */
+  parameters?: ChatParameters
 }
 
 /** The job's status once its loop has ended. */
@@ -67,6 +70,7 @@ export interface ChatJobState {
   toolCallMode?: ToolCallMode
   maxSteps?: number
   toolPolicies?: Record<string, ToolApprovalPolicy>
+  parameters?: ChatParameters
   /** Steps whose messages are in `messages` already: a takeover goes on with the next one. */
   stepsDone: number
   /**
@@ -98,6 +102,7 @@ export async function createChatJob(store: JobStore, spec: ChatJobSpec, limits?:
     ...(spec.toolCallMode ? { toolCallMode: spec.toolCallMode } : {}),
     ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}),
     ...(spec.toolPolicies ? { toolPolicies: spec.toolPolicies } : {}),
+    ...(spec.parameters ? { parameters: spec.parameters } : {}),
     stepsDone: 0,
   }
   const stateBytes = jsonBytes(state)
@@ -245,6 +250,7 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
         signal: controller.signal,
         maxSteps: maxSteps - offset,
         toolCallMode: state.toolCallMode ?? 'auto',
+        ...(state.parameters ? { parameters: state.parameters } : {}),
         ...approval,
         ...(resume ? { resume, isSafeToRepeat: tools.isSafeToRepeat } : {}),
         onEvent: raw => record(shiftStep(raw, offset)),
