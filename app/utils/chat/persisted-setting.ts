@@ -2,12 +2,13 @@ import { effectScope, shallowRef } from 'vue'
 import type { ShallowRef } from 'vue'
 import { useStorage } from '@vueuse/core'
 import type { StorageLike } from '@vueuse/core'
-import type { z } from 'zod'
+import { safeParse } from 'zod/mini'
+import type { core } from 'zod/mini'
 import { tryParseJson } from '#shared/security/parse-json'
 
 export interface PersistedSettingOptions<T> {
   /** The saved value's shape. A value that fails it (or is not JSON) reads as the default, with a notice. */
-  schema: z.ZodType<T>
+  schema: core.$ZodType<T>
   /** The value while nothing valid is saved; called for a fresh copy each time. */
   defaults: () => T
   /** What the notice and the console call it, e.g. 'tool policies'. */
@@ -49,7 +50,7 @@ export function readPersistedSetting<T>(raw: string | null, key: string, options
     report(key, options.label, raw, 'not valid JSON')
     return options.defaults()
   }
-  const checked = options.schema.safeParse(parsed.value)
+  const checked = safeParse(options.schema, parsed.value)
   if (checked.success) return checked.data
   const issue = checked.error.issues[0]!
   report(key, options.label, raw, `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`)

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import { isApprovalPolicy } from '#shared/loop/tool-approval'
 import { tryParseJson } from '#shared/security/parse-json'
@@ -35,12 +35,12 @@ type ChosenPolicies = Readonly<Record<string, ToolApprovalPolicy>>
 /** `{ version: 1, policies }`; a value that is not a policy is dropped alone, the rest are kept. */
 const storedPoliciesSchema = z.object({
   version: z.literal(1),
-  policies: z.record(z.string(), z.unknown()).transform((policies) => {
+  policies: z.pipe(z.record(z.string(), z.unknown()), z.transform((policies) => {
     // prototype-less, so a tool named 'constructor' reads its own entry and nothing inherited
     const kept: Record<string, ToolApprovalPolicy> = Object.create(null)
     for (const [name, value] of Object.entries(policies)) if (isApprovalPolicy(value)) kept[name] = value
     return kept as ChosenPolicies
-  }),
+  })),
 })
 type StoredPolicies = z.infer<typeof storedPoliciesSchema>
 

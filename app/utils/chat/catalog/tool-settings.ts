@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { isRecord } from '#shared/types/is-record'
 import type { ToolSettingField, ToolSettingsSchema } from '#shared/types/rich-tool-definition'
 import type { ExecutableTool, ToolSet } from '#shared/tools/tool-types'
@@ -47,12 +47,12 @@ type SavedToolSettings = Readonly<Record<string, Readonly<Record<string, unknown
 /** `{ version: 1, settings: { [tool]: values } }`; values are checked against the tool's schema when read. */
 const storedSettingsSchema = z.object({
   version: z.literal(1),
-  settings: z.record(z.string(), z.unknown()).transform((settings) => {
+  settings: z.pipe(z.record(z.string(), z.unknown()), z.transform((settings) => {
     // prototype-less: a tool named '__proto__' or 'constructor' is a plain key
     const kept: Record<string, Record<string, unknown>> = Object.create(null)
     for (const [tool, values] of Object.entries(settings)) if (isRecord(values)) kept[tool] = values
     return kept as SavedToolSettings
-  }),
+  })),
 })
 const noSettings = (): z.infer<typeof storedSettingsSchema> => ({ version: 1, settings: Object.create(null) })
 

@@ -2,7 +2,7 @@
  * The MCP servers a user added, kept in localStorage like the provider key (the bearer token too: the settings say
  * so). Read defensively: stored data is input like any other.
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { MAX_MCP_SERVERS } from '#shared/mcp/mcp-limits'
 import { isRecord } from '#shared/types/is-record'
 import { persistedSetting, readPersistedSetting } from '../persisted-setting'
@@ -55,7 +55,7 @@ export function validateMcpServerInput(input: McpServerInput, existing: readonly
 }
 
 /** A list of servers; an entry that is not well formed (or one too many) is dropped alone. */
-const storedServersSchema = z.array(z.unknown()).transform((items) => {
+const storedServersSchema = z.pipe(z.array(z.unknown()), z.transform((items) => {
   const servers: McpServerSetting[] = []
   for (const item of items.slice(0, MAX_MCP_SERVERS)) {
     if (!isRecord(item)) continue
@@ -65,7 +65,7 @@ const storedServersSchema = z.array(z.unknown()).transform((items) => {
     servers.push({ id, name: name.trim(), url: url.trim(), ...(typeof token === 'string' && token ? { token } : {}) })
   }
   return servers as readonly McpServerSetting[]
-})
+}))
 
 /** What the saved list is read with: its shape, its default and its name in a notice. */
 export const mcpServersSetting = { schema: storedServersSchema, defaults: (): readonly McpServerSetting[] => [], label: 'MCP servers' }

@@ -3,7 +3,7 @@ import { openRouterAttributionHeaders } from '#shared/stream/openrouter-attribut
 import type { ProviderId, ProviderSettings, ServerConfig } from './provider-types'
 import { isRecord } from '#shared/types/is-record'
 import { tryParseJson } from '#shared/security/parse-json'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /** localStorage key of the saved settings. Bump the suffix only together with `ProviderSettings.version`. */
 export const PROVIDER_SETTINGS_STORAGE_KEY = 'plugboard:provider:v1'
@@ -47,18 +47,18 @@ export interface ParsedProviderSettings {
 
 /** The stored shape; every field may be missing (its default is used) and unknown fields are dropped. */
 const storedProviderSettingsSchema = z.object({
-  providerId: z.enum(PROVIDER_IDS).optional(),
-  openrouter: z.object({
-    keySource: z.enum(['server', 'user']).optional(),
-    apiKey: z.string().optional(),
-    model: z.string().optional(),
-  }).optional(),
-  openaiCompatible: z.object({
-    baseUrl: z.string().optional(),
-    apiKey: z.string().optional(),
-    model: z.string().optional(),
-    toolCallMode: z.enum(TOOL_CALL_MODES).optional(),
-  }).optional(),
+  providerId: z.optional(z.enum(PROVIDER_IDS)),
+  openrouter: z.optional(z.object({
+    keySource: z.optional(z.enum(['server', 'user'])),
+    apiKey: z.optional(z.string()),
+    model: z.optional(z.string()),
+  })),
+  openaiCompatible: z.optional(z.object({
+    baseUrl: z.optional(z.string()),
+    apiKey: z.optional(z.string()),
+    model: z.optional(z.string()),
+    toolCallMode: z.optional(z.enum(TOOL_CALL_MODES)),
+  })),
 })
 
 /** Deletes the value at `path` (a failing field), so the rest of the stored settings can still be read. */

@@ -1,5 +1,5 @@
 import { effectScope, watch } from 'vue'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { tryParseJson } from '#shared/security/parse-json'
 import { persistedSetting } from '../persisted-setting'
 import type { ToolStates } from './tool-registry-types'
@@ -40,11 +40,11 @@ export interface ToolStatePersistence {
  */
 const storedToolStatesSchema = z.object({
   version: z.literal(1),
-  states: z.record(z.string(), z.unknown()).transform((states) => {
+  states: z.pipe(z.record(z.string(), z.unknown()), z.transform((states) => {
     const clean: ToolStates = Object.create(null)
     for (const [name, value] of Object.entries(states)) if (typeof value === 'boolean') clean[name] = value
     return clean
-  }),
+  })),
 })
 const noStates = (): StoredToolStates => ({ version: 1, states: Object.create(null) })
 
