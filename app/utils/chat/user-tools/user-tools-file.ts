@@ -19,6 +19,7 @@ import { validateUserToolDraft } from './user-tool-draft'
 import type { UserToolDraft } from './user-tool-draft'
 import { USER_TOOLS_MAX_COUNT, USER_TOOLS_MAX_IMPORT_BYTES } from './user-tool-limits'
 import { isRecord } from '#shared/types/is-record'
+import { FileProblemsError } from '#shared/errors/file-problems-error'
 
 /** Deepest nesting a tool file may have: its schemas are refused past 64 levels, with room for the file's own. */
 const MAX_FILE_DEPTH = 128
@@ -42,15 +43,11 @@ export interface UserToolsFile {
 }
 
 /** The file refused, with every problem found (`tools[1].name: ...`). */
-export class UserToolsImportError extends Error {
+export class UserToolsImportError extends FileProblemsError {
   override readonly name = 'UserToolsImportError'
-  readonly problems: string[]
 
   constructor(problems: string[]) {
-    const shown = problems.slice(0, 10)
-    const more = problems.length > shown.length ? `\n…and ${problems.length - shown.length} more` : ''
-    super(`The file was not imported:\n${shown.join('\n')}${more}`)
-    this.problems = problems
+    super('The file was not imported', problems)
   }
 }
 
