@@ -1,3 +1,4 @@
+import './zod-without-eval'
 import { effectScope, shallowRef } from 'vue'
 import type { ShallowRef } from 'vue'
 import { useStorage } from '@vueuse/core'

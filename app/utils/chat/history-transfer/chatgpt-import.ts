@@ -5,6 +5,7 @@
  * the nearest kept ancestor. Code the model sent to a tool (`recipient` other than "all") becomes a tool call, the
  * tool's output its result row.
  */
+import '../zod-without-eval'
 import { z } from 'zod'
 import { isRecord } from '#shared/types/is-record'
 import type { MessageRecord } from '~/db/types'

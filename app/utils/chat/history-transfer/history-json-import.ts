@@ -3,6 +3,7 @@
  * checked (zod), the tree checked, unknown fields carried within bounds. Problems are collected, not thrown one
  * by one, so the message lists what is wrong; the caller refuses the whole file when any is found.
  */
+import '../zod-without-eval'
 import { z } from 'zod'
 import { isRecord } from '#shared/types/is-record'
 import { extraFieldProblems } from './extra-fields'
