@@ -102,7 +102,11 @@ test.describe('providers', () => {
     })
     await openApp(page)
     await expect(page.getByTestId('storage-warning')).toContainText(/memory only/i)
-    await sendMessage(page, 'Hello without storage')
+    // Not sendMessage: it waits for the question in IndexedDB, which this page has none of; a chat this short keeps
+    // every message on screen.
+    await page.getByTestId('composer-input').fill('Hello without storage')
+    await page.getByTestId('composer-input').press('Enter')
+    await expect(page.locator('[data-testid="message"][data-role="user"]').filter({ hasText: 'Hello without storage' })).toBeVisible()
     await waitForIdle(page)
     await expect(lastAssistant(page)).toContainText(/scripted demo/i)
   })
