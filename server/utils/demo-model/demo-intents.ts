@@ -1,5 +1,7 @@
 import { findDemoCity } from './city-timezones'
 import { detectDemoSearch } from './demo-search-intent'
+import { matchDemoOfferedTool } from './demo-offered-tools'
+import type { DemoOfferedTools } from './demo-offered-tools'
 
 /**
  * What the demo model "understands" in a user message: which well-known tool a sentence asks for and with
@@ -10,6 +12,10 @@ export interface DemoIntent {
   toolName: string
   /** Arguments keyed by meaning (`expression`, `timezone`, `city`, `query`); mapped onto the tool's schema later. */
   arguments: Record<string, string>
+  /** Arguments already in the tool's own names and types (a tool matched by its words): passed as they are. */
+  toolArguments?: Record<string, unknown>
+  /** Set when no tool can answer this part: what to tell the user instead of calling `toolName`. */
+  cannot?: string
 }
 
 // Every pattern here runs on text the user typed, so none may backtrack more than linearly. Two habits keep it so:
@@ -26,6 +32,9 @@ const CALC_VERB = /^(?:please\s+)?(?:can you\s+)?(?:calculate|compute|evaluate|s
 const WHAT_IS = /^(?:please\s+)?(?:what(?:'s|\s+is)|how\s+much\s+is)\s+(?!\s)(.+)$/i
 const MATHY = /\d\s*(?:[-+*/×÷^%]|\bx\b|\bto\b|\bin\b|\bmod\b)|\b(?:sqrt|sin|cos|tan|log|pi|exp)\b\s*\(?|\d\s*[a-z]+\s+(?:to|in)\s+[a-z]+/i
 const BARE_EXPRESSION = /^[\d\s.,+\-*/×÷^%()]+$/
+// A clause that is only math with functions ("sqrt(-4)" after "what is 1/0 and"): each alternative starts with a
+// different character class or word, so the match stays linear.
+const FUNCTION_EXPRESSION = /^(?:[\d\s.,+\-*/×÷^%()]|sqrt|sin|cos|tan|log|ln|exp|abs|pi)+$/i
 // An expression inside a sentence ("think about 5*5 for me"). No `-`, so dates like 2024-01-01 are not sums.
 const EMBEDDED_EXPRESSION = /(?<!\d)\d+(?:\.\d+)?(?:\s*[+*/×÷^]\s*\d+(?:\.\d+)?)+/
 
@@ -52,14 +61,24 @@ function arithmeticIntent(clause: string): DemoIntent | undefined {
   if (verb) candidate = verb[1]
   else if (whatIs && MATHY.test(whatIs[1]!)) candidate = whatIs[1]
   else if (BARE_EXPRESSION.test(clause) && /\d\s*[-+*/×÷^%]\s*[\d(]/.test(clause)) candidate = clause
+  else if (FUNCTION_EXPRESSION.test(clause) && /[a-z]\s*\(\s*-?[\d.]/i.test(clause)) candidate = clause
   else candidate = EMBEDDED_EXPRESSION.exec(clause)?.[0]
   if (!candidate) return undefined
   const expression = normaliseDemoExpression(candidate)
   return expression ? { toolName: 'calculate', arguments: { expression } } : undefined
 }
 
+// Places no Earth time zone covers: the time tool's answer (UTC) would be a wrong answer there.
+const OTHER_WORLD = /\b(?:on|in|at)\s+(?:the\s+)?(mars|moon|venus|jupiter|saturn|mercury|neptune|uranus|pluto|sun)\b/i
+
 function timeIntent(clause: string): DemoIntent | undefined {
   if (!TIME_PATTERN.test(clause)) return undefined
+  const world = OTHER_WORLD.exec(clause)?.[1]
+  if (world) {
+    const name = titleCase(world.toLowerCase())
+    const place = /^(?:moon|sun)$/i.test(world) ? `the ${name}` : name
+    return { toolName: 'get_current_time', arguments: {}, cannot: `I can't tell the time on ${place}: the \`get_current_time\` tool only knows Earth's time zones, so its answer would not be ${place} time.` }
+  }
   const city = findDemoCity(clause)
   return { toolName: 'get_current_time', arguments: city ? { timezone: city.timezone } : {} }
 }
@@ -85,14 +104,26 @@ function titleCase(text: string): string {
  *   // → [{ toolName: 'calculate', arguments: { expression: '2+2' } },
  *   //    { toolName: 'get_current_time', arguments: { timezone: 'Europe/Paris' } }]
  */
-export function detectDemoIntents(text: string): DemoIntent[] {
+export function detectDemoIntents(text: string, offered?: DemoOfferedTools): DemoIntent[] {
   // The search intent is taken from the whole message so "cats and dogs" stays one query.
   const search = detectDemoSearch(text)
   const clauses = splitDemoClauses(search ? search.rest : text)
+  const scripted = clauses.map(clause => timeIntent(clause) ?? weatherIntent(clause) ?? arithmeticIntent(clause))
   const intents: DemoIntent[] = []
-  for (const clause of clauses) {
-    const intent = timeIntent(clause) ?? weatherIntent(clause) ?? arithmeticIntent(clause)
-    if (intent) intents.push(intent)
+  for (let index = 0; index < clauses.length; index++) {
+    const intent = scripted[index]
+    if (intent) {
+      intents.push(intent)
+      continue
+    }
+    if (!offered) continue
+    // "add 2 and 40" was split at "and": the clauses after a tool's words that ask for nothing else are its arguments.
+    let end = index + 1
+    while (end < clauses.length && !scripted[end]) end++
+    const call = matchDemoOfferedTool(clauses.slice(index, end), offered)
+    if (!call) continue
+    intents.push({ toolName: call.toolName, arguments: {}, toolArguments: call.arguments })
+    index += call.used - 1
   }
   if (search) intents.push(search.intent)
   return intents

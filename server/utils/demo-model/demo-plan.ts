@@ -3,7 +3,8 @@ import type { DemoRequest, DemoTool } from './demo-request'
 import { detectDemoIntents } from './demo-intents'
 import type { DemoIntent } from './demo-intents'
 import { findDemoNamedCalls } from './demo-named-tools'
-import { demoIntroReply, demoLongReply, demoMarkdownReply, demoReasoning, demoToolsOffReply, DEMO_STREAM_ERROR } from './demo-replies'
+import { prepareDemoOfferedTools } from './demo-offered-tools'
+import { DEMO_LABEL, demoIntroReply, demoLongReply, demoMarkdownReply, demoReasoning, demoToolsOffReply, DEMO_STREAM_ERROR } from './demo-replies'
 import { demoAnswerFromToolResults, trailingDemoToolOutcomes } from './demo-tool-answer'
 import { DEMO_MAX_TOOL_CALLS, DEMO_PROMPT_WINDOW_CHARS } from './demo-limits'
 import { isContinueRequest } from '#shared/loop/continue-reply'
@@ -11,7 +12,7 @@ import { isContinueRequest } from '#shared/loop/continue-reply'
 /** One call the demo model makes. `arguments` is the JSON text, as a provider would send it. */
 export interface DemoToolCall { id: string, name: string, arguments: string }
 
-export type DemoScenario = 'continue' | 'intro' | 'markdown' | 'long' | 'error' | 'tool-calls' | 'tool-answer' | 'tools-off' | 'tool-loop'
+export type DemoScenario = 'continue' | 'intro' | 'markdown' | 'long' | 'error' | 'tool-calls' | 'tool-answer' | 'tools-off' | 'tool-loop' | 'cannot'
 
 /** What the demo model will say for one request; turned into chunks by `buildDemoFrames`. */
 export interface DemoPlan {
@@ -113,7 +114,7 @@ export function planDemoReply(request: DemoRequest): DemoPlan {
   }
   if (outcomes.length > 0) return textPlan('tool-answer', demoAnswerFromToolResults(outcomes), { reasoning })
 
-  const intents = detectDemoIntents(prompt)
+  const intents = detectDemoIntents(prompt, prepareDemoOfferedTools(tools))
   const intentFor = (name: string): DemoIntent | undefined => intents.find(intent => intent.toolName === name)
 
   const named = findDemoNamedCalls(prompt, [...toolsByName.keys()])
@@ -127,12 +128,19 @@ export function planDemoReply(request: DemoRequest): DemoPlan {
   }
 
   if (intents.length > 0) {
-    const offered = intents.filter(intent => toolsByName.has(intent.toolName)).slice(0, DEMO_MAX_TOOL_CALLS)
-    const missing = [...new Set(intents.filter(intent => !toolsByName.has(intent.toolName)).map(intent => intent.toolName))]
-    if (offered.length === 0) return textPlan('tools-off', demoToolsOffReply(missing), { reasoning })
-    const calls = offered.map(intent => ({ name: intent.toolName, arguments: mapDemoArguments(intent.arguments, toolsByName.get(intent.toolName)!) }))
-    const note = missing.length > 0 ? demoToolsOffReply(missing) : ''
-    return textPlan('tool-calls', note, { reasoning, toolCalls: toolCallsFrom(calls, seed) })
+    // A part no tool can answer ("the time on Mars") is said in words; the other parts still get their calls.
+    const cannot = intents.flatMap(intent => (intent.cannot ? [intent.cannot] : []))
+    const answerable = intents.filter(intent => !intent.cannot)
+    const offered = answerable.filter(intent => toolsByName.has(intent.toolName)).slice(0, DEMO_MAX_TOOL_CALLS)
+    const missing = [...new Set(answerable.filter(intent => !toolsByName.has(intent.toolName)).map(intent => intent.toolName))]
+    const notes = [...cannot, ...(missing.length > 0 ? [demoToolsOffReply(missing)] : [])]
+    if (offered.length === 0) {
+      return missing.length > 0 || cannot.length === 0
+        ? textPlan('tools-off', notes.join('\n\n'), { reasoning })
+        : textPlan('cannot', `${notes.join('\n\n')}\n\n${DEMO_LABEL}`, { reasoning })
+    }
+    const calls = offered.map(intent => ({ name: intent.toolName, arguments: intent.toolArguments ?? mapDemoArguments(intent.arguments, toolsByName.get(intent.toolName)!) }))
+    return textPlan('tool-calls', notes.join('\n\n'), { reasoning, toolCalls: toolCallsFrom(calls, seed) })
   }
 
   if (/\berror\b/i.test(prompt)) {

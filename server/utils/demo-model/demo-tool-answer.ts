@@ -4,6 +4,7 @@ import type { DemoMessage } from './demo-request'
 import { parseUserJsonObject } from './demo-named-tools'
 import { DEMO_LABEL } from './demo-replies'
 import { DEMO_MAX_QUOTED_CHARS, DEMO_MAX_TOOL_CALLS } from './demo-limits'
+import { DENIED_CONTENT, NO_ANSWER_CONTENT, NO_APPROVER_CONTENT, REFUSED_CONTENT } from '#shared/loop/tool-approval'
 
 /** One tool result at the end of the history, joined with the call that asked for it. */
 export interface DemoToolOutcome {
@@ -82,8 +83,19 @@ function quoteFailure(content: string): string {
   return message.length > 300 ? `${message.slice(0, 300)}…` : message
 }
 
+// A call that did not run carries instructions for the model ("do not call it again..."): the reply tells the
+// user what happened in their words instead of repeating the model's.
+const NOT_RUN_LINES: ReadonlyMap<string, (tool: string) => string> = new Map([
+  [DENIED_CONTENT, tool => `You denied ${tool}, so I did not run it. Ask again if you want me to.`],
+  [REFUSED_CONTENT, tool => `${tool} is set to Never in your tool settings, so I did not run it.`],
+  [NO_ANSWER_CONTENT, tool => `${tool} waited for your approval and got no answer, so I did not run it.`],
+  [NO_APPROVER_CONTENT, tool => `${tool} needs your approval and nobody could be asked, so I did not run it.`],
+])
+
 function answerOne(outcome: DemoToolOutcome): string {
   const tool = `\`${outcome.name}\``
+  const notRun = NOT_RUN_LINES.get(outcome.content.trim())
+  if (notRun) return notRun(tool)
   if (outcome.failed) return `The ${tool} tool failed: "${quoteFailure(outcome.content)}". I can't answer that part without it.`
   const value = demoDisplayValue(outcome.content)
   const argument = (key: string) => (typeof outcome.arguments[key] === 'string' ? quoteArgument(outcome.arguments[key] as string) : undefined)
