@@ -12,6 +12,8 @@ import * as z from 'zod/v4'
 import { LinearJsonSchemaValidator } from './linear-json-schema-validator'
 import { MAX_MCP_LIST_PAGES, MAX_MCP_LISTED_TOOLS } from './mcp-limits'
 import { checkMcpTools, describeSkippedTools } from './mcp-tool-list'
+import { explainMcpError } from './mcp-error-text'
+import type { McpErrorText } from './mcp-error-text'
 import type { McpToolEntry, SkippedMcpTool } from './mcp-tool-list'
 
 export type McpConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'error' | 'closed'
@@ -21,6 +23,8 @@ export interface McpConnectionState {
   status: McpConnectionStatus
   /** Why it is not connected ('reconnecting', 'error'), or a note about skipped tools ('connected'). */
   message?: string
+  /** The failure as it came (status, the server's or relay's answer), for a "Details" disclosure. */
+  details?: string
   tools: McpToolEntry[]
   skipped: SkippedMcpTool[]
   /** Reconnection attempts since the connection was last up. */
@@ -72,12 +76,6 @@ function isPermanent(error: unknown): boolean {
   return code !== undefined && code >= 400 && code < 500 && ![404, 408, 429].includes(code)
 }
 
-export function describeMcpError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  const status = error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0 ? `HTTP ${error.code}: ` : ''
-  return `${status}${message}`.replace(/\s+/g, ' ').slice(0, 300) || 'unknown error'
-}
-
 /** Creates a connection (not yet connected: call `connect()`). */
 export function createMcpConnection(options: McpConnectionOptions): McpConnection {
   const { initialDelayMs = 1_000, maxDelayMs = 30_000, maxAttempts = 8 } = options.reconnect ?? {}
@@ -105,17 +103,17 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     const checked = checkMcpTools(listed.slice(0, MAX_MCP_LISTED_TOOLS), options.prefix, options.takenNames?.() ?? new Set())
     if (cursor) checked.skipped.push({ name: '…', reason: `the listing went on past ${listed.length} tools and was not read further` })
     if (current !== client) return
-    update({ tools: checked.tools, skipped: checked.skipped, message: describeSkippedTools(checked.skipped) || undefined })
+    update({ tools: checked.tools, skipped: checked.skipped, message: describeSkippedTools(checked.skipped) || undefined, details: undefined })
   }
 
-  function scheduleReconnect(reason: string) {
+  function scheduleReconnect(reason: McpErrorText) {
     if (state.status === 'closed') return
     const attempt = state.attempt + 1
     if (attempt > maxAttempts) {
-      update({ status: 'error', message: `Gave up after ${maxAttempts} attempts to reconnect: ${reason}` })
+      update({ status: 'error', message: `Gave up after ${maxAttempts} attempts to reconnect. ${reason.message}`, details: reason.details })
       return
     }
-    update({ status: 'reconnecting', message: reason, attempt })
+    update({ status: 'reconnecting', message: reason.message, details: reason.details, attempt })
     clearTimeout(timer)
     timer = setTimeout(() => void connect(), Math.min(initialDelayMs * 2 ** (attempt - 1), maxDelayMs))
   }
@@ -139,7 +137,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     const old = client
     client = undefined
     void old?.close().catch(() => {})
-    scheduleReconnect(`the connection dropped (${describeMcpError(error)})`)
+    const reason = explainMcpError(error)
+    scheduleReconnect({ ...reason, message: `The connection dropped. ${reason.message}` })
   }
 
   async function open(): Promise<void> {
@@ -155,7 +154,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         await listTools(current)
       }
       catch (error) {
-        if (current === client) update({ message: `Could not read the new tool list: ${describeMcpError(error)}` })
+        const reason = explainMcpError(error)
+        if (current === client) update({ message: `Could not read the new tool list. ${reason.message}`, details: reason.details })
         void onTransportError(current)
       }
     })
@@ -172,8 +172,9 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       if (current !== client) return
       client = undefined
       void current.close().catch(() => {})
-      if (isPermanent(error)) update({ status: 'error', message: describeMcpError(error) })
-      else scheduleReconnect(describeMcpError(error))
+      const reason = explainMcpError(error)
+      if (isPermanent(error)) update({ status: 'error', ...reason })
+      else scheduleReconnect(reason)
     }
   }
 
@@ -205,7 +206,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     clearTimeout(timer)
     const old = client
     client = undefined
-    update({ status: 'closed', message: undefined })
+    update({ status: 'closed', message: undefined, details: undefined })
     if (old) {
       // ends the session on the server (DELETE); a server that is gone does not hold the close up
       const transport = old.transport as StreamableHTTPClientTransport | undefined

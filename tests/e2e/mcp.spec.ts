@@ -180,7 +180,11 @@ test.describe('MCP servers', () => {
     await page.getByTestId('mcp-add').click()
     const refused = page.locator('[data-testid="mcp-server"][data-name="Elsewhere"]')
     await expect(refused).toHaveAttribute('data-status', 'error', { timeout: 15_000 })
-    await expect(refused.getByTestId('mcp-server-message')).toContainText('is not among the MCP servers this server relays')
+    // in plain words, naming the setting that fixes it; the relay's own answer behind "Details"
+    await expect(refused.getByTestId('mcp-server-message')).toContainText('its operator can add the host to NUXT_MCP_ALLOWED_HOSTS')
+    await expect(refused.getByTestId('mcp-server-message')).not.toContainText('{')
+    await refused.getByTestId('mcp-server-details').locator('summary').click()
+    await expect(refused.getByTestId('mcp-server-details')).toContainText('is not among the MCP servers this server relays')
     await expect(refused.getByTestId('mcp-server-allow')).toBeVisible()
 
     const kept = await addServer(page, 'Gone soon', noCors.url)

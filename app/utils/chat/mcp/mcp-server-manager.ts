@@ -25,6 +25,8 @@ export interface McpServerView {
   hasToken: boolean
   status: McpConnectionState['status']
   message?: string
+  /** The failure as it came, behind "Details". */
+  details?: string
   route?: McpRoute
   /** The page's CSP does not allow the server's origin (so the browser cannot try it directly). */
   blockedOrigin?: string
@@ -79,6 +81,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       hasToken: !!setting.token,
       status: connection?.state.status ?? 'connecting',
       message: [connection?.state.message, registrationNote].filter(Boolean).join(' ') || undefined,
+      details: connection?.state.details,
       route,
       blockedOrigin: blockedConnectOrigin(setting.url),
       tools: (connection?.state.tools ?? []).filter(tool => entries.get(setting.id)?.registered.has(tool.name)).map(({ name, mcpName, description }) => ({ name, mcpName, description })),

@@ -1,0 +1,82 @@
+/**
+ * MCP failures in plain words with what to do about them. The SDK's errors carry the HTTP status and the raw answer
+ * (often this app's relay's JSON): the message names the usual causes and their fix, and the full text stays
+ * available as details for whoever needs it.
+ */
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { McpError } from '@modelcontextprotocol/sdk/types.js'
+
+/** What Settings shows: a sentence for everyone, and the error as it came for the curious. */
+export interface McpErrorText {
+  message: string
+  details: string
+}
+
+/** Details are kept whole up to this length (an HTML error page is not worth more). */
+const MAX_DETAILS_CHARS = 2_000
+const MAX_QUOTED_CHARS = 240
+// JSON-RPC's "request timed out" (the SDK's own code)
+const REQUEST_TIMEOUT_CODE = -32001
+
+/** `text` cut at a word boundary at most `max` characters in, with an ellipsis when cut. */
+export function cutAtWord(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  if (flat.length <= max) return flat
+  const cut = flat.slice(0, max)
+  const space = cut.lastIndexOf(' ')
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, '')}…`
+}
+
+/** The `message` of a JSON body inside an error's text (h3's error JSON from the relay), if there is one. */
+function embeddedJsonMessage(text: string): string | undefined {
+  const start = text.indexOf('{')
+  if (start === -1) return undefined
+  try {
+    const value: unknown = JSON.parse(text.slice(start))
+    const message = value && typeof value === 'object' ? (value as { message?: unknown }).message : undefined
+    return typeof message === 'string' && message.trim() ? message.trim() : undefined
+  }
+  catch {
+    return undefined
+  }
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0) return error.code
+  const match = /\bHTTP (\d{3})\b/.exec(error instanceof Error ? error.message : String(error))
+  return match ? Number(match[1]) : undefined
+}
+
+function isTimeout(error: unknown, text: string): boolean {
+  if (error instanceof McpError && error.code === REQUEST_TIMEOUT_CODE) return true
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return true
+  return /\btimed out\b|\btimeout\b|\bno answer within\b/i.test(text)
+}
+
+function plainMessage(error: unknown, text: string, said: string | undefined): string {
+  const status = statusOf(error)
+  if (/NUXT_MCP_ALLOWED_HOSTS/.test(said ?? text)) {
+    return `This app's server does not relay that server: its operator can add the host to NUXT_MCP_ALLOWED_HOSTS. If the server allows this app's origin (CORS), allow it for a direct connection instead.`
+  }
+  if (status === 401 || status === 403) return `The server refused the token (HTTP ${status}). Check it in Settings → MCP servers: remove the server and add it again with a valid token.`
+  if (status === 404) return 'Nothing answers at this URL (HTTP 404). Check the server\'s address: Streamable HTTP servers usually end in /mcp.'
+  if (status === 405 || status === 406 || status === 415) return `This URL does not speak MCP over Streamable HTTP (HTTP ${status}). Check the server's address.`
+  if (status === 429) return 'The server is limiting requests (HTTP 429). Wait a moment, then press Retry.'
+  if (status === 502 || status === 504) return `The server could not be reached through this app's server (HTTP ${status}). Check that it is running and its address is right.`
+  if (status !== undefined && status >= 500) return `The server failed (HTTP ${status}). Try again later, or ask its operator.`
+  if (isTimeout(error, text)) return 'The server did not answer in time. It may be busy or down: press Retry later.'
+  if (error instanceof TypeError && /fetch|network|load failed/i.test(text)) {
+    return 'The browser could not reach the server: it may be offline, the address may be wrong, or it does not allow this app\'s origin (CORS).'
+  }
+  if (error instanceof McpError) return `The server said: ${cutAtWord(error.message.replace(/^MCP error -?\d+:\s*/, ''), MAX_QUOTED_CHARS)}`
+  return cutAtWord(said ?? text, MAX_QUOTED_CHARS) || 'Unknown error.'
+}
+
+/** A failure of an MCP request as a plain sentence with its fix, and the error's full text as details. */
+export function explainMcpError(error: unknown): McpErrorText {
+  const text = (error instanceof Error ? error.message : String(error)).trim()
+  const status = statusOf(error)
+  const said = embeddedJsonMessage(text)
+  const details = cutAtWord(`${status !== undefined && !text.includes(String(status)) ? `HTTP ${status}: ` : ''}${text}`, MAX_DETAILS_CHARS)
+  return { message: plainMessage(error, text, said), details }
+}
