@@ -103,6 +103,9 @@ test.describe('audit log', () => {
     // details: arguments as asked and as run, result size, timing, and a link back to the chat
     await rows(page).nth(1).getByTestId('audit-row-details').click()
     const details = page.getByTestId('audit-run-details')
+    // right under the row it belongs to, and on screen
+    await expect(rows(page).nth(1).locator('xpath=following-sibling::tr[1]')).toHaveAttribute('data-testid', 'audit-details-row')
+    await expect(details).toBeInViewport()
     await expect(details.getByTestId('audit-run-arguments-asked')).toContainText('12*7')
     await expect(details.getByTestId('audit-run-arguments-run')).toContainText('12*7')
     await expect(details.getByTestId('audit-run-size')).toContainText(/\d+ bytes/)
