@@ -244,6 +244,12 @@ test.describe('approval with the offline demo model', () => {
     await waitForIdle(page)
     await expect(card).toHaveAttribute('data-status', 'denied')
     await expect(lastAssistant(page)).toContainText('declined')
+    // the reply speaks to the user; what the model was told stays behind the card's details
+    await expect(lastAssistant(page)).toContainText('You denied get_weather')
+    await expect(lastAssistant(page)).not.toContainText('Do not call it again')
+    await card.getByTestId('tool-details-toggle').click()
+    await expect(card.getByTestId('tool-output')).toContainText('Do not call it again')
+    await expect(card).toContainText('What the model was told')
     expect(outside).toEqual([])
   })
 })

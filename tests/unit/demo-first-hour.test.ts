@@ -105,3 +105,18 @@ describe('demo model: a call that did not run', () => {
     expect(answerAfter(NO_ANSWER_CONTENT)).not.toContain('Do not call it again')
   })
 })
+
+describe('demo model: plain words never guess a tool\'s text', () => {
+  const fetchPage = tool('fetch_web_page', { url: { type: 'string' } }, ['url'], 'Fetch a public web page and return its readable text: the title and the main text')
+
+  it('calls a page tool only with a URL from the message', () => {
+    expect(callsOf('what is the title of the main page', [fetchPage])).toEqual([])
+    expect(callsOf('fetch the page https://example.com/a.', [fetchPage])).toEqual([{ name: 'fetch_web_page', arguments: { url: 'https://example.com/a' } }])
+  })
+
+  it('does not fill a text parameter from a description match alone', () => {
+    const translate = tool('lingo', { text: { type: 'string' } }, ['text'], 'Translates sentences between languages')
+    expect(callsOf('translate sentences for me', [translate])).toEqual([])
+    expect(callsOf('translate sentences "bonjour"', [translate])).toEqual([{ name: 'lingo', arguments: { text: 'bonjour' } }])
+  })
+})

@@ -35,11 +35,13 @@ function wordsOf(text: string, limit = Infinity): string[] {
   return (text.toLowerCase().match(WORD) ?? []).slice(0, limit).filter(word => !STOP_WORDS.has(word))
 }
 
-/** "adds", "added", "adding" all name `add`. */
+const ENDING = /^(?:s|es|ed|d|ing|er|ers)$/
+
+/** "adds", "added", "adding" all name `add`, and "translate" names "Translates…". */
 function sameWord(said: string, known: string): boolean {
   if (said === known) return true
-  if (!said.startsWith(known)) return false
-  return /^(?:s|es|ed|d|ing|er|ers)$/.test(said.slice(known.length))
+  const [short, long] = said.length < known.length ? [said, known] : [known, said]
+  return long.startsWith(short) && ENDING.test(long.slice(short.length))
 }
 
 function indexTools(tools: readonly DemoTool[]): ToolWords[] {
@@ -53,8 +55,8 @@ function indexTools(tools: readonly DemoTool[]): ToolWords[] {
 }
 
 /** The best tool for the words said, with where its first word was said; none below a name word or two description words. */
-function bestTool(said: string[], indexed: readonly ToolWords[]): { entry: ToolWords, firstWordAt: number } | undefined {
-  let best: { entry: ToolWords, score: number, firstWordAt: number } | undefined
+function bestTool(said: string[], indexed: readonly ToolWords[]): { entry: ToolWords, firstWordAt: number, byName: boolean } | undefined {
+  let best: { entry: ToolWords, score: number, firstWordAt: number, byName: boolean } | undefined
   for (const entry of indexed) {
     let nameHits = 0
     let descriptionHits = 0
@@ -68,12 +70,14 @@ function bestTool(said: string[], indexed: readonly ToolWords[]): { entry: ToolW
     })
     if (nameHits === 0 && descriptionHits < 2) continue
     const score = 2 * nameHits + descriptionHits
-    if (!best || score > best.score) best = { entry, score, firstWordAt }
+    if (!best || score > best.score) best = { entry, score, firstWordAt, byName: nameHits > 0 }
   }
-  return best && { entry: best.entry, firstWordAt: best.firstWordAt }
+  return best
 }
 
-interface Property { name: string, type?: unknown, enum?: unknown }
+interface Property { name: string, type?: unknown, enum?: unknown, format?: unknown }
+
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>]+/gi
 
 function propertiesOf(tool: DemoTool): { properties: Property[], required: string[] } {
   const parameters = tool.function.parameters ?? {}
@@ -83,10 +87,15 @@ function propertiesOf(tool: DemoTool): { properties: Property[], required: strin
   return { properties, required }
 }
 
-/** The arguments the text gives for the tool's parameters, or undefined when a required one is missing. */
-function readArguments(tool: DemoTool, text: string, afterWord: string): Record<string, unknown> | undefined {
+/**
+ * The arguments the text gives for the tool's parameters, or undefined when a required one is missing. Free text
+ * fills a text parameter only when the tool was named (`freeText`): a tool found by its description alone takes
+ * numbers, quoted text, URLs and choices, never a guess.
+ */
+function readArguments(tool: DemoTool, text: string, afterWord: string, freeText: boolean): Record<string, unknown> | undefined {
   const { properties, required } = propertiesOf(tool)
-  const numbers = [...text.matchAll(NUMBER)].map(match => Number(match[0]))
+  const urls = [...text.matchAll(URL_IN_TEXT)].map(match => match[0].replace(/[.,;:!?)]+$/, ''))
+  const numbers = [...text.replace(URL_IN_TEXT, ' ').matchAll(NUMBER)].map(match => Number(match[0]))
   const quoted = [...text.matchAll(QUOTED)].map(match => match[1] ?? match[2]!)
   const lowered = text.toLowerCase()
   const values: Record<string, unknown> = {}
@@ -101,8 +110,12 @@ function readArguments(tool: DemoTool, text: string, afterWord: string): Record<
       const value = numbers.shift()!
       if (type === 'number' || Number.isInteger(value)) values[property.name] = value
     }
+    else if ((type === 'string' || type === undefined) && (property.format === 'uri' || /url|uri|link/i.test(property.name))) {
+      const value = urls.shift()
+      if (value) values[property.name] = value
+    }
     else if (type === 'string' || type === undefined) {
-      const value = quoted.shift() ?? (restUsed ? undefined : afterWord.trim())
+      const value = quoted.shift() ?? (restUsed || !freeText ? undefined : afterWord.trim())
       if (value) values[property.name] = value
       if (!quoted.length) restUsed = true
     }
@@ -129,7 +142,7 @@ export function matchDemoOfferedTool(clauses: readonly string[], tools: DemoOffe
   // a few clauses at most: "add 2 and 40" is two, and a long run of clauses costs no more than a short one
   for (let used = 1; used <= Math.min(clauses.length, MAX_ARGUMENT_CLAUSES); used++) {
     const rest = clauses.slice(1, used).join(' and ')
-    const values = readArguments(found.entry.tool, [first, rest].filter(Boolean).join(' and '), [afterWord, rest].filter(Boolean).join(' and '))
+    const values = readArguments(found.entry.tool, [first, rest].filter(Boolean).join(' and '), [afterWord, rest].filter(Boolean).join(' and '), found.byName)
     if (values) return { toolName: found.entry.tool.function.name, arguments: values, used }
   }
   return undefined

@@ -1,0 +1,76 @@
+// What a newcomer meets in the first hour: a page that does not exist, and the demo model asked like a person would.
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { lastAssistant, openApp, sendMessage, waitForIdle, waitForReady } from './helpers'
+
+/** Collects CSP violations the page reports from the start. */
+async function recordCspViolations(page: Page): Promise<string[]> {
+  const violations: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+  })
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`)
+    })
+  })
+  return violations
+}
+
+const seriousAxe = async (page: Page) => (await new AxeBuilder({ page }).analyze()).violations
+  .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
+  .map(violation => violation.id)
+
+test.describe('the 404 page', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`is the app's own page with a way home, no CSP violation and no axe violation (${scheme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme })
+      const violations = await recordCspViolations(page)
+      await page.goto('/no-such-page')
+      const error = page.getByTestId('error-page')
+      await expect(error).toBeVisible()
+      await expect(error).toHaveAttribute('data-status', '404')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('This page does not exist')
+      await expect(page).toHaveTitle(/Page not found/)
+      expect(await seriousAxe(page)).toEqual([])
+      await page.getByTestId('error-home').click()
+      await expect(page).toHaveURL(/\/$/)
+      await waitForReady(page)
+      await expect(page.getByTestId('composer-input')).toBeVisible()
+      expect(violations).toEqual([])
+    })
+  }
+})
+
+test.describe('the demo model, asked in plain words', () => {
+  test('answers both parts of "what is 1/0 and sqrt(-4)"', async ({ page }) => {
+    await openApp(page)
+    await sendMessage(page, 'what is 1/0 and sqrt(-4)')
+    await waitForIdle(page)
+    await expect(page.locator('[data-testid="tool-card"][data-tool="calculate"]')).toHaveCount(2)
+    await expect(lastAssistant(page)).toContainText('1/0 =')
+    await expect(lastAssistant(page)).toContainText('sqrt(-4) =')
+  })
+
+  test('says it cannot know the time on Mars instead of giving UTC', async ({ page }) => {
+    await openApp(page)
+    await sendMessage(page, 'what time is it on Mars')
+    await waitForIdle(page)
+    await expect(lastAssistant(page)).toContainText('can\'t tell the time on Mars')
+    await expect(page.locator('[data-testid="tool-card"]')).toHaveCount(0)
+  })
+
+  test('calls a tool the user added from "add 2 and 40"', async ({ page }) => {
+    await openApp(page)
+    await page.evaluate(() => {
+      (window as any).plugboard.registerTool(
+        { type: 'function', function: { name: 'add_numbers', description: 'Adds two numbers', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } } },
+        ({ a, b }: { a: number, b: number }) => String(a + b),
+      )
+    })
+    await sendMessage(page, 'add 2 and 40')
+    await waitForIdle(page)
+    await expect(page.locator('[data-testid="tool-card"][data-tool="add_numbers"]')).toHaveAttribute('data-status', 'done')
+    await expect(lastAssistant(page)).toContainText('42')
+  })
+})
