@@ -85,6 +85,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   let connecting: Promise<void> | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let checkingDrop = false
+  /** The connection was up and dropped: every failed attempt until it is back says so, not only the first. */
+  let lostConnection = false
 
   function update(patch: Partial<McpConnectionState>) {
     state = { ...state, ...patch }
@@ -113,7 +115,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       update({ status: 'error', message: `Gave up after ${maxAttempts} attempts to reconnect. ${reason.message}`, details: reason.details })
       return
     }
-    update({ status: 'reconnecting', message: reason.message, details: reason.details, attempt })
+    const message = lostConnection ? `The connection dropped; trying again. ${reason.message}` : reason.message
+    update({ status: 'reconnecting', message, details: reason.details, attempt })
     clearTimeout(timer)
     timer = setTimeout(() => void connect(), Math.min(initialDelayMs * 2 ** (attempt - 1), maxDelayMs))
   }
@@ -137,8 +140,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     const old = client
     client = undefined
     void old?.close().catch(() => {})
-    const reason = explainMcpError(error)
-    scheduleReconnect({ ...reason, message: `The connection dropped. ${reason.message}` })
+    lostConnection = true
+    scheduleReconnect(explainMcpError(error))
   }
 
   async function open(): Promise<void> {
@@ -166,6 +169,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       await current.connect(transport, { timeout })
       await listTools(current)
       if (current !== client) return
+      lostConnection = false
       update({ status: 'connected', attempt: 0 })
     }
     catch (error) {

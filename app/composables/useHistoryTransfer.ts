@@ -1,0 +1,51 @@
+import { shallowRef } from 'vue'
+import { downloadText } from '~/utils/audit/download-text'
+import type { HistoryExportFormat } from '~/utils/chat/history-transfer/history-transfer'
+import { HistoryImportError } from '~/utils/chat/history-transfer/history-import-error'
+
+/**
+ * Export and import of chats as the header's menu and Settings → Data offer them: a file downloaded, or a file
+ * imported whole with its summary (or what was wrong with it) told in a toast. The formats, their checks and zod
+ * load when first used: the first screen does not need them.
+ */
+export function useHistoryTransfer() {
+  const toast = useToast()
+  const busy = shallowRef(false)
+  const transfer = () => import('~/utils/chat/history-transfer/history-transfer')
+
+  /** Downloads the chats named (all of them when none is named) as JSON (every branch) or Markdown. */
+  async function download(format: HistoryExportFormat, threadIds?: string[]) {
+    try {
+      const file = await (await transfer()).exportChats(format, threadIds)
+      if (file) downloadText([file.text], file.fileName, file.type)
+    }
+    catch (error) {
+      toast.add({ title: 'Could not export', description: (error as Error).message, color: 'error' })
+    }
+  }
+
+  /** Imports a file; the new chats' ids in file order, or undefined when nothing was imported. */
+  async function importFile(file: File): Promise<string[] | undefined> {
+    busy.value = true
+    try {
+      const result = await (await transfer()).importHistoryFile(file)
+      toast.add({ title: result.summary, color: 'success', icon: 'i-lucide-check' })
+      return result.threadIds
+    }
+    catch (error) {
+      const problems = error instanceof HistoryImportError ? error.problems : [(error as Error).message]
+      toast.add({
+        title: `${file.name} was not imported`,
+        description: problems.slice(0, 4).join('\n') + (problems.length > 4 ? `\n…and ${problems.length - 4} more` : ''),
+        color: 'error',
+        duration: 15_000,
+      })
+      return undefined
+    }
+    finally {
+      busy.value = false
+    }
+  }
+
+  return { busy, download, importFile }
+}
