@@ -14,8 +14,10 @@ function iconOnlyButtons(page: Page): Promise<IconOnlyButton[]> {
     const visibleText = (element: Element) => [...element.querySelectorAll('*'), element]
       .flatMap(node => [...node.childNodes].filter(child => child.nodeType === Node.TEXT_NODE && child.textContent!.trim() && node instanceof Element && visible(node) && !node.closest('.sr-only')))
       .length > 0
+    // A dialog's own × (Nuxt UI's, named "Close") is the one icon every user already knows: it is named, not titled.
+    const dialogClose = (element: Element) => element.closest('[role="dialog"]') !== null && element.getAttribute('aria-label') === 'Close'
     return [...document.querySelectorAll('button, a[href], [role="button"]')]
-      .filter(element => visible(element) && !visibleText(element) && element.querySelector('svg, [class*="i-"], span.iconify'))
+      .filter(element => visible(element) && !visibleText(element) && !dialogClose(element) && element.querySelector('svg, [class*="i-"], span.iconify'))
       .map(element => ({
         html: element.outerHTML.slice(0, 160),
         name: (element.getAttribute('aria-label') ?? element.getAttribute('aria-labelledby') ?? '').trim(),
