@@ -243,7 +243,7 @@ test.describe('approval with the offline demo model', () => {
     await card.getByRole('button', { name: 'Deny' }).click()
     await waitForIdle(page)
     await expect(card).toHaveAttribute('data-status', 'denied')
-    await expect(lastAssistant(page)).toContainText('declined')
+    await expect(card).toContainText('Not run: you declined it.')
     // the reply speaks to the user; what the model was told stays behind the card's details
     await expect(lastAssistant(page)).toContainText('You denied get_weather')
     await expect(lastAssistant(page)).not.toContainText('Do not call it again')
