@@ -37,6 +37,8 @@ export interface ThreadRecord {
   pinned?: number
   /** The user named the chat: a title the model writes is never put over it. */
   titleByUser?: boolean
+  /** When the model was asked for the chat's title (asked once per chat, after its first reply). */
+  titleRequested?: number
 }
 
 /**
