@@ -1,5 +1,5 @@
 import { computed, shallowRef } from 'vue'
-import { createThread, deleteThread, filterThreads, listThreads, renameThread } from '~/db/threads'
+import { createThread, deleteThread, filterThreads, listThreads, renameThread, setThreadPinned } from '~/db/threads'
 import type { ThreadRecord } from '~/db/types'
 import { useLiveQuery } from './useLiveQuery'
 
@@ -12,5 +12,5 @@ export function useThreads() {
   const filter = shallowRef('')
   const filteredThreads = computed(() => filterThreads(threads.value ?? [], filter.value))
 
-  return { threads, filter, filteredThreads, createThread, renameThread, deleteThread }
+  return { threads, filter, filteredThreads, createThread, renameThread, deleteThread, setThreadPinned }
 }

@@ -88,6 +88,11 @@ export function listMessages(threadId: string): Promise<MessageRecord[]> {
   return activePathRange(getDatabase(), threadId).toArray()
 }
 
+/** How many rows a thread has, all branches (one index count, no row read). */
+export function countAllMessages(threadId: string): Promise<number> {
+  return getDatabase().messages.where('threadId').equals(threadId).count()
+}
+
 /** Every row of a thread, all branches, in creation order (export, delete, search). */
 export function listAllMessages(threadId: string): Promise<MessageRecord[]> {
   return threadRange(threadId).toArray()

@@ -19,8 +19,35 @@ export async function renameThread(id: string, title: string): Promise<void> {
   const trimmed = title.trim()
   if (!trimmed) throw new RangeError('A chat title cannot be empty.')
   // Renaming does not move the thread in the list: updatedAt means "last message".
-  const updated = await getDatabase().threads.update(id, { title: trimmed })
+  // Marked as the user's: a title the model writes later never replaces it.
+  const updated = await getDatabase().threads.update(id, { title: trimmed, titleByUser: true })
   if (!updated) throw new StorageError(`Chat ${id} does not exist.`, { operation: 'rename thread' })
+}
+
+/**
+ * Puts a title the model wrote on a thread, unless the user has named it since (or the thread is gone). Resolves
+ * whether it was put.
+ */
+export async function setGeneratedTitle(id: string, title: string): Promise<boolean> {
+  const trimmed = title.trim()
+  if (!trimmed) return false
+  const db = getDatabase()
+  return db.transaction('rw', db.threads, async () => {
+    const thread = await db.threads.get(id)
+    if (!thread || thread.titleByUser) return false
+    await db.threads.update(id, { title: trimmed })
+    return true
+  })
+}
+
+/** Pins a thread to the top of the list, or unpins it. Its place among the others (last activity) is kept. */
+export async function setThreadPinned(id: string, pinned: boolean): Promise<void> {
+  const db = getDatabase()
+  const updated = await db.threads.where('id').equals(id).modify((thread: ThreadRecord) => {
+    if (pinned) thread.pinned = Date.now()
+    else delete thread.pinned
+  })
+  if (!updated) throw new StorageError(`Chat ${id} does not exist.`, { operation: pinned ? 'pin thread' : 'unpin thread' })
 }
 
 /** Deletes a thread and all of its messages, atomically. */

@@ -33,6 +33,12 @@ export interface ThreadRecord {
   chatModel?: string
   /** The preset the chat started from (its name is shown; the chat keeps its own copy of the settings). */
   presetId?: string
+  /** When the user pinned the chat (the list shows pinned chats first); absent: not pinned. */
+  pinned?: number
+  /** The user named the chat: a title the model writes is never put over it. */
+  titleByUser?: boolean
+  /** When the model was asked for the chat's title (asked once per chat, after its first reply). */
+  titleRequested?: number
 }
 
 /**

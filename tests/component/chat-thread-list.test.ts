@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatThreadList from '~/components/chat/ChatThreadList.vue'
 import type { ThreadRecord } from '~/db/types'
+import { addMessage } from '~/db/messages'
+import { createThread } from '~/db/threads'
 
 const threads: ThreadRecord[] = [
   { id: 't1', title: 'Weather in Lisbon', createdAt: 1, updatedAt: 3 },
@@ -48,7 +50,8 @@ describe('ChatThreadList', () => {
     const wrapper = await mountList()
     await wrapper.find('[data-testid="thread-filter"]').setValue('kubernetes')
     expect(items(wrapper)).toHaveLength(0)
-    expect(wrapper.text()).toContain('No conversation matches “kubernetes”')
+    // once the messages were searched too
+    await vi.waitFor(() => expect(wrapper.text()).toContain('No conversation matches “kubernetes”'))
   })
 
   it('shows an empty state with a way to start', async () => {
@@ -108,5 +111,37 @@ describe('ChatThreadList', () => {
     await item(wrapper, 't3').find('[data-testid="thread-delete-cancel"]').trigger('click')
     await item(wrapper, 't3').find('[data-testid="thread-delete"]').trigger('click')
     expect(wrapper.emitted('delete')).toBeUndefined()
+  })
+
+  it('groups the chats under date headings, pinned ones first, and pins and unpins from the row', async () => {
+    const now = Date.now()
+    const wrapper = await mountList({ threads: [
+      { id: 'a', title: 'Fresh', createdAt: 1, updatedAt: now },
+      { id: 'b', title: 'Old but pinned', createdAt: 1, updatedAt: 1, pinned: now },
+    ] })
+    expect(wrapper.findAll('[data-testid="thread-group-heading"]').map(heading => heading.text())).toEqual(['Pinned', 'Today'])
+    expect(items(wrapper).map(row => row.attributes('data-thread-id'))).toEqual(['b', 'a'])
+    await item(wrapper, 'b').find('[data-testid="thread-pin"]').trigger('click')
+    await item(wrapper, 'a').find('[data-testid="thread-pin"]').trigger('click')
+    expect(wrapper.emitted('pin')).toEqual([['b', false], ['a', true]])
+    expect(item(wrapper, 'a').find('[data-testid="thread-pin"]').attributes('aria-label')).toBe('Pin “Fresh”')
+  })
+
+  it('finds a chat by the text of its messages, and opens the message with the arrow keys and Enter', async () => {
+    const stored = await createThread('Trip planning')
+    await addMessage({ threadId: stored.id, role: 'user', content: 'What time is it in Tokyo right now?', status: 'complete' })
+    const wrapper = await mountList({ threads: [{ ...stored }, ...threads] })
+    const filter = wrapper.find('[data-testid="thread-filter"]')
+    await filter.setValue('tokyo')
+    await vi.waitFor(() => expect(wrapper.findAll('[data-testid="message-result"]')).toHaveLength(1), { timeout: 5_000 })
+    const result = wrapper.find('[data-testid="message-result"]')
+    expect(result.text()).toContain('Trip planning')
+    expect(result.find('mark').text()).toBe('Tokyo')
+    await filter.trigger('keydown', { key: 'ArrowDown' })
+    expect(filter.attributes('aria-activedescendant')).toBe(`message-result-${result.attributes('data-result-message-id')}`)
+    await filter.trigger('keydown', { key: 'Enter' })
+    expect(wrapper.emitted('openMessage')).toEqual([[stored.id, result.attributes('data-result-message-id')]])
+    await filter.trigger('keydown', { key: 'Escape' })
+    expect((filter.element as HTMLInputElement).value).toBe('')
   })
 })

@@ -62,9 +62,27 @@ export async function clearFakeRequests() {
   await fetch(`${FAKE_URL}/__requests`, { method: 'DELETE' })
 }
 
-export async function fakeRequests(): Promise<Array<{ body: Record<string, unknown>, headers: Record<string, string> }>> {
+type FakeRequest = { body: Record<string, unknown>, headers: Record<string, string> }
+
+async function allFakeRequests(): Promise<FakeRequest[]> {
   const response = await fetch(`${FAKE_URL}/__requests`)
   return response.json()
+}
+
+/** A request of the app asking the model to name a chat after its first reply. */
+function isTitleRequest(request: FakeRequest): boolean {
+  const first = (request.body?.messages as Array<{ role?: string, content?: unknown }> | undefined)?.[0]
+  return first?.role === 'system' && String(first.content ?? '').startsWith('Write a title for this conversation')
+}
+
+/** The chat requests the fake OpenRouter received, leaving out the title requests (`fakeTitleRequests`). */
+export async function fakeRequests(): Promise<FakeRequest[]> {
+  return (await allFakeRequests()).filter(request => !isTitleRequest(request))
+}
+
+/** The requests asking the model for a chat's title. */
+export async function fakeTitleRequests(): Promise<FakeRequest[]> {
+  return (await allFakeRequests()).filter(isTitleRequest)
 }
 
 /** The provider settings the settings panel stores (`plugboard:provider:v1`). */

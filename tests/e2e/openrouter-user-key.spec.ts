@@ -10,6 +10,7 @@ test('"Sign in with OpenRouter" (OAuth PKCE) stores a key, and chats then go str
   let challenge = ''
   let exchange: Record<string, string> = {}
   const chatRequests: Array<{ headers: Record<string, string>, body: Record<string, unknown> }> = []
+  const titleRequests: typeof chatRequests = []
 
   await page.route('https://openrouter.ai/auth**', async (route) => {
     const url = new URL(route.request().url())
@@ -27,7 +28,10 @@ test('"Sign in with OpenRouter" (OAuth PKCE) stores a key, and chats then go str
     if (route.request().method() === 'OPTIONS') {
       return route.fulfill({ status: 204, headers: { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST' } })
     }
-    chatRequests.push({ headers: route.request().headers(), body: route.request().postDataJSON() })
+    const request = { headers: route.request().headers(), body: route.request().postDataJSON() }
+    // The model is asked once, after the first reply, for the chat's title: counted apart.
+    const isTitleRequest = String((request.body.messages as Array<{ content?: unknown }>)[0]?.content ?? '').startsWith('Write a title for this conversation')
+    ;(isTitleRequest ? titleRequests : chatRequests).push(request)
     const body = readFileSync('tests/fixtures/corpora/sse-streams/llm-openrouter/test_prompt.1.sse', 'utf8')
     await route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream', 'access-control-allow-origin': '*' }, body })
   })
@@ -59,4 +63,7 @@ test('"Sign in with OpenRouter" (OAuth PKCE) stores a key, and chats then go str
   expect(chatRequests[0]!.headers.authorization).toBe('Bearer sk-or-v1-from-oauth')
   expect(chatRequests[0]!.headers['http-referer']).toBeTruthy()
   expect(chatRequests[0]!.headers['x-title']).toBe('Plugboard')
+  // the title is asked on the same key, straight from the browser too
+  await expect.poll(() => titleRequests.length).toBe(1)
+  expect(titleRequests[0]!.headers.authorization).toBe('Bearer sk-or-v1-from-oauth')
 })
