@@ -27,6 +27,9 @@ export default defineNuxtPlugin({
       const update = registerSW({
         immediate: false,
         onNeedRefresh: () => (needRefresh.value = true),
+        // The reload happens on 'controllerchange' below, which also covers a page the worker began to control
+        // after it loaded (the first visit), where the library would not reload.
+        onNeedReload: () => {},
         onRegisteredSW(_url, registration) {
           keepAppShell().catch(() => {
             // Cache Storage refused (private mode, quota): the app still works online
@@ -39,7 +42,10 @@ export default defineNuxtPlugin({
           window.addEventListener('online', check)
         },
       })
-      reload = () => update(true)
+      reload = async () => {
+        navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true })
+        await update(true)
+      }
     }
     return { provide: { appUpdate: { needRefresh, reload } satisfies AppUpdate } }
   },
