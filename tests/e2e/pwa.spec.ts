@@ -98,11 +98,13 @@ test.describe('installable app', () => {
   })
 
   test('offline, a reload opens the app under its CSP with a stored chat; sending says offline and keeps the draft; back online it sends', async ({ page, context }) => {
+    test.slow()
     const violations = await recordViolations(page)
+    const replies = page.locator('[data-testid="message"][data-role="assistant"]')
     await openApp(page)
-    await sendMessage(page, 'what is 12*7')
+    await sendMessage(page, 'Hello there')
     await waitForIdle(page)
-    await expect(lastAssistant(page)).toContainText('84')
+    await expect(lastAssistant(page)).toContainText(/scripted demo/i)
     await waitForOfflineReady(page)
 
     await context.setOffline(true)
@@ -112,17 +114,19 @@ test.describe('installable app', () => {
     const policy = response!.headers()['content-security-policy']
     expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-/)
     await waitForReady(page)
-    await expect(lastAssistant(page)).toContainText('84')
+    await expect(page.locator('[data-testid="message"][data-role="user"]')).toHaveText(['Hello there'])
+    await expect(replies).toHaveCount(1)
+    await expect(lastAssistant(page)).toContainText(/scripted demo/i)
     await expect(page.getByTestId('offline-notice')).toHaveAttribute('data-offline', 'true')
     await expect(page.getByTestId('offline-notice')).toContainText('Offline')
 
-    const before = await storedUserMessages(page, 'and 6*7?')
+    const before = await storedUserMessages(page, 'Hello again')
     const input = page.getByTestId('composer-input')
-    await input.fill('and 6*7?')
+    await input.fill('Hello again')
     await input.press('Enter')
     await expect(page.getByTestId('offline-notice')).toHaveText('You are offline — your message is kept; send when back online')
-    await expect(input).toHaveValue('and 6*7?')
-    expect(await storedUserMessages(page, 'and 6*7?')).toBe(before)
+    await expect(input).toHaveValue('Hello again')
+    expect(await storedUserMessages(page, 'Hello again')).toBe(before)
     await shoot(page, 'offline-send')
     expect(violations).toEqual([])
 
@@ -141,14 +145,16 @@ test.describe('installable app', () => {
     await context.setOffline(false)
     await expect(page.getByTestId('offline-notice')).toHaveAttribute('data-offline', 'false')
     await page.getByTestId('send-button').click()
-    await expect.poll(() => storedUserMessages(page, 'and 6*7?')).toBe(before + 1)
+    await expect.poll(() => storedUserMessages(page, 'Hello again')).toBe(before + 1)
     await waitForIdle(page)
-    await expect(lastAssistant(page)).toContainText('42')
+    await expect(replies).toHaveCount(2)
+    await expect(lastAssistant(page)).toContainText(/scripted demo/i)
     await expect(input).toHaveValue('')
     expect(violations).toEqual([])
   })
 
-  test('a new deploy shows "A new version is ready — Reload", and Reload switches to it', async ({ page }) => {
+  test('a new deploy shows "A new version is ready" with Reload, and Reload switches to it after the streaming reply', async ({ page }) => {
+    test.slow()
     const violations = await recordViolations(page)
     await openApp(page)
     await waitForOfflineReady(page)
@@ -158,17 +164,25 @@ test.describe('installable app', () => {
     // browser's own fetch of /sw.js, so the new version is the same build under another address; the app meets it
     // as it meets a deploy found by its hourly check in a tab open for long (a worker it did not install itself).
     await page.evaluate(() => navigator.serviceWorker.register('/sw.js?build=next', { scope: '/' }))
-    const toast = page.locator('li', { hasText: 'A new version is ready' })
+    const toast = page.getByTestId('app-update')
     await expect(toast).toBeVisible({ timeout: 20_000 })
+    await expect(toast).toContainText('A new version is ready')
     await shoot(page, 'update-toast')
 
+    // Reload during a streaming reply waits for the reply to end, then reloads.
+    const isSamePage = () => page.evaluate(() => (window as unknown as { __beforeUpdate?: boolean }).__beforeUpdate ?? false).catch(() => false)
     await page.evaluate(() => ((window as unknown as { __beforeUpdate?: boolean }).__beforeUpdate = true))
+    await sendMessage(page, 'Write something long please')
+    await expect(page.getByTestId('stop-button')).toBeVisible()
     await toast.getByRole('button', { name: 'Reload' }).click()
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __beforeUpdate?: boolean }).__beforeUpdate ?? false).catch(() => true), { timeout: 20_000 }).toBe(false)
+    await expect(toast).toContainText('Reloads when the reply has finished.')
+    await expect.poll(isSamePage, { timeout: 30_000 }).toBe(false)
     await waitForReady(page)
     // The page reloaded under the new worker. (The app then registers /sw.js again, which is a change of address
     // here, so a next prompt may follow: not checked.)
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(firstWorker.replace(/sw\.js$/, 'sw.js?build=next'))
+    // The reply was not cut: it is stored whole.
+    await expect(lastAssistant(page)).toHaveAttribute('data-status', 'complete')
     expect(violations).toEqual([])
   })
 })
