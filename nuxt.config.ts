@@ -41,7 +41,7 @@ export default defineNuxtConfig({
   // the first screen renders (a style recalculation each), which made the first render a long task.
   icon: { mode: 'svg', provider: 'server', serverBundle: false, fallbackToApi: false, clientBundle: { scan: true, sizeLimitKb: 512 } },
   pwa: {
-    // A new version waits until the user chooses to reload (the update toast): never under a streaming reply.
+    // A new version waits until the user chooses to reload (ChatAppUpdateNotice): never under a streaming reply.
     registerType: 'prompt',
     // The module's client plugin registers the worker from the app's own bundle: no inline script, nothing to hash.
     injectRegister: false,
@@ -67,7 +67,7 @@ export default defineNuxtConfig({
       // answer, headers included, as the one app shell (every route is the same client-rendered page).
       navigateFallback: null,
       // Kept at install: every script and stylesheet (the first screen's and those a chat, the settings or a tool
-      // card load later; about 1.5 MB compressed) and the icons. Not the QuickJS WebAssembly (0.5 MB), needed only by
+      // card load later; 1.2 MB as brotli) and the icons. Not the QuickJS WebAssembly (0.5 MB), needed only by
       // tools written in the app: it is kept the first time it is used (the route below).
       globPatterns: ['_nuxt/*.{js,css}', 'icons/*.png', 'favicon.svg'],
       runtimeCaching: [{
@@ -88,7 +88,7 @@ export default defineNuxtConfig({
       clientsClaim: true,
       cleanupOutdatedCaches: true,
     },
-    // app/plugins/pwa.client.ts registers the worker after the page has loaded and drives the update toast.
+    // app/plugins/pwa.client.ts registers the worker after the page has loaded and tells the update notice.
     client: { registerPlugin: false },
   },
   runtimeConfig: {
@@ -169,14 +169,16 @@ export default defineNuxtConfig({
       appTitle: 'Plugboard',
     },
   },
-  routeRules: {
-    // The browser checks for a new version of the worker against the server each time, never a cached copy.
-    '/sw.js': { headers: { 'cache-control': 'no-cache' } },
-    '/manifest.webmanifest': { headers: { 'content-type': 'application/manifest+json', 'cache-control': 'no-cache' } },
-  },
   // Static assets are served precompressed (brotli, gzip) when the browser accepts it; hashed files are cached
-  // for a year by Nuxt already. (Cast: the Nitro part of the config type does not list compressPublicAssets.)
-  nitro: { compressPublicAssets: { gzip: true, brotli: true } } as NonNullable<Parameters<typeof defineNuxtConfig>[0]['nitro']>,
+  // for a year by Nuxt already. (Cast: the Nitro part of the config type lists neither compressPublicAssets nor headers in routeRules.)
+  nitro: {
+    compressPublicAssets: { gzip: true, brotli: true },
+    routeRules: {
+      // The browser checks for a new version of the service worker against the server each time, never a cached copy.
+      '/sw.js': { headers: { 'cache-control': 'no-cache' } },
+      '/manifest.webmanifest': { headers: { 'content-type': 'application/manifest+json', 'cache-control': 'no-cache' } },
+    },
+  } as NonNullable<Parameters<typeof defineNuxtConfig>[0]['nitro']>,
   vite: {
     optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema', 're2js'] },
     // The tool sandbox worker (app/utils/chat/sandbox) lazy-loads plugin files and their libraries, which needs

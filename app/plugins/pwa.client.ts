@@ -1,10 +1,11 @@
+/// <reference types="vite-plugin-pwa/vanillajs" />
 import { shallowRef } from 'vue'
 import { registerSW } from 'virtual:pwa-register'
 import { keepAppShell } from '~/utils/pwa/app-shell'
 
 /** What the page knows of the service worker: whether a new version waits, and how to switch to it. */
 export interface AppUpdate {
-  /** A new version is installed and waits for the user (shown as the update toast). */
+  /** A new version is installed and waits for the user (ChatAppUpdateNotice). */
   needRefresh: Readonly<ReturnType<typeof shallowRef<boolean>>>
   /** Activates the waiting version; the page reloads once it controls it. */
   reload: () => Promise<void>
