@@ -5,14 +5,23 @@ export default defineNuxtConfig({
   future: { compatibilityVersion: 4 },
   compatibilityDate: '2025-07-15',
   // @nuxt/eslint writes .nuxt/eslint.config.mjs on prepare (eslint.config.mjs builds on it); nothing of it ships.
-  modules: ['@nuxt/ui', 'nuxt-auth-utils', '@nuxt/eslint'],
+  modules: ['@nuxt/ui', 'nuxt-auth-utils', '@nuxt/eslint', '@vite-pwa/nuxt'],
   css: ['~/assets/css/main.css'],
   app: {
     head: {
       htmlAttrs: { lang: 'en' },
       title: 'Plugboard',
-      meta: [{ name: 'description', content: 'A tool-calling chat app: plugins register LLM tools, you switch them on or off, the chat loop runs them.' }],
-      link: [{ rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }],
+      meta: [
+        { name: 'description', content: 'A tool-calling chat app: plugins register LLM tools, you switch them on or off, the chat loop runs them.' },
+        // The browser's title bar follows the colour scheme (the page's background in light and dark).
+        { name: 'theme-color', media: '(prefers-color-scheme: light)', content: '#ffffff' },
+        { name: 'theme-color', media: '(prefers-color-scheme: dark)', content: '#18181b' },
+      ],
+      link: [
+        { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' },
+        { rel: 'apple-touch-icon', href: '/icons/apple-touch-icon-180.png' },
+        { rel: 'manifest', href: '/manifest.webmanifest' },
+      ],
     },
   },
   ssr: false,
@@ -31,6 +40,57 @@ export default defineNuxtConfig({
   // `mode: 'svg'`: inline SVG. The default CSS mode scans every stylesheet rule and adds a <style> per icon while
   // the first screen renders (a style recalculation each), which made the first render a long task.
   icon: { mode: 'svg', provider: 'server', serverBundle: false, fallbackToApi: false, clientBundle: { scan: true, sizeLimitKb: 512 } },
+  pwa: {
+    // A new version waits until the user chooses to reload (ChatAppUpdateNotice): never under a streaming reply.
+    registerType: 'prompt',
+    // The module's client plugin registers the worker from the app's own bundle: no inline script, nothing to hash.
+    injectRegister: false,
+    manifest: {
+      name: 'Plugboard',
+      short_name: 'Plugboard',
+      description: 'A tool-calling chat app: plugins register LLM tools, you switch them on or off, the chat loop runs them.',
+      id: '/',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      theme_color: '#ffffff',
+      background_color: '#ffffff',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    workbox: {
+      // Pages are never answered from a precached index.html: that copy would have no headers, so the page would
+      // run without its Content-Security-Policy. A navigation goes to the network first and keeps the server's
+      // answer, headers included, as the one app shell (every route is the same client-rendered page).
+      navigateFallback: null,
+      // Kept at install: every script and stylesheet (the first screen's and those a chat, the settings or a tool
+      // card load later; 1.2 MB as brotli) and the icons. Not the QuickJS WebAssembly (0.5 MB), needed only by
+      // tools written in the app: it is kept the first time it is used (the route below).
+      globPatterns: ['_nuxt/*.{js,css}', 'icons/*.png', 'favicon.svg'],
+      runtimeCaching: [{
+        urlPattern: ({ request, url }) => request.mode === 'navigate' && !url.pathname.startsWith('/api/'),
+        handler: 'NetworkFirst',
+        options: {
+          cacheName: 'plugboard-app-shell',
+          cacheableResponse: { statuses: [200] },
+          plugins: [{ cacheKeyWillBeUsed: async () => '/' }],
+        },
+      }, {
+        // Build files have the hash of their content in their name: one never changes, so the kept copy answers.
+        urlPattern: ({ url }) => url.pathname.startsWith('/_nuxt/') && !url.pathname.startsWith('/_nuxt/builds/'),
+        handler: 'CacheFirst',
+        options: { cacheName: 'plugboard-build-files', cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 32 } },
+      }],
+      // The first visit's page is controlled at once, so its shell and chunks are kept without a second load.
+      clientsClaim: true,
+      cleanupOutdatedCaches: true,
+    },
+    // app/plugins/pwa.client.ts registers the worker after the page has loaded and tells the update notice.
+    client: { registerPlugin: false },
+  },
   runtimeConfig: {
     /** Where the server fetches icons of collections not installed (an Iconify API mirror); '' = installed sets only. */
     iconifyApiUrl: 'https://api.iconify.design',
@@ -110,8 +170,15 @@ export default defineNuxtConfig({
     },
   },
   // Static assets are served precompressed (brotli, gzip) when the browser accepts it; hashed files are cached
-  // for a year by Nuxt already. (Cast: the Nitro part of the config type does not list compressPublicAssets.)
-  nitro: { compressPublicAssets: { gzip: true, brotli: true } } as NonNullable<Parameters<typeof defineNuxtConfig>[0]['nitro']>,
+  // for a year by Nuxt already. (Cast: the Nitro part of the config type lists neither compressPublicAssets nor headers in routeRules.)
+  nitro: {
+    compressPublicAssets: { gzip: true, brotli: true },
+    routeRules: {
+      // The browser checks for a new version of the service worker against the server each time, never a cached copy.
+      '/sw.js': { headers: { 'cache-control': 'no-cache' } },
+      '/manifest.webmanifest': { headers: { 'content-type': 'application/manifest+json', 'cache-control': 'no-cache' } },
+    },
+  } as NonNullable<Parameters<typeof defineNuxtConfig>[0]['nitro']>,
   vite: {
     optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema', 're2js'] },
     // The tool sandbox worker (app/utils/chat/sandbox) lazy-loads plugin files and their libraries, which needs
