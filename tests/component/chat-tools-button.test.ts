@@ -41,7 +41,8 @@ describe('ChatToolsButton', () => {
   it('opens the tool settings popover with every switch on the first press', async () => {
     const wrapper = await mountButton(registryWith({ get_weather: false, calculate: true }))
     await wrapper.find('[data-testid="tool-popover-trigger"]').trigger('click')
-    await expect.poll(() => document.body.querySelector('[data-testid="tool-popover-content"]')).not.toBeNull()
+    // the popover's code is imported on that press (transformed on first use under vitest: allow for it)
+    await expect.poll(() => document.body.querySelector('[data-testid="tool-popover-content"]'), { timeout: 20_000 }).not.toBeNull()
     expect(document.body.querySelector('[data-testid="tool-switch-calculate"]')?.getAttribute('aria-checked')).toBe('true')
     expect(document.body.querySelector('[data-testid="tool-switch-get_weather"]')?.getAttribute('aria-checked')).toBe('false')
     // one trigger, the popover's own, which says the popover is open
