@@ -29,6 +29,10 @@ export default defineNuxtConfig({
   // first screen loads only what it shows.
   experimental: { defaults: { nuxtLink: { prefetchOn: { visibility: false, interaction: true } } } },
   telemetry: false,
+  // `PLUGBOARD_SOURCEMAP=1 nuxt build`: source maps beside the client's chunks (not linked from them), so
+  // bench/ui/first-load-bytes.ts can say which package or file the first load's bytes come from. Off by default:
+  // the maps would be served to anyone.
+  ...(process.env.PLUGBOARD_SOURCEMAP ? { sourcemap: { client: 'hidden' as const } } : {}),
   devtools: { enabled: false },
   ui: { fonts: false },
   // Sessions only on the server (server/utils/security): the app asks /api/auth/status itself.

@@ -6,6 +6,8 @@ import { openApp, sendMessage, waitForIdle } from './helpers'
 const MCP_CLIENT = /mcp-session-id/i
 const MEMORY_DATABASE = 'Cannot have an array key path in an object store with a key generator'
 const ARGUMENT_VALIDATOR = 'Instance type '
+// Reka's positioned layers (popover, menus) and what places them, with the CSS variable they set
+const POPPER = '--reka-popper-available-width'
 
 /** Records the text of every script the page fetches. */
 function recordScripts(page: Page): string[] {
@@ -41,6 +43,25 @@ test.describe('first load', () => {
     await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toContainText('84')
     await expect.poll(() => loaded(scripts, ARGUMENT_VALIDATOR)).toBe(true)
     expect(loaded(scripts, MCP_CLIENT)).toBe(false)
+  })
+
+  test('the first screen loads no popover or menu code; the tools button loads it on its first press and opens the tool list', async ({ page }) => {
+    const scripts = recordScripts(page)
+    await openApp(page)
+    await expect(page.getByTestId('tool-popover-trigger')).toBeVisible()
+    await expect.poll(() => scripts.length).toBeGreaterThan(0)
+    expect(loaded(scripts, POPPER)).toBe(false)
+
+    await page.getByTestId('tool-popover-trigger').click()
+    await expect(page.getByTestId('tool-popover-content')).toBeVisible()
+    await expect(page.getByTestId('tool-switch-calculate')).toBeVisible()
+    await expect(page.getByTestId('tool-popover-trigger')).toHaveAttribute('aria-expanded', 'true')
+    await expect.poll(() => loaded(scripts, POPPER)).toBe(true)
+    // it closes with Escape and opens again like any popover
+    await page.keyboard.press('Escape')
+    await expect(page.getByTestId('tool-popover-content')).toBeHidden()
+    await page.getByTestId('tool-popover-trigger').click()
+    await expect(page.getByTestId('tool-popover-content')).toBeVisible()
   })
 
   test('a saved MCP server loads the MCP client at start-up, and the server shows in Settings', async ({ page }) => {
