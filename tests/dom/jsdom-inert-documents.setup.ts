@@ -9,9 +9,12 @@
  */
 const SELECTOR_ENGINE_HANDLERS = new Set(['_handleFocusEvent', '_handleKeyboardEvent', '_handleMouseEvent'])
 
-const eventTarget = document.defaultView!.EventTarget.prototype
-const addEventListener = eventTarget.addEventListener
-eventTarget.addEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
-  if (typeof listener === 'function' && SELECTOR_ENGINE_HANDLERS.has(listener.name)) return
-  return addEventListener.call(this, type, listener, options)
+// A file of this project may ask for the node environment (no DOM at all): nothing to do there.
+if (typeof document !== 'undefined') {
+  const eventTarget = document.defaultView!.EventTarget.prototype
+  const addEventListener = eventTarget.addEventListener
+  eventTarget.addEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+    if (typeof listener === 'function' && SELECTOR_ENGINE_HANDLERS.has(listener.name)) return
+    return addEventListener.call(this, type, listener, options)
+  }
 }
