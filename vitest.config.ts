@@ -14,7 +14,7 @@ export default defineConfig({
     projects: [
       { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
       // The Vue plugin lets DOM tests mount plain components (no Nuxt auto-imports) under jsdom.
-      { resolve: { alias }, plugins: [vue()], test: { name: 'dom', include: ['tests/dom/**/*.test.ts'], environment: 'jsdom', setupFiles: ['fake-indexeddb/auto'], testTimeout: 30_000 } },
+      { resolve: { alias }, plugins: [vue()], test: { name: 'dom', include: ['tests/dom/**/*.test.ts'], environment: 'jsdom', setupFiles: ['fake-indexeddb/auto', './tests/dom/jsdom-inert-documents.setup.ts'], testTimeout: 30_000 } },
       {
         resolve: { alias },
         test: {
