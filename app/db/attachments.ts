@@ -17,7 +17,8 @@ export async function addMessageWithAttachments(message: NewMessage, drafts: rea
     const attachments = drafts.map(summaryOf)
     const record = await addMessage({ ...message, attachments })
     const now = Date.now()
-    await db.attachments.bulkAdd(drafts.map(draft => ({ ...summaryOf(draft), blob: draft.blob, threadId: record.threadId, messageId: record.id, createdAt: now })))
+    // one millisecond apart: the files keep the order they were attached in
+    await db.attachments.bulkAdd(drafts.map((draft, index) => ({ ...summaryOf(draft), blob: draft.blob, threadId: record.threadId, messageId: record.id, createdAt: now + index })))
     return record
   })
 }

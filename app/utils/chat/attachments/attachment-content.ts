@@ -37,6 +37,14 @@ export async function blobToDataUrl(blob: Blob, mime = blob.type): Promise<strin
   return `data:${mime || 'application/octet-stream'};base64,${bytesToBase64(new Uint8Array(await blob.arrayBuffer()))}`
 }
 
+/** The bytes of base64 text (checked as base64 by the caller). */
+export function base64ToBytes(text: string): Uint8Array {
+  const binary = atob(text)
+  const bytes = new Uint8Array(binary.length)
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index)
+  return bytes
+}
+
 export function bytesToBase64(bytes: Uint8Array): string {
   let binary = ''
   const chunk = 0x8000
