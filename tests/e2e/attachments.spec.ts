@@ -110,8 +110,8 @@ test.describe('attachments on the demo model (text only)', () => {
       { name: 'huge.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(21 * 1024 * 1024, 0x20) },
       { name: 'clip.mp4', mimeType: 'video/mp4', buffer: Buffer.from('not a video') },
     ])
-    await expect(page.getByText('huge.pdf is 21 MB: a document may have at most 20 MB.')).toBeVisible()
-    await expect(page.getByText(/clip\.mp4 cannot be attached: only images/)).toBeVisible()
+    await expect(page.getByText('huge.pdf is 21 MB: a document may have at most 20 MB.', { exact: true })).toBeVisible()
+    await expect(page.getByText(/^clip\.mp4 cannot be attached: only images/).last()).toBeVisible()
     await expect(page.getByTestId('composer-attachment')).toHaveCount(0)
   })
 
