@@ -111,7 +111,7 @@ test.describe('attachments on the demo model (text only)', () => {
       { name: 'clip.mp4', mimeType: 'video/mp4', buffer: Buffer.from('not a video') },
     ])
     await expect(page.getByText('huge.pdf is 21 MB: a document may have at most 20 MB.', { exact: true })).toBeVisible()
-    await expect(page.getByText(/^clip\.mp4 cannot be attached: only images/).last()).toBeVisible()
+    await expect(page.getByText('clip.mp4 cannot be attached: only images (PNG, JPEG, WebP, GIF) and text, Markdown, code, CSV, JSON, HTML or PDF documents can.', { exact: true })).toBeVisible()
     await expect(page.getByTestId('composer-attachment')).toHaveCount(0)
   })
 
