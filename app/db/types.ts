@@ -166,3 +166,21 @@ export interface UserToolRecord {
   createdAt: number
   updatedAt: number
 }
+
+/**
+ * One passage of a document attached to a chat (`documentPassages`), what `search_documents` finds. Kept apart from
+ * the attachment's blob so the chat's index can be rebuilt after a reload without reading the file again.
+ */
+export interface DocumentPassageRecord {
+  /** `<attachmentId>#<index, zero-padded>`: a document's passages sort in reading order. */
+  id: string
+  attachmentId: string
+  threadId: string
+  /** The file's name as attached, shown to the model and in the tool card. */
+  name: string
+  /** 1-based page of a PDF; absent for formats without pages. */
+  page?: number
+  /** Position of the passage in its document, from 0. */
+  index: number
+  text: string
+}
