@@ -16,8 +16,14 @@ function megabytes(bytes: number): string {
 }
 
 async function readBytes(blob: Blob): Promise<Uint8Array> {
-  // Response reads any Blob, also one from another realm that lacks `arrayBuffer()` (older jsdom, some polyfills).
-  return new Uint8Array(typeof blob.arrayBuffer === 'function' ? await blob.arrayBuffer() : await new Response(blob).arrayBuffer())
+  if (typeof blob.arrayBuffer === 'function') return new Uint8Array(await blob.arrayBuffer())
+  // A Blob without `arrayBuffer()` (jsdom's, some polyfills) is still read by its realm's FileReader.
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader()
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer))
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'))
+    reader.readAsArrayBuffer(blob)
+  })
 }
 
 /**
