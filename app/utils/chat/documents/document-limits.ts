@@ -1,5 +1,5 @@
 // How much of a document is kept and searched. A passage is about what a model needs to quote an answer with its
-// context; the caps keep one chat's index small enough to build in the tab in well under a second.
+// context; the caps keep one chat's index small enough to build in the tab in a few seconds at worst (once: it is cached).
 
 /** The largest file read for its text. */
 export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024
@@ -8,7 +8,7 @@ export const MAX_DOCUMENT_PAGES = 500
 /** Characters of text kept from one document (about 500 pages of prose). */
 export const MAX_DOCUMENT_TEXT_CHARS = 2_000_000
 /** Passages of one document. */
-export const MAX_PASSAGES_PER_DOCUMENT = 2_500
+export const MAX_PASSAGES_PER_DOCUMENT = 3_000
 /** Passages of all the documents of one chat. */
 export const MAX_PASSAGES_PER_CHAT = 10_000
 /** The length a passage aims for, in characters. */
