@@ -182,7 +182,11 @@ export interface AttachmentSummary {
   size: number
   width?: number
   height?: number
+  /** A document's search index: being built, built (pages and passages read), or failed (why, for the user). */
+  index?: DocumentIndexState
 }
+
+export type DocumentIndexState = { status: 'indexing' } | { status: 'ready', pages: number, passages: number } | { status: 'failed', message: string }
 
 /** A file sent with a user message: the blob (an image already resized), in its own table. */
 export interface AttachmentRecord extends AttachmentSummary {
@@ -190,4 +194,22 @@ export interface AttachmentRecord extends AttachmentSummary {
   messageId: string
   blob: Blob
   createdAt: number
+}
+
+/**
+ * One passage of a document attached to a chat (`documentPassages`), what `search_documents` finds. Kept apart from
+ * the attachment's blob so the chat's index can be rebuilt after a reload without reading the file again.
+ */
+export interface DocumentPassageRecord {
+  /** `<attachmentId>#<index, zero-padded>`: a document's passages sort in reading order. */
+  id: string
+  attachmentId: string
+  threadId: string
+  /** The file's name as attached, shown to the model and in the tool card. */
+  name: string
+  /** 1-based page of a PDF; absent for formats without pages. */
+  page?: number
+  /** Position of the passage in its document, from 0. */
+  index: number
+  text: string
 }
