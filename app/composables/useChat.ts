@@ -6,6 +6,7 @@ import { deleteMessagesAfter, listMessages, toModelMessages, updateMessage } fro
 import type { MessageRecord } from '~/db/types'
 import { addMessageWithAttachments, type AttachmentDraft } from '~/db/attachments'
 import { attachmentContentsOf } from '~/utils/chat/attachments/attachment-history'
+import { indexMessageDocuments } from './index-message-documents'
 import { addEditedMessage, branchAtPromptOf } from '~/db/message-branches'
 import { claimThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
@@ -205,7 +206,9 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     if (!id || (!content && attachments.length === 0)) return false
     const started = await startRun(id, askModel, async () => {
       await (await loadStoredApproval()).closeWaitingCalls(id)
-      await addMessageWithAttachments({ threadId: id, role: 'user', content, status: 'complete' }, attachments)
+      const message = await addMessageWithAttachments({ threadId: id, role: 'user', content, status: 'complete' }, attachments)
+      // the model can search the documents from its first step
+      await indexMessageDocuments(message, attachments)
     })
     return !!started
   }

@@ -111,14 +111,16 @@ export async function addEditedMessage(messageId: string, text: string): Promise
  */
 export async function deleteBranch(messageId: string): Promise<number> {
   const db = getDatabase()
-  return db.transaction('rw', db.threads, db.messages, db.attachments, async () => {
+  return db.transaction('rw', [db.threads, db.messages, db.attachments, db.documentPassages], async () => {
     const row = await db.messages.get(messageId)
     if (!row) return 0
     const siblings = await siblingsOf(db, row)
     const doomed = await subtreeOf(db, row)
     await db.messages.bulkDelete(doomed.map(each => each.id))
-    // the files sent with the deleted messages go with them
-    await db.attachments.where('messageId').anyOf(doomed.map(each => each.id)).delete()
+    // the files sent with the deleted messages go with them, and their documents' passages (no search finds them)
+    const files = await db.attachments.where('messageId').anyOf(doomed.map(each => each.id)).primaryKeys()
+    await db.attachments.bulkDelete(files)
+    await db.documentPassages.where('attachmentId').anyOf(files).delete()
     if (!row.onPath) return doomed.length
     const index = siblings.findIndex(sibling => sibling.id === row.id)
     const next = siblings[index - 1] ?? siblings[index + 1]

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { addMessageWithAttachments, attachmentBytesOfThread, attachmentsOfMessages, attachmentsOfThread, getAttachment, type AttachmentDraft } from '~/db/attachments'
 import { addMessage, listMessages, toModelMessages } from '~/db/messages'
 import { deleteBranch } from '~/db/message-branches'
+import { replaceDocumentPassages } from '~/db/document-passages'
 import { createThread, deleteThread } from '~/db/threads'
 import { attachmentContentsOf, IMAGES_NOT_SENT } from '~/utils/chat/attachments/attachment-history'
 import { useFreshDatabase } from './helpers/fresh-database'
@@ -63,6 +64,17 @@ describe('attachments in the database', () => {
     await deleteBranch(reply.id)
     expect((await attachmentsOfThread(thread.id)).map(each => each.id)).toEqual(['first'])
     expect(first.attachments).toHaveLength(1)
+  })
+
+  it('deleting a message or a chat removes its documents\' passages, so no search finds them', async () => {
+    const thread = await createThread()
+    await addMessageWithAttachments({ threadId: thread.id, role: 'user', content: 'one', status: 'complete' }, [document('kept')])
+    const second = await addMessageWithAttachments({ threadId: thread.id, role: 'user', content: 'two', status: 'complete' }, [document('gone')])
+    for (const id of ['kept', 'gone']) await replaceDocumentPassages({ attachmentId: id, threadId: thread.id, name: `${id}.md` }, [{ text: 'Tokyo is large.' }])
+    await deleteBranch(second.id)
+    expect((await database().documentPassages.toArray()).map(row => row.attachmentId)).toEqual(['kept'])
+    await deleteThread(thread.id)
+    expect(await database().documentPassages.count()).toBe(0)
   })
 })
 

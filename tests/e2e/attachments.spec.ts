@@ -101,6 +101,8 @@ test.describe('attachments on the demo model (text only)', () => {
     await expect(question.getByTestId('loop-notice')).toContainText('This model does not read images: photo.png was not sent.')
     await expect(question.getByTestId('message-document')).toContainText('notes.md')
     await expect(question.getByTestId('message-document')).toContainText('20 bytes')
+    // indexed for search_documents before the model was asked
+    await expect(question.getByTestId('message-document')).toContainText('1 page, 1 passage')
     await expect(question.getByTestId('message-image')).toHaveCount(1)
   })
 
