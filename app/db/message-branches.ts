@@ -1,6 +1,7 @@
 import { StorageError } from '#shared/errors/storage-error'
 import { setActivePath, siblingsOf, subtreeOf } from './active-path'
 import { getDatabase, type PlugboardDatabase } from './database'
+import { createId } from './create-id'
 import { addMessage } from './messages'
 import type { MessageRecord } from './types'
 
@@ -94,14 +95,25 @@ export async function branchAt(messageId: string): Promise<void> {
 
 /**
  * Sends an edited copy of a user message: a new user row beside the old one (same parent), which becomes the
- * active leaf. The old message and its replies stay on their branch.
+ * active leaf. The old message and its replies stay on their branch. The files it was sent with go with the copy
+ * (copied rows: deleting either branch leaves the other's files).
  */
 export async function addEditedMessage(messageId: string, text: string): Promise<MessageRecord> {
   const content = text.trim()
   if (!content) throw new RangeError('An edited message cannot be empty.')
   const original = await mustGet(getDatabase(), messageId, 'edit message')
   if (original.role !== 'user') throw new RangeError('Only your own messages can be edited.')
-  return addMessage({ threadId: original.threadId, role: 'user', content, status: 'complete', parentId: original.parentId ?? null })
+  const edited = { threadId: original.threadId, role: 'user' as const, content, status: 'complete' as const, parentId: original.parentId ?? null }
+  if (!original.attachments?.length) return addMessage(edited)
+  const db = getDatabase()
+  return db.transaction('rw', [db.threads, db.messages, db.attachments], async () => {
+    const files = await db.attachments.where('messageId').equals(original.id).toArray()
+    const newIds = new Map(files.map(file => [file.id, createId()]))
+    const attachments = original.attachments!.filter(summary => newIds.has(summary.id)).map(summary => ({ ...summary, id: newIds.get(summary.id)! }))
+    const record = await addMessage({ ...edited, attachments })
+    await db.attachments.bulkAdd(files.map(file => ({ ...file, id: newIds.get(file.id)!, messageId: record.id })))
+    return record
+  })
 }
 
 /**

@@ -2,7 +2,7 @@ import { Blob as NodeBlob } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
 import { addMessageWithAttachments, attachmentBytesOfThread, attachmentsOfMessages, attachmentsOfThread, getAttachment, type AttachmentDraft } from '~/db/attachments'
 import { addMessage, listMessages, toModelMessages } from '~/db/messages'
-import { deleteBranch } from '~/db/message-branches'
+import { addEditedMessage, deleteBranch } from '~/db/message-branches'
 import { replaceDocumentPassages } from '~/db/document-passages'
 import { createThread, deleteThread } from '~/db/threads'
 import { attachmentContentsOf, IMAGES_NOT_SENT } from '~/utils/chat/attachments/attachment-history'
@@ -64,6 +64,17 @@ describe('attachments in the database', () => {
     await deleteBranch(reply.id)
     expect((await attachmentsOfThread(thread.id)).map(each => each.id)).toEqual(['first'])
     expect(first.attachments).toHaveLength(1)
+  })
+
+  it('an edited message keeps the files of the original, as copies of its own', async () => {
+    const thread = await createThread()
+    const original = await addMessageWithAttachments({ threadId: thread.id, role: 'user', content: 'what is it?', status: 'complete' }, [image('pic', 'photo.png')])
+    const edited = await addEditedMessage(original.id, 'what is in it?')
+    expect(edited.attachments).toEqual([expect.objectContaining({ name: 'photo.png', kind: 'image' })])
+    expect(edited.attachments![0]!.id).not.toBe('pic')
+    await deleteBranch(original.id)
+    const rows = await attachmentsOfThread(thread.id)
+    expect(rows.map(row => [row.name, row.messageId])).toEqual([['photo.png', edited.id]])
   })
 
   it('deleting a message or a chat removes its documents\' passages, so no search finds them', async () => {
