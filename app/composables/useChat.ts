@@ -144,7 +144,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       return
     }
     // Images go as parts to a model that reads them; otherwise the user's message gets a note saying they were left out.
-    const userContent = await attachmentContentsOf(records, { acceptsImages: await (options.readsImages?.(chatModel) ?? true) })
+    const userContent = await attachmentContentsOf(records, { acceptsImages: () => options.readsImages?.(chatModel) ?? Promise.resolve(true) })
     const messages = withSystemPrompt([...toModelMessages(records, { userContent }), ...(more.extraMessages ?? [])], systemPrompt)
     const server = options.runOnServer?.()
     if (server) {

@@ -4,8 +4,8 @@ import { attachmentBytesOfThread } from '~/db/attachments'
 import { prepareAttachments } from '~/utils/chat/attachments/prepare-attachments'
 
 export interface UseComposerAttachmentsOptions {
-  /** Told each file that was refused (kind, size, a limit), in a sentence naming it. */
-  onRefused?: (message: string) => void
+  /** Told the files of one pick, paste or drop that were refused (kind, size, a limit), a sentence naming each. */
+  onRefused?: (messages: string[]) => void
 }
 
 /**
@@ -26,7 +26,7 @@ export function useComposerAttachments(threadId: MaybeRefOrGetter<string | undef
       const chatBytes = id ? await attachmentBytesOfThread(id) : 0
       const { drafts, refusals } = await prepareAttachments(files, { pending: pending.value, chatBytes })
       pending.value = [...pending.value, ...drafts]
-      for (const refusal of refusals) options.onRefused?.(refusal)
+      if (refusals.length) options.onRefused?.(refusals)
     }
     finally {
       preparing.value--

@@ -112,8 +112,12 @@ test.describe('attachments on the demo model (text only)', () => {
       { name: 'huge.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(21 * 1024 * 1024, 0x20) },
       { name: 'clip.mp4', mimeType: 'video/mp4', buffer: Buffer.from('not a video') },
     ])
-    await expect(page.getByText('huge.pdf is 21 MB: a document may have at most 20 MB.', { exact: true })).toBeVisible()
-    await expect(page.getByText('clip.mp4 cannot be attached: only images (PNG, JPEG, WebP, GIF) and text, Markdown, code, CSV, JSON, HTML or PDF documents can.', { exact: true })).toBeVisible()
+    // one notice naming each file and why
+    const notice = page.getByText('2 files not attached').filter({ visible: true })
+    await expect(notice).toBeVisible()
+    const reasons = page.getByText(/huge\.pdf is 21 MB/).filter({ visible: true })
+    await expect(reasons).toContainText('huge.pdf is 21 MB: a document may have at most 20 MB.')
+    await expect(reasons).toContainText('clip.mp4 cannot be attached: only images (PNG, JPEG, WebP, GIF) and text, Markdown, code, CSV, JSON, HTML or PDF documents can.')
     await expect(page.getByTestId('composer-attachment')).toHaveCount(0)
   })
 
