@@ -62,6 +62,8 @@ test.describe('images through the OpenRouter proxy (a model that reads images)',
     const thumbnails = page.getByTestId('message-image')
     await expect(thumbnails).toHaveCount(2)
     await expect(thumbnails.first().locator('img')).toHaveAttribute('src', /^blob:/)
+    // the page's CSP lets it load (an image that failed to load has no natural width)
+    await expect.poll(() => thumbnails.first().locator('img').evaluate(image => (image as HTMLImageElement).naturalWidth)).toBe(64)
     await thumbnails.first().click()
     const full = page.getByTestId('image-full')
     await expect(full).toBeVisible()
