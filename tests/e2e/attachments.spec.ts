@@ -115,9 +115,9 @@ test.describe('attachments on the demo model (text only)', () => {
       { name: 'clip.mp4', mimeType: 'video/mp4', buffer: Buffer.from('not a video') },
     ])
     // one notice naming each file and why
-    const notice = page.getByText('2 files not attached').filter({ visible: true })
+    const notice = page.getByText('2 files not attached', { exact: true }).filter({ visible: true })
     await expect(notice).toBeVisible()
-    const reasons = page.getByText(/huge\.pdf is 21 MB/).filter({ visible: true })
+    const reasons = page.getByText(/^huge\.pdf is 21 MB/).filter({ visible: true })
     await expect(reasons).toContainText('huge.pdf is 21 MB: a document may have at most 20 MB.')
     await expect(reasons).toContainText('clip.mp4 cannot be attached: only images (PNG, JPEG, WebP, GIF) and text, Markdown, code, CSV, JSON, HTML or PDF documents can.')
     await expect(page.getByTestId('composer-attachment')).toHaveCount(0)
