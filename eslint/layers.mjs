@@ -24,6 +24,7 @@ export const layers = [
   { folder: '`shared/loop`', mayImport: 'shared', files: ['shared/loop/**'], checkPackages: true },
   { folder: '`app/utils/chat/user-tools`', mayImport: 'shared, vue, quickjs-emscripten-core, app/utils/chat, app/db', files: ['app/utils/chat/user-tools/**'] },
   { folder: '`app/utils/chat/catalog`', mayImport: 'shared, vue, app/utils/chat, app/db', files: ['app/utils/chat/catalog/**'] },
+  { folder: '`app/utils/chat/documents`', mayImport: 'shared, app/db, minisearch, pdfjs-dist', files: ['app/utils/chat/documents/**'] },
   { folder: '`app/utils/chat`', mayImport: 'shared, vue, app/db', files: ['app/utils/chat/**'] },
   { folder: '`app/db`', mayImport: 'shared, dexie', files: ['app/db/**'] },
   { folder: '`app/utils/audit`', mayImport: 'app/db', files: ['app/utils/audit/**'] },
@@ -49,6 +50,6 @@ export const layers = [
   { folder: '`server/utils` (the rest)', mayImport: 'shared, server/utils', files: ['server/utils/**'] },
   { folder: '`server/` (the rest)', mayImport: 'shared, server/utils', files: ['server/**'] },
   { folder: '`app/` (the rest: pages, plugins, middleware, other components and utils)', mayImport: 'shared, everything in app', files: ['app/**'] },
-  { folder: '`plugins/`', mayImport: '`~/utils/chat/plugin-api`, `~/utils/chat/tools`, app/db (`search_chat_history`)', files: ['plugins/**'] },
+  { folder: '`plugins/`', mayImport: '`~/utils/chat/plugin-api`, `~/utils/chat/tools`, app/db (`search_chat_history`), `app/utils/chat/documents` (`search_documents`)', files: ['plugins/**'] },
   { folder: '`scripts/flash-tool-registry.ts`', mayImport: 'everything', files: ['scripts/flash-tool-registry.ts'] },
 ]

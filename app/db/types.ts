@@ -113,6 +113,8 @@ export interface MessageRecord {
   /** Every notice of the turn, in order (`notice` is the last of them). */
   notices?: { kind: string, message: string }[]
   usage?: TokenUsage
+  /** User rows: the files sent with it (their blobs are rows of `attachments`, linked by `messageId`). */
+  attachments?: AttachmentSummary[]
   /**
    * A reply written on by Continue: how many characters of `content` it held before (its cut text). A tab that
    * reopens it mid-continuation (a server-run chat) keeps that text when the step's own text arrives.
@@ -171,4 +173,49 @@ export interface UserToolRecord {
   enabled?: boolean
   createdAt: number
   updatedAt: number
+}
+
+/** An image (sent to models that read images) or a document (kept for search, named to the model). */
+export type AttachmentKind = 'image' | 'document'
+
+/** What a message row says about one of its attachments, so the list shows it without reading the blob. */
+export interface AttachmentSummary {
+  id: string
+  kind: AttachmentKind
+  name: string
+  mime: string
+  /** Bytes of the stored blob. */
+  size: number
+  width?: number
+  height?: number
+  /** A document's search index: being built, built (pages and passages read), or failed (why, for the user). */
+  index?: DocumentIndexState
+}
+
+export type DocumentIndexState = { status: 'indexing' } | { status: 'ready', pages: number, passages: number } | { status: 'failed', message: string }
+
+/** A file sent with a user message: the blob (an image already resized), in its own table. */
+export interface AttachmentRecord extends AttachmentSummary {
+  threadId: string
+  messageId: string
+  blob: Blob
+  createdAt: number
+}
+
+/**
+ * One passage of a document attached to a chat (`documentPassages`), what `search_documents` finds. Kept apart from
+ * the attachment's blob so the chat's index can be rebuilt after a reload without reading the file again.
+ */
+export interface DocumentPassageRecord {
+  /** `<attachmentId>#<index, zero-padded>`: a document's passages sort in reading order. */
+  id: string
+  attachmentId: string
+  threadId: string
+  /** The file's name as attached, shown to the model and in the tool card. */
+  name: string
+  /** 1-based page of a PDF; absent for formats without pages. */
+  page?: number
+  /** Position of the passage in its document, from 0. */
+  index: number
+  text: string
 }

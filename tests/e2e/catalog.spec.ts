@@ -29,7 +29,7 @@ test.describe('tool catalog', () => {
     await openApp(page)
     await openCatalog(page)
     const tools = page.getByTestId('catalog-tool')
-    await expect(tools).toHaveCount(5)
+    await expect(tools).toHaveCount(6)
     await expect(item(page, 'fetch_web_page')).toContainText('/fetch') // a server tool sits beside the browser's
 
     await page.getByTestId('catalog-search').fill('convert units')
@@ -46,7 +46,7 @@ test.describe('tool catalog', () => {
     await page.getByRole('group', { name: 'Category' }).getByRole('button', { name: 'Utilities' }).click()
     await expect(tools.locator('h2')).toHaveText(['Calculator', 'Current time'])
     await page.getByTestId('catalog-category-all').click()
-    await expect(tools).toHaveCount(5)
+    await expect(tools).toHaveCount(6)
   })
 
   test('shows a tool\'s inputs in basic and advanced groups, its runtime, version, cost and deprecation', async ({ page }) => {

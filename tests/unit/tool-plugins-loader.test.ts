@@ -79,7 +79,7 @@ describe('loadToolPlugins', () => {
     const result = await loadToolPlugins(import.meta.glob('../../plugins/*.ts'), registry)
     expect(result.failed).toEqual([])
     expect(error).not.toHaveBeenCalled()
-    expect(result.loaded).toEqual(['calculate', 'get_current_time', 'get_weather', 'search_chat_history'])
+    expect(result.loaded).toEqual(['calculate', 'get_current_time', 'get_weather', 'search_chat_history', 'search_documents'])
     expect(registry.getTool('get_weather')!.enabled.value).toBe(false)
   })
 })

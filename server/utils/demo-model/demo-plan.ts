@@ -1,6 +1,7 @@
 import { demoMessageText, offeredDemoTools } from './demo-request'
 import type { DemoRequest, DemoTool } from './demo-request'
 import { detectDemoIntents } from './demo-intents'
+import { detectDemoDocumentQuestion } from './demo-documents'
 import type { DemoIntent } from './demo-intents'
 import { findDemoNamedCalls } from './demo-named-tools'
 import { prepareDemoOfferedTools } from './demo-offered-tools'
@@ -125,6 +126,13 @@ export function planDemoReply(request: DemoRequest): DemoPlan {
       return { name: call.toolName, arguments: call.arguments ?? (intent ? mapDemoArguments(intent.arguments, tool) : {}) }
     })
     return textPlan('tool-calls', '', { reasoning, toolCalls: toolCallsFrom(calls, seed) })
+  }
+
+  // A question about the chat's attachment, when the chat offers the search over its documents.
+  const documents = toolsByName.get('search_documents')
+  const documentQuery = documents ? detectDemoDocumentQuestion(prompt) : undefined
+  if (documents && documentQuery) {
+    intents.unshift({ toolName: 'search_documents', arguments: { query: documentQuery } })
   }
 
   if (intents.length > 0) {

@@ -3,6 +3,7 @@ import { demoMessageText } from './demo-request'
 import type { DemoMessage } from './demo-request'
 import { parseUserJsonObject } from './demo-named-tools'
 import { DEMO_LABEL } from './demo-replies'
+import { demoDocumentAnswer } from './demo-documents'
 import { DEMO_MAX_QUOTED_CHARS, DEMO_MAX_TOOL_CALLS } from './demo-limits'
 import { DENIED_CONTENT, NO_ANSWER_CONTENT, NO_APPROVER_CONTENT, REFUSED_CONTENT } from '#shared/loop/tool-approval'
 
@@ -116,6 +117,8 @@ function answerOne(outcome: DemoToolOutcome): string {
       const query = argument('query')
       return `Here is what ${tool} found${query ? ` for "${query}"` : ''}:\n\n${value}`
     }
+    case 'search_documents':
+      return demoDocumentAnswer(outcome.content)
     default:
       return value.includes('\n') ? `The ${tool} tool returned:\n\n${value}` : `The ${tool} tool returned: ${value}`
   }
