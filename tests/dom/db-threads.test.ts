@@ -11,7 +11,7 @@ const database = useFreshDatabase('threads-test')
 describe('threads', () => {
   it('declares the version 6 schema with the indexes the queries use', async () => {
     await database().open()
-    expect(database().verno).toBe(6)
+    expect(database().verno).toBe(8)
     expect(database().presets.schema.indexes.map(index => index.name)).toEqual(['updatedAt'])
     expect(database().threads.schema.primKey.name).toBe('id')
     expect(database().threads.schema.indexes.map(index => index.name).sort()).toEqual(['createdAt', 'updatedAt'])
