@@ -29,11 +29,10 @@ export default defineTool({
     if (!text) throw new Error('The query is empty.')
     const hits = await searchDocuments(context.threadId, text, limit ?? DEFAULT_SEARCH_RESULTS)
     if (hits.length === 0) return `No passage of the attached documents matches "${text}".`
-    return hits.map(hit => ({
-      source: hit.page === undefined ? hit.name : `${hit.name}, page ${hit.page}`,
-      file: hit.name,
-      ...(hit.page !== undefined && { page: hit.page }),
-      passage: hit.text,
-    }))
+    // Plain text, read alike by the model and on the card: the first line names the sources, then each passage
+    // under a numbered source line the model can cite.
+    const sources = hits.map(hit => (hit.page === undefined ? hit.name : `${hit.name}, page ${hit.page}`))
+    const heading = `Found ${hits.length} passage${hits.length === 1 ? '' : 's'}: ${[...new Set(sources)].join('; ')}`
+    return [heading, ...hits.map((hit, index) => `[${index + 1}] ${sources[index]}\n${hit.text}`)].join('\n\n')
   },
 })

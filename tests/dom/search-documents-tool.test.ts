@@ -28,8 +28,12 @@ describe('the search_documents tool', () => {
   it('returns the matching passages with their file name for the model to cite', async () => {
     const thread = await createThread()
     await attach(thread.id, '# Hours\n\nThe office opens at nine.\n\n# Parking\n\nVisitors park in lot B.')
-    const result = await searchDocuments.handler({ query: 'where do visitors park' }, context(thread.id))
-    expect(result).toEqual([{ source: 'handbook.md', file: 'handbook.md', passage: expect.stringContaining('Visitors park in lot B.') }])
+    await attach(thread.id, 'Parking permits cost ten euros.', 'permits.txt')
+    const result = await searchDocuments.handler({ query: 'where do visitors park' }, context(thread.id)) as string
+    const [heading, ...passages] = result.split('\n\n')
+    expect(heading).toBe('Found 2 passages: handbook.md; permits.txt')
+    expect(passages[0]).toMatch(/^\[1\] handbook\.md\n.*Visitors park in lot B\./)
+    expect(passages[1]).toBe('[2] permits.txt\nParking permits cost ten euros.')
   })
 
   it('says so when nothing matches, and refuses an empty query', async () => {

@@ -32,9 +32,7 @@ describe('the demo model and attached documents', () => {
   })
 
   it('quotes the passages it got back, each with its file and page', () => {
-    const result = JSON.stringify([
-      { source: 'policy.pdf, page 2', file: 'policy.pdf', page: 2, passage: 'A refund is paid within 30 days of a cancelled trip.' },
-    ])
+    const result = 'Found 1 passage: policy.pdf, page 2\n\n[1] policy.pdf, page 2\nA refund is paid within 30 days of a cancelled trip.'
     const request: DemoRequest = {
       messages: [
         { role: 'user', content: 'What does the PDF say about refunds?' },
@@ -49,5 +47,18 @@ describe('the demo model and attached documents', () => {
     expect(plan.text).toContain('> A refund is paid within 30 days of a cancelled trip.')
     expect(plan.text).toContain('— *policy.pdf, page 2*')
     expect(plan.text).toContain(DEMO_LABEL)
+  })
+
+  it('says when the search found nothing to quote', () => {
+    const request: DemoRequest = {
+      messages: [
+        { role: 'user', content: 'What does the PDF say about zeppelins?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search_documents', arguments: '{"query":"zeppelins"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'No passage of the attached documents matches "zeppelins".' },
+      ],
+      tools: [searchDocuments],
+      stream: true,
+    }
+    expect(planDemoReply(request).text).toContain('found nothing to quote: No passage of the attached documents matches "zeppelins".')
   })
 })

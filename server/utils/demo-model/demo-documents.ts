@@ -1,4 +1,3 @@
-import { parseJson } from '#shared/security/parse-json'
 import { DEMO_MAX_QUOTED_CHARS } from './demo-limits'
 
 // A question about the chat's attachment: "what does the PDF say about refunds", "summarise this document",
@@ -17,25 +16,21 @@ export function detectDemoDocumentQuestion(prompt: string): string | undefined {
   return query ? query.slice(0, DEMO_MAX_QUOTED_CHARS) : undefined
 }
 
-interface PassageResult { source?: unknown, passage?: unknown }
+// `search_documents`' answer: a heading line, then blocks of "[n] <file>, page <p>" and the passage on the next line.
+const PASSAGE_BLOCK = /^\[\d+\] ([^\n]+)\n([^\n]+)$/
 
 /** The answer to a `search_documents` result: the best passages quoted, each with its file and page. */
 export function demoDocumentAnswer(content: string): string {
-  let passages: PassageResult[] = []
-  try {
-    const value = parseJson(content)
-    if (Array.isArray(value)) passages = value.filter((item): item is PassageResult => Boolean(item) && typeof item === 'object')
-  }
-  catch {}
-  const quoted = passages
-    .filter(item => typeof item.passage === 'string' && typeof item.source === 'string')
+  const quoted = content.split('\n\n')
+    .map(block => PASSAGE_BLOCK.exec(block.trim()))
+    .filter(match => match !== null)
     .slice(0, PASSAGES_SHOWN)
-    .map((item) => {
-      const text = (item.passage as string).replace(/\s+/g, ' ').trim()
+    .map(([, source, passage]) => {
+      const text = passage!.trim()
       const cut = text.length > PASSAGE_QUOTE_CHARS ? `${text.slice(0, PASSAGE_QUOTE_CHARS)}…` : text
-      return `> ${escapeQuote(cut)}\n>\n> — *${escapeQuote(item.source as string)}*`
+      return `> ${escapeQuote(cut)}\n>\n> — *${escapeQuote(source!.trim())}*`
     })
-  if (quoted.length === 0) return `The \`search_documents\` tool found nothing to quote: ${content.trim().slice(0, 300)}`
+  if (quoted.length === 0) return `The \`search_documents\` tool found nothing to quote: ${escapeQuote(content.trim().slice(0, 300))}`
   return `Here is what the attached documents say (from the \`search_documents\` tool):\n\n${quoted.join('\n\n')}`
 }
 
