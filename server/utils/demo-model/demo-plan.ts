@@ -132,7 +132,9 @@ export function planDemoReply(request: DemoRequest): DemoPlan {
   const documents = toolsByName.get('search_documents')
   const documentQuery = documents ? detectDemoDocumentQuestion(prompt) : undefined
   if (documents && documentQuery) {
-    intents.unshift({ toolName: 'search_documents', arguments: { query: documentQuery } })
+    // the whole question is the query: a clause the plain-words matcher gave the same tool would search twice
+    const others = intents.filter(intent => intent.toolName !== 'search_documents')
+    intents.splice(0, intents.length, { toolName: 'search_documents', arguments: { query: documentQuery } }, ...others)
   }
 
   if (intents.length > 0) {
