@@ -9,7 +9,7 @@ import { createResolver, defineNuxtModule } from 'nuxt/kit'
 const PRECACHED = [/^_nuxt\/[^/]+\.(?:js|css)$/, /^icons\/[^/]+\.png$/, /^favicon\.svg$/]
 
 /** The files of the public folder the worker keeps at install, each with a hash of its content as revision. */
-async function precacheManifest(publicDir: string) {
+export async function precacheManifest(publicDir: string) {
   const files = (await readdir(publicDir, { recursive: true }))
     .map(file => file.split('\\').join('/'))
     .filter(file => PRECACHED.some(pattern => pattern.test(file)))
