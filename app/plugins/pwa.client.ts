@@ -1,5 +1,5 @@
 import { shallowRef } from 'vue'
-import { Workbox } from 'workbox-window'
+import type { Workbox } from 'workbox-window'
 import { keepAppShell } from '~/utils/pwa/app-shell'
 
 /** What the page knows of the service worker: whether a new version waits, and how to switch to it. */
@@ -24,12 +24,16 @@ export default defineNuxtPlugin({
     const needRefresh = shallowRef(false)
     let reload = async () => {}
     if (!import.meta.dev && 'serviceWorker' in navigator) {
-      const workbox = new Workbox('/sw.js', { scope: '/' })
-      // Also when the waiting version is one this tab did not install (a deploy found by another tab or by the hourly
-      // check): the user is asked either way.
-      workbox.addEventListener('waiting', () => (needRefresh.value = true))
-      // Waits for the page's load event, so the worker's downloads do not compete with the first screen's.
-      workbox.register().then((registration) => {
+      let workbox: Workbox | undefined
+      // Its own chunk, loaded after the first screen: nothing of it is needed before the page has loaded.
+      import('workbox-window').then(({ Workbox }) => {
+        workbox = new Workbox('/sw.js', { scope: '/' })
+        // Also when the waiting version is one this tab did not install (a deploy found by another tab or by the
+        // hourly check): the user is asked either way.
+        workbox.addEventListener('waiting', () => (needRefresh.value = true))
+        // Waits for the page's load event, so the worker's downloads do not compete with the first screen's.
+        return workbox.register()
+      }).then((registration) => {
         keepAppShell().catch(() => {
           // Cache Storage refused (private mode, quota): the app still works online
         })
@@ -40,9 +44,10 @@ export default defineNuxtPlugin({
         setInterval(check, UPDATE_CHECK_MS)
         window.addEventListener('online', check)
       }).catch(() => {
-        // No worker (blocked by the browser, an insecure origin): the app works online as before
+        // No worker (blocked by the browser, an insecure origin, the chunk not loaded): the app works online
       })
       reload = async () => {
+        if (!workbox) return
         // Any change of controller reloads, also to a version this tab did not install (Workbox's "external").
         workbox.addEventListener('controlling', () => window.location.reload())
         workbox.messageSkipWaiting()
