@@ -5,7 +5,7 @@ export default defineNuxtConfig({
   future: { compatibilityVersion: 4 },
   compatibilityDate: '2025-07-15',
   // @nuxt/eslint writes .nuxt/eslint.config.mjs on prepare (eslint.config.mjs builds on it); nothing of it ships.
-  modules: ['@nuxt/ui', 'nuxt-auth-utils', '@nuxt/eslint', '@vite-pwa/nuxt'],
+  modules: ['@nuxt/ui', 'nuxt-auth-utils', '@nuxt/eslint'],
   css: ['~/assets/css/main.css'],
   app: {
     head: {
@@ -44,57 +44,6 @@ export default defineNuxtConfig({
   // `mode: 'svg'`: inline SVG. The default CSS mode scans every stylesheet rule and adds a <style> per icon while
   // the first screen renders (a style recalculation each), which made the first render a long task.
   icon: { mode: 'svg', provider: 'server', serverBundle: false, fallbackToApi: false, clientBundle: { scan: true, sizeLimitKb: 512 } },
-  pwa: {
-    // A new version waits until the user chooses to reload (ChatAppUpdateNotice): never under a streaming reply.
-    registerType: 'prompt',
-    // The module's client plugin registers the worker from the app's own bundle: no inline script, nothing to hash.
-    injectRegister: false,
-    manifest: {
-      name: 'Plugboard',
-      short_name: 'Plugboard',
-      description: 'A tool-calling chat app: plugins register LLM tools, you switch them on or off, the chat loop runs them.',
-      id: '/',
-      start_url: '/',
-      scope: '/',
-      display: 'standalone',
-      theme_color: '#ffffff',
-      background_color: '#ffffff',
-      icons: [
-        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-      ],
-    },
-    workbox: {
-      // Pages are never answered from a precached index.html: that copy would have no headers, so the page would
-      // run without its Content-Security-Policy. A navigation goes to the network first and keeps the server's
-      // answer, headers included, as the one app shell (every route is the same client-rendered page).
-      navigateFallback: null,
-      // Kept at install: every script and stylesheet (the first screen's and those a chat, the settings or a tool
-      // card load later; 1.2 MB as brotli) and the icons. Not the QuickJS WebAssembly (0.5 MB), needed only by
-      // tools written in the app: it is kept the first time it is used (the route below).
-      globPatterns: ['_nuxt/*.{js,css}', 'icons/*.png', 'favicon.svg'],
-      runtimeCaching: [{
-        urlPattern: ({ request, url }) => request.mode === 'navigate' && !url.pathname.startsWith('/api/'),
-        handler: 'NetworkFirst',
-        options: {
-          cacheName: 'plugboard-app-shell',
-          cacheableResponse: { statuses: [200] },
-          plugins: [{ cacheKeyWillBeUsed: async () => '/' }],
-        },
-      }, {
-        // Build files have the hash of their content in their name: one never changes, so the kept copy answers.
-        urlPattern: ({ url }) => url.pathname.startsWith('/_nuxt/') && !url.pathname.startsWith('/_nuxt/builds/'),
-        handler: 'CacheFirst',
-        options: { cacheName: 'plugboard-build-files', cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 32 } },
-      }],
-      // The first visit's page is controlled at once, so its shell and chunks are kept without a second load.
-      clientsClaim: true,
-      cleanupOutdatedCaches: true,
-    },
-    // app/plugins/pwa.client.ts registers the worker after the page has loaded and tells the update notice.
-    client: { registerPlugin: false },
-  },
   runtimeConfig: {
     /** Where the server fetches icons of collections not installed (an Iconify API mirror); '' = installed sets only. */
     iconifyApiUrl: 'https://api.iconify.design',

@@ -1,6 +1,5 @@
-/// <reference types="vite-plugin-pwa/vanillajs" />
 import { shallowRef } from 'vue'
-import { registerSW } from 'virtual:pwa-register'
+import type { Workbox } from 'workbox-window'
 import { keepAppShell } from '~/utils/pwa/app-shell'
 
 /** What the page knows of the service worker: whether a new version waits, and how to switch to it. */
@@ -25,27 +24,33 @@ export default defineNuxtPlugin({
     const needRefresh = shallowRef(false)
     let reload = async () => {}
     if (!import.meta.dev && 'serviceWorker' in navigator) {
-      const update = registerSW({
-        immediate: false,
-        onNeedRefresh: () => (needRefresh.value = true),
-        // The reload happens on 'controllerchange' below, which also covers a page the worker began to control
-        // after it loaded (the first visit), where the library would not reload.
-        onNeedReload: () => {},
-        onRegisteredSW(_url, registration) {
-          keepAppShell().catch(() => {
-            // Cache Storage refused (private mode, quota): the app still works online
-          })
-          if (!registration) return
-          const check = () => {
-            if (navigator.onLine && !registration.installing) registration.update().catch(() => {})
-          }
-          setInterval(check, UPDATE_CHECK_MS)
-          window.addEventListener('online', check)
-        },
+      let workbox: Workbox | undefined
+      // Its own chunk, loaded after the first screen: nothing of it is needed before the page has loaded.
+      import('workbox-window').then(({ Workbox }) => {
+        workbox = new Workbox('/sw.js', { scope: '/' })
+        // Also when the waiting version is one this tab did not install (a deploy found by another tab or by the
+        // hourly check): the user is asked either way.
+        workbox.addEventListener('waiting', () => (needRefresh.value = true))
+        // Waits for the page's load event, so the worker's downloads do not compete with the first screen's.
+        return workbox.register()
+      }).then((registration) => {
+        keepAppShell().catch(() => {
+          // Cache Storage refused (private mode, quota): the app still works online
+        })
+        if (!registration) return
+        const check = () => {
+          if (navigator.onLine && !registration.installing) registration.update().catch(() => {})
+        }
+        setInterval(check, UPDATE_CHECK_MS)
+        window.addEventListener('online', check)
+      }).catch(() => {
+        // No worker (blocked by the browser, an insecure origin, the chunk not loaded): the app works online
       })
       reload = async () => {
-        navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true })
-        await update(true)
+        if (!workbox) return
+        // Any change of controller reloads, also to a version this tab did not install (Workbox's "external").
+        workbox.addEventListener('controlling', () => window.location.reload())
+        workbox.messageSkipWaiting()
       }
     }
     return { provide: { appUpdate: { needRefresh, reload } satisfies AppUpdate } }

@@ -1,5 +1,5 @@
 /**
- * The cache where the service worker keeps the app's page (see `pwa.workbox` in nuxt.config.ts): one entry, under
+ * The cache where the service worker keeps the app's page (app/pwa/service-worker.ts): one entry, under
  * '/', because every route is the same client-rendered page. The server's answer is kept whole, headers included,
  * so a page opened offline still runs under its Content-Security-Policy.
  */
