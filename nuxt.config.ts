@@ -53,6 +53,8 @@ export default defineNuxtConfig({
     rateLimitPerMinute: 30,
     /** Body limit of chat routes, in bytes (2 MB). */
     maxBodyBytes: 2 * 1024 * 1024,
+    /** Body limit of the routes that carry images to a model (OpenRouter proxy, server-run chats), in bytes (12 MB). */
+    maxImageBodyBytes: 12 * 1024 * 1024,
     /** How long the proxy waits for the upstream's first byte, and between bytes of a stream. */
     upstreamTimeoutMs: 60_000,
     /** Behind a reverse proxy: trust X-Forwarded-For/-Host/-Proto, from the proxies of trustedProxies only. */

@@ -30,6 +30,8 @@ export interface UseChatOptions {
    * tab only records its events: closing the tab does not stop the reply. @default () => undefined
    */
   runOnServer?: () => { model: string, apiKey?: string } | undefined
+  /** Whether the model (the chat's own, or the one of Settings) reads images. @default () => true */
+  readsImages?: (model?: string) => Promise<boolean>
   /** The approval policy of a tool ('auto' | 'ask' | 'never'). @default the user's policies (tool-policies.ts) */
   toolPolicy?: ToolPolicyLookup
 }

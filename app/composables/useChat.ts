@@ -2,8 +2,11 @@ import { computed, shallowRef, toValue, onScopeDispose, watch, type MaybeRefOrGe
 import type { ChatModel } from '#shared/loop/chat-model'
 import type { ToolSet } from '#shared/tools/tool-types'
 import type { ModelMessage, ToolCall } from '#shared/types/chat'
-import { addMessage, deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
+import { deleteMessagesAfter, listMessages, toModelMessages, updateMessage } from '~/db/messages'
 import type { MessageRecord } from '~/db/types'
+import { addMessageWithAttachments, type AttachmentDraft } from '~/db/attachments'
+import { attachmentContentsOf } from '~/utils/chat/attachments/attachment-history'
+import { indexMessageDocuments } from './index-message-documents'
 import { addEditedMessage, branchAtPromptOf } from '~/db/message-branches'
 import { claimThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
@@ -140,7 +143,9 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
       await recorder.record({ type: 'fail', steps: 0, error: describeLoopFailure(error) })
       return
     }
-    const messages = withSystemPrompt([...toModelMessages(records), ...(more.extraMessages ?? [])], systemPrompt)
+    // Images go as parts to a model that reads them; otherwise the user's message gets a note saying they were left out.
+    const userContent = await attachmentContentsOf(records, { acceptsImages: () => options.readsImages?.(chatModel) ?? Promise.resolve(true) })
+    const messages = withSystemPrompt([...toModelMessages(records, { userContent }), ...(more.extraMessages ?? [])], systemPrompt)
     const server = options.runOnServer?.()
     if (server) {
       const { startServerChat, followServerChat } = await loadServerChat()
@@ -191,14 +196,19 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     if (id) void resumeServerChat(id)
   }, { immediate: true })
 
-  /** Stores the user's message first, then asks the model. Returns false when nothing was sent. */
-  async function send(text: string): Promise<boolean> {
+  /**
+   * Stores the user's message (with its attachments, in one transaction) first, then asks the model. Returns false
+   * when nothing was sent.
+   */
+  async function send(text: string, attachments: readonly AttachmentDraft[] = []): Promise<boolean> {
     const id = toValue(threadId)
     const content = text.trim()
-    if (!id || !content) return false
+    if (!id || (!content && attachments.length === 0)) return false
     const started = await startRun(id, askModel, async () => {
       await (await loadStoredApproval()).closeWaitingCalls(id)
-      await addMessage({ threadId: id, role: 'user', content, status: 'complete' })
+      const message = await addMessageWithAttachments({ threadId: id, role: 'user', content, status: 'complete' }, attachments)
+      // the model can search the documents from its first step
+      await indexMessageDocuments(message, attachments)
     })
     return !!started
   }

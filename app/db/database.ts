@@ -1,6 +1,6 @@
 import { Dexie, type EntityTable } from 'dexie'
 import { StorageError } from '#shared/errors/storage-error'
-import type { AuditRecord, DocumentPassageRecord, MessageRecord, PresetRecord, ThreadRecord, UserToolRecord } from './types'
+import type { AttachmentRecord, AuditRecord, DocumentPassageRecord, MessageRecord, PresetRecord, ThreadRecord, UserToolRecord } from './types'
 import { storageStatus } from './storage-status'
 import { installSearchIndexHooks, type SearchIndexRow, type SearchWordRow } from './search-index'
 import { linkRowsInOrder } from './tree-migration'
@@ -27,6 +27,8 @@ export class PlugboardDatabase extends Dexie {
   searchWords!: EntityTable<SearchWordRow, 'word'>
   /** Named bundles of system prompt, model, tools and parameters (`presets.ts`). */
   presets!: EntityTable<PresetRecord, 'id'>
+  /** Images and files sent with user messages, as blobs (`attachments.ts`). */
+  attachments!: EntityTable<AttachmentRecord, 'id'>
   /** The passages of the documents attached to chats, for `search_documents` (`document-passages.ts`). */
   documentPassages!: EntityTable<DocumentPassageRecord, 'id'>
 
@@ -58,6 +60,8 @@ export class PlugboardDatabase extends Dexie {
       .upgrade(linkRowsInOrder)
     // Version 6: presets. Threads gain optional fields (system prompt, parameters, model; no new index).
     this.version(6).stores({ presets: 'id, updatedAt' })
+    // Version 7: attachments. User rows gain an optional `attachments` list (no new message index).
+    this.version(7).stores({ attachments: 'id, threadId, messageId, [threadId+kind]' })
     // Version 8: the passages of attached documents, by document and by chat (the chat's index is built from them).
     this.version(8).stores({ documentPassages: 'id, attachmentId, threadId' })
     installSearchIndexHooks(this)

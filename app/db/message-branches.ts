@@ -1,6 +1,7 @@
 import { StorageError } from '#shared/errors/storage-error'
 import { setActivePath, siblingsOf, subtreeOf } from './active-path'
 import { getDatabase, type PlugboardDatabase } from './database'
+import { createId } from './create-id'
 import { addMessage } from './messages'
 import type { MessageRecord } from './types'
 
@@ -94,14 +95,25 @@ export async function branchAt(messageId: string): Promise<void> {
 
 /**
  * Sends an edited copy of a user message: a new user row beside the old one (same parent), which becomes the
- * active leaf. The old message and its replies stay on their branch.
+ * active leaf. The old message and its replies stay on their branch. The files it was sent with go with the copy
+ * (copied rows: deleting either branch leaves the other's files).
  */
 export async function addEditedMessage(messageId: string, text: string): Promise<MessageRecord> {
   const content = text.trim()
   if (!content) throw new RangeError('An edited message cannot be empty.')
   const original = await mustGet(getDatabase(), messageId, 'edit message')
   if (original.role !== 'user') throw new RangeError('Only your own messages can be edited.')
-  return addMessage({ threadId: original.threadId, role: 'user', content, status: 'complete', parentId: original.parentId ?? null })
+  const edited = { threadId: original.threadId, role: 'user' as const, content, status: 'complete' as const, parentId: original.parentId ?? null }
+  if (!original.attachments?.length) return addMessage(edited)
+  const db = getDatabase()
+  return db.transaction('rw', [db.threads, db.messages, db.attachments], async () => {
+    const files = await db.attachments.where('messageId').equals(original.id).toArray()
+    const newIds = new Map(files.map(file => [file.id, createId()]))
+    const attachments = original.attachments!.filter(summary => newIds.has(summary.id)).map(summary => ({ ...summary, id: newIds.get(summary.id)! }))
+    const record = await addMessage({ ...edited, attachments })
+    await db.attachments.bulkAdd(files.map(file => ({ ...file, id: newIds.get(file.id)!, messageId: record.id })))
+    return record
+  })
 }
 
 /**
@@ -111,12 +123,16 @@ export async function addEditedMessage(messageId: string, text: string): Promise
  */
 export async function deleteBranch(messageId: string): Promise<number> {
   const db = getDatabase()
-  return db.transaction('rw', db.threads, db.messages, async () => {
+  return db.transaction('rw', [db.threads, db.messages, db.attachments, db.documentPassages], async () => {
     const row = await db.messages.get(messageId)
     if (!row) return 0
     const siblings = await siblingsOf(db, row)
     const doomed = await subtreeOf(db, row)
     await db.messages.bulkDelete(doomed.map(each => each.id))
+    // the files sent with the deleted messages go with them, and their documents' passages (no search finds them)
+    const files = await db.attachments.where('messageId').anyOf(doomed.map(each => each.id)).primaryKeys()
+    await db.attachments.bulkDelete(files)
+    await db.documentPassages.where('attachmentId').anyOf(files).delete()
     if (!row.onPath) return doomed.length
     const index = siblings.findIndex(sibling => sibling.id === row.id)
     const next = siblings[index - 1] ?? siblings[index + 1]

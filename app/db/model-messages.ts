@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolMessage } from '#shared/types/chat'
+import type { ModelMessage, ToolMessage, UserMessage } from '#shared/types/chat'
 import { MISSING_TOOL_RESULT, repairToolHistory } from '#shared/history/repair-tool-history'
 import type { MessageRecord } from './types'
 
@@ -14,7 +14,15 @@ export { MISSING_TOOL_RESULT }
  * - calls cut by Stop or an error mid-arguments, or never named, are repaired last (repairToolHistory): the rows
  *   keep what the model wrote, for the card, while the model only ever reads calls a strict server accepts.
  */
-export function toModelMessages(records: readonly MessageRecord[]): ModelMessage[] {
+export interface ToModelMessagesOptions {
+  /**
+   * The content a user row is sent with, when it differs from its text (images as parts, attached files named);
+   * undefined keeps the row's text.
+   */
+  userContent?: (record: MessageRecord) => UserMessage['content'] | undefined
+}
+
+export function toModelMessages(records: readonly MessageRecord[], options: ToModelMessagesOptions = {}): ModelMessage[] {
   const ordered = [...records].sort((a, b) => a.seq - b.seq)
   const history: ModelMessage[] = []
   /** Calls of the latest assistant row still waiting for a result, in the model's order: id → tool name. */
@@ -51,7 +59,8 @@ export function toModelMessages(records: readonly MessageRecord[]): ModelMessage
       for (const call of toolCalls) openCalls.set(call.id, call.function.name)
       continue
     }
-    history.push({ role: record.role, content: record.content })
+    if (record.role === 'user') history.push({ role: 'user', content: options.userContent?.(record) ?? record.content })
+    else history.push({ role: record.role, content: record.content })
   }
   closeOpenCalls()
   return repairToolHistory(history)

@@ -26,8 +26,9 @@ export async function renameThread(id: string, title: string): Promise<void> {
 /** Deletes a thread and all of its messages, atomically. */
 export async function deleteThread(id: string): Promise<void> {
   const db = getDatabase()
-  await db.transaction('rw', db.threads, db.messages, db.documentPassages, async () => {
+  await db.transaction('rw', [db.threads, db.messages, db.attachments, db.documentPassages], async () => {
     await db.messages.where('threadId').equals(id).delete()
+    await db.attachments.where('threadId').equals(id).delete()
     await db.documentPassages.where('threadId').equals(id).delete()
     await db.threads.delete(id)
   })

@@ -107,6 +107,8 @@ export interface MessageRecord {
   /** Every notice of the turn, in order (`notice` is the last of them). */
   notices?: { kind: string, message: string }[]
   usage?: TokenUsage
+  /** User rows: the files sent with it (their blobs are rows of `attachments`, linked by `messageId`). */
+  attachments?: AttachmentSummary[]
   /**
    * A reply written on by Continue: how many characters of `content` it held before (its cut text). A tab that
    * reopens it mid-continuation (a server-run chat) keeps that text when the step's own text arrives.
@@ -165,6 +167,33 @@ export interface UserToolRecord {
   enabled?: boolean
   createdAt: number
   updatedAt: number
+}
+
+/** An image (sent to models that read images) or a document (kept for search, named to the model). */
+export type AttachmentKind = 'image' | 'document'
+
+/** What a message row says about one of its attachments, so the list shows it without reading the blob. */
+export interface AttachmentSummary {
+  id: string
+  kind: AttachmentKind
+  name: string
+  mime: string
+  /** Bytes of the stored blob. */
+  size: number
+  width?: number
+  height?: number
+  /** A document's search index: being built, built (pages and passages read), or failed (why, for the user). */
+  index?: DocumentIndexState
+}
+
+export type DocumentIndexState = { status: 'indexing' } | { status: 'ready', pages: number, passages: number } | { status: 'failed', message: string }
+
+/** A file sent with a user message: the blob (an image already resized), in its own table. */
+export interface AttachmentRecord extends AttachmentSummary {
+  threadId: string
+  messageId: string
+  blob: Blob
+  createdAt: number
 }
 
 /**

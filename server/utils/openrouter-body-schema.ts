@@ -19,11 +19,13 @@ const jsonObject = z.custom<Record<string, unknown>>(isRecord, 'expected an obje
 
 const text = (max: number) => z.string().max(max)
 const HUGE_TEXT = 1_000_000
+/** An image as a `data:` URL: an image the app stores (at most 2 MB) in base64, with room to spare. */
+const IMAGE_URL_CHARS = 4_000_000
 
 const textPart = z.object({ type: z.literal('text'), text: text(HUGE_TEXT) })
 const imagePart = z.object({
   type: z.literal('image_url'),
-  image_url: z.object({ url: text(HUGE_TEXT), detail: z.enum(['auto', 'low', 'high']).optional() }),
+  image_url: z.object({ url: text(IMAGE_URL_CHARS), detail: z.enum(['auto', 'low', 'high']).optional() }),
 })
 // No `file` parts: on a model that cannot read PDFs itself, OpenRouter parses them with a paid OCR engine.
 const userContent = z.union([text(HUGE_TEXT), z.array(z.discriminatedUnion('type', [textPart, imagePart])).max(256)])

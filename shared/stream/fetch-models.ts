@@ -12,6 +12,8 @@ export interface ModelInfo {
   supportsTools: boolean | undefined
   /** From `supported_parameters` including 'reasoning' (a reasoning effort may be sent); undefined when not said. */
   supportsReasoning?: boolean
+  /** From OpenRouter's `architecture.input_modalities` including 'image'; undefined when the server does not say. */
+  supportsImages?: boolean
 }
 
 export interface FetchModelsOptions {
@@ -35,7 +37,15 @@ function toModelInfo(entry: unknown): ModelInfo | undefined {
     contextLength: typeof record.context_length === 'number' ? record.context_length : undefined,
     supportsTools: Array.isArray(parameters) ? parameters.includes('tools') : undefined,
     supportsReasoning: Array.isArray(parameters) ? parameters.includes('reasoning') : undefined,
+    supportsImages: inputModalitiesOf(record)?.includes('image'),
   }
+}
+
+function inputModalitiesOf(record: Record<string, unknown>): unknown[] | undefined {
+  const architecture = record.architecture
+  if (typeof architecture !== 'object' || architecture === null) return undefined
+  const modalities = (architecture as Record<string, unknown>).input_modalities
+  return Array.isArray(modalities) ? modalities : undefined
 }
 
 /**

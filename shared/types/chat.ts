@@ -11,7 +11,16 @@ export interface ToolCall {
 }
 
 export interface SystemMessage { role: 'system', content: string }
-export interface UserMessage { role: 'user', content: string }
+/** A part of a user message's content: its text, or an image as a `data:` (or https) URL. */
+export interface TextContentPart { type: 'text', text: string }
+export interface ImageContentPart { type: 'image_url', image_url: { url: string, detail?: 'auto' | 'low' | 'high' } }
+export type ContentPart = TextContentPart | ImageContentPart
+
+/**
+ * What the user wrote: plain text, or parts when images go with it (a message without attachments stays a
+ * string, so everything that reads text keeps reading text).
+ */
+export interface UserMessage { role: 'user', content: string | ContentPart[] }
 export interface AssistantMessage {
   role: 'assistant'
   content: string | null

@@ -9,9 +9,10 @@ import { useFreshDatabase } from './helpers/fresh-database'
 const database = useFreshDatabase('threads-test')
 
 describe('threads', () => {
-  it('declares the version 6 schema with the indexes the queries use', async () => {
+  it('declares the version 8 schema with the indexes the queries use', async () => {
     await database().open()
     expect(database().verno).toBe(8)
+    expect(database().attachments.schema.indexes.map(index => index.name).sort()).toEqual(['[threadId+kind]', 'messageId', 'threadId'])
     expect(database().presets.schema.indexes.map(index => index.name)).toEqual(['updatedAt'])
     expect(database().threads.schema.primKey.name).toBe('id')
     expect(database().threads.schema.indexes.map(index => index.name).sort()).toEqual(['createdAt', 'updatedAt'])

@@ -35,9 +35,10 @@ test.describe('OpenRouter through the server proxy (fake OpenRouter replaying re
     let requests = await fakeRequests()
     const offered = (requests.at(-1)!.body.tools as Array<{ function: { name: string } }>).map(tool => tool.function.name).sort()
     const enabled: string[] = await page.evaluate(() => (window as any).plugboard.registry.getEnabledDefinitions().map((tool: any) => tool.function.name).sort())
-    // search_chat_history is enabled but only available once earlier chats exist: this is the first one.
+    // search_chat_history is enabled but only available once earlier chats exist: this is the first one; and
+    // search_documents only in a chat with a document.
     expect(enabled).toContain('search_chat_history')
-    expect(offered).toEqual(enabled.filter(name => name !== 'search_chat_history'))
+    expect(offered).toEqual(enabled.filter(name => name !== 'search_chat_history' && name !== 'search_documents'))
     expect(offered).toContain('calculate')
     expect(offered).not.toContain('get_weather') // off by default
     expect(requests.at(-1)!.body.tool_choice).toBe('auto')

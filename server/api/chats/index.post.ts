@@ -3,7 +3,7 @@ import { checkChatParameters } from '#shared/loop/chat-settings'
 import type { ChatParameters } from '#shared/types/chat-parameters'
 import { parameterFields } from '#shared/stream/parameter-fields'
 import { readBoundedJson } from '../../utils/http/read-bounded-body'
-import { chatBodyLimitBytes, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '../../utils/http/request-limits'
+import { chatBodyLimitBytes, imageChatBodyLimitBytes, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '../../utils/http/request-limits'
 import { checkOpenRouterBody } from '../../utils/openrouter-body-policy'
 import { readOpenRouterPolicy } from '../../utils/openrouter-policy'
 import { OPENROUTER_NO_KEY_MESSAGE } from '../../utils/openrouter-proxy'
@@ -54,7 +54,7 @@ const startChatSchema = z.object({
 export default defineEventHandler(async (event) => {
   const config = useRuntimeConfig(event)
   const sessionId = await requireSessionId(event)
-  const parsed = startChatSchema.safeParse(await readBoundedJson(event, chatBodyLimitBytes(config.maxBodyBytes)))
+  const parsed = startChatSchema.safeParse(await readBoundedJson(event, imageChatBodyLimitBytes(config.maxImageBodyBytes, chatBodyLimitBytes(config.maxBodyBytes))))
   if (!parsed.success) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Invalid chat: ${parsed.error.issues[0]?.message ?? 'bad body'}` })
   const body = parsed.data
   const store = chatJobStore()

@@ -1,5 +1,5 @@
 import { readBoundedJson } from '../../utils/http/read-bounded-body'
-import { chatBodyLimitBytes } from '../../utils/http/request-limits'
+import { chatBodyLimitBytes, imageChatBodyLimitBytes } from '../../utils/http/request-limits'
 import {
   buildOpenRouterUpstreamHeaders,
   buildOpenRouterUpstreamUrl,
@@ -34,7 +34,7 @@ export default defineEventHandler(async (event) => {
   let body: string | undefined
   if (method === 'POST') {
     try {
-      body = JSON.stringify(applyOpenRouterPolicy(await readBoundedJson(event, chatBodyLimitBytes(config.maxBodyBytes)), policy))
+      body = JSON.stringify(applyOpenRouterPolicy(await readBoundedJson(event, imageChatBodyLimitBytes(config.maxImageBodyBytes, chatBodyLimitBytes(config.maxBodyBytes))), policy))
     }
     catch (error) {
       if (error instanceof OpenRouterPolicyError) throw createError({ statusCode: error.statusCode, message: error.message })

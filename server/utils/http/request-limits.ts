@@ -6,6 +6,13 @@
 /** Default body limit of the model routes (chat requests carry the whole history). */
 export const DEFAULT_CHAT_BODY_LIMIT_BYTES = 2 * 1024 * 1024
 
+/**
+ * Default body limit of the routes that carry images to a model (the OpenRouter proxy, POST /api/chats): every
+ * request of a chat carries each of its images again as base64, and a few resized photos take several MB. The
+ * demo route keeps the chat limit (the demo reads no images).
+ */
+export const DEFAULT_IMAGE_CHAT_BODY_LIMIT_BYTES = 12 * 1024 * 1024
+
 /** Body limit of every other /api route (sign-in, settings): they never need more. */
 export const SMALL_BODY_LIMIT_BYTES = 16 * 1024
 
@@ -25,6 +32,12 @@ export const MAX_CHAT_TOOLS = 128
 export function chatBodyLimitBytes(configured: unknown): number {
   const value = Number(configured)
   return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_CHAT_BODY_LIMIT_BYTES
+}
+
+/** The image chat body limit configured by the operator (`NUXT_MAX_IMAGE_BODY_BYTES`), never below the chat limit. */
+export function imageChatBodyLimitBytes(configured: unknown, chatLimit: number): number {
+  const value = Number(configured)
+  return Math.max(chatLimit, Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_IMAGE_CHAT_BODY_LIMIT_BYTES)
 }
 
 /** "2 MB", "16 KB", "512 bytes": limits as people read them. */

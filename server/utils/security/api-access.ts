@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { bodyTooLargeError } from '../http/read-bounded-body'
-import { chatBodyLimitBytes, SMALL_BODY_LIMIT_BYTES, TOOL_BODY_LIMIT_BYTES } from '../http/request-limits'
+import { chatBodyLimitBytes, imageChatBodyLimitBytes, SMALL_BODY_LIMIT_BYTES, TOOL_BODY_LIMIT_BYTES } from '../http/request-limits'
 import { isSignedIn, readBrowserSession } from './browser-session'
 import { crossSiteReason } from './cross-site'
 import { consumeRateLimit } from './rate-limit'
@@ -30,6 +30,18 @@ function isChatRoute(path: string): boolean {
   return path.endsWith('/chat/completions') || path === '/api/chats'
 }
 
+/** Chat routes whose requests may carry images: every chat route but the demo's (the demo reads no images). */
+function isImageChatRoute(path: string): boolean {
+  return isChatRoute(path) && !path.startsWith('/api/demo/')
+}
+
+/** The body limit of a chat route, from the operator's settings. */
+export function chatRouteBodyLimit(event: H3Event, path: string): number {
+  const config = useRuntimeConfig(event) as { maxBodyBytes?: unknown, maxImageBodyBytes?: unknown }
+  const chatLimit = chatBodyLimitBytes(config.maxBodyBytes)
+  return isImageChatRoute(path) ? imageChatBodyLimitBytes(config.maxImageBodyBytes, chatLimit) : chatLimit
+}
+
 /** Starting a workflow's run, counted like starting a chat. */
 function isWorkflowRun(path: string): boolean {
   return path.startsWith('/api/workflows/') && path.endsWith('/run')
@@ -53,7 +65,7 @@ export function accessPassword(event: H3Event): string {
 export async function guardApiRequest(event: H3Event): Promise<void> {
   const path = event.path.split('?')[0]!
   const limit = isChatRoute(path)
-    ? chatBodyLimitBytes(useRuntimeConfig(event).maxBodyBytes)
+    ? chatRouteBodyLimit(event, path)
     : isToolRoute(path) ? TOOL_BODY_LIMIT_BYTES : SMALL_BODY_LIMIT_BYTES
   const declared = Number(getRequestHeader(event, 'content-length') ?? 0)
   if (declared > limit) throw bodyTooLargeError(event, limit)

@@ -54,7 +54,8 @@ export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions
     // stays refused.
     `script-src 'self' 'wasm-unsafe-eval'${scriptHashes.map(hash => ` ${hash}`).join('')}`,
     `style-src 'self' 'unsafe-inline'`,
-    `img-src 'self' data: https:`,
+    // blob: the images attached to messages, shown from the browser's own storage (object URLs)
+    `img-src 'self' data: blob: https:`,
     `font-src 'self' data:`,
     `connect-src 'self' ${OPENROUTER_ORIGIN}${connectOrigins.map(origin => ` ${origin}`).join('')}${dev ? ' ws: wss:' : ''}`,
     `worker-src 'self'`,

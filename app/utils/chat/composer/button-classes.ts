@@ -32,6 +32,8 @@ export const TOOL_DETAILS_BUTTON = { size: 'xs', color: 'neutral', variant: 'gho
 /** The composer's Send and Stop buttons. */
 export const SEND_BUTTON = { color: 'primary', variant: 'solid', leading: true } as const satisfies ButtonLook
 export const STOP_BUTTON = { color: 'neutral', variant: 'solid', leading: true } as const satisfies ButtonLook
+/** The composer's Attach files button (an icon only). */
+export const ATTACH_BUTTON = { color: 'neutral', variant: 'ghost', leading: true, square: true } as const satisfies ButtonLook
 
 /**
  * The app config's button overrides (`ui.button`), the same for the page's life: the cache is keyed by look only.

@@ -13,6 +13,7 @@
  * survives a round trip through this code. Only the state of a running server job is left out.
  */
 import type { MessageRecord, ThreadRecord } from '~/db/types'
+import type { ExportedAttachment } from './attachment-transfer'
 
 export const HISTORY_FILE_FORMAT = 'plugboard.chats'
 export const HISTORY_FILE_VERSION = 1
@@ -25,6 +26,8 @@ export type ExportedMessage = Omit<MessageRecord, 'threadId' | 'onPath'>
 export interface ExportedChat {
   thread: ExportedThread
   messages: ExportedMessage[]
+  /** The files sent with its messages, whole (base64); absent when it has none. */
+  attachments?: ExportedAttachment[]
 }
 
 export interface HistoryFile {
@@ -35,16 +38,17 @@ export interface HistoryFile {
 }
 
 /** Stored chats as the text of a history file (rows in `seq` order). */
-export function exportHistoryJson(chats: readonly { thread: ThreadRecord, messages: readonly MessageRecord[] }[], now = new Date()): string {
+export function exportHistoryJson(chats: readonly { thread: ThreadRecord, messages: readonly MessageRecord[], attachments?: readonly ExportedAttachment[] }[], now = new Date()): string {
   const file: HistoryFile = {
     format: HISTORY_FILE_FORMAT,
     version: HISTORY_FILE_VERSION,
     exportedAt: now.toISOString(),
-    chats: chats.map(({ thread, messages }) => {
+    chats: chats.map(({ thread, messages, attachments }) => {
       const { serverJob: _job, ...threadFields } = thread
       return {
         thread: threadFields,
         messages: [...messages].sort((a, b) => a.seq - b.seq).map(({ threadId: _thread, onPath: _path, ...fields }) => fields),
+        ...(attachments?.length && { attachments: [...attachments] }),
       }
     }),
   }

@@ -10,6 +10,7 @@ import { extraFieldProblems } from './extra-fields'
 import { HISTORY_FILE_FORMAT, HISTORY_FILE_VERSION } from './history-file-format'
 import { HISTORY_IMPORT_MAX_STRING_CHARS } from './history-limits'
 import { findTreeProblems, type ImportedChat, type ImportedMessage } from './imported-chat'
+import { messageAttachmentsSchema, readAttachments } from './attachment-transfer'
 
 const text = z.string().max(HISTORY_IMPORT_MAX_STRING_CHARS, `a text longer than ${HISTORY_IMPORT_MAX_STRING_CHARS.toLocaleString('en')} characters`)
 const name = z.string().max(1000)
@@ -50,6 +51,7 @@ const messageSchema = z.looseObject({
   notices: z.array(notice).max(1000).optional(),
   usage: z.object({ promptTokens: count, completionTokens: count, totalTokens: count, reasoningTokens: count, cost: count }).optional(),
   continuedFrom: z.number().int().min(0).optional(),
+  attachments: messageAttachmentsSchema.optional(),
   model: name.optional(),
   createdAt: time,
   updatedAt: time,
@@ -110,7 +112,8 @@ function readChat(entry: unknown, at: string, problems: string[]): ImportedChat 
   if (threadFields.activeLeafId !== undefined && !messages.some(message => message.id === threadFields.activeLeafId)) {
     problems.push(`${at}.thread.activeLeafId: names a message that is not in the chat`)
   }
-  return problems.length > before ? undefined : { thread: threadFields, messages }
+  const attachments = readAttachments(entry.attachments, messages, at, problems)
+  return problems.length > before ? undefined : { thread: threadFields, messages, ...(attachments.length && { attachments }) }
 }
 
 function issuesOf(error: z.ZodError, at: string): string[] {

@@ -4,6 +4,7 @@
  * arguments and the result in fences long enough that no text inside can close them.
  */
 import type { MessageRecord, ThreadRecord } from '~/db/types'
+import { formatFileSize } from '../attachments/attachment-limits'
 
 const ROLE_HEADINGS: Record<MessageRecord['role'], string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
 
@@ -34,6 +35,8 @@ export function chatToMarkdown(thread: ThreadRecord, messages: readonly MessageR
     lastHeading = heading
     if (row.reasoning?.trim()) lines.push(...quoted(`Reasoning: ${row.reasoning.trim()}`), '')
     if (row.content.trim()) lines.push(row.content.trim(), '')
+    // The files are named (the JSON export carries them whole).
+    if (row.attachments?.length) lines.push(...row.attachments.map(file => `- ${file.kind === 'image' ? 'Image' : 'File'}: ${oneLine(file.name)} (${formatFileSize(file.size)})`), '')
     if (row.status === 'error' && row.error) lines.push(...quoted(`Error: ${row.error.message}`), '')
   }
   return `${lines.join('\n').trimEnd()}\n`

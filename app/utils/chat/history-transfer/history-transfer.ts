@@ -4,6 +4,7 @@
  */
 import { readChatsForExport, saveImportedChats } from '~/db/chat-transfer'
 import { createId } from '~/db/create-id'
+import { exportAttachments } from './attachment-transfer'
 import { exportHistoryJson, historyFileName } from './history-file-format'
 import { chatsToMarkdown } from './history-markdown'
 import { toStoredChat } from './imported-chat'
@@ -27,7 +28,7 @@ export async function exportChats(format: HistoryExportFormat, threadIds?: reado
   if (!chats.length) return undefined
   const now = new Date()
   return format === 'json'
-    ? { text: exportHistoryJson(chats, now), fileName: historyFileName(chats, 'json', now), type: 'application/json', chatCount: chats.length }
+    ? { text: exportHistoryJson(await Promise.all(chats.map(async chat => ({ ...chat, attachments: await exportAttachments(chat.attachments ?? []) }))), now), fileName: historyFileName(chats, 'json', now), type: 'application/json', chatCount: chats.length }
     : { text: chatsToMarkdown(chats), fileName: historyFileName(chats, 'md', now), type: 'text/markdown;charset=utf-8', chatCount: chats.length }
 }
 

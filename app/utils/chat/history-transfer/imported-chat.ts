@@ -5,6 +5,7 @@
  */
 import type { ChatRows } from '~/db/chat-transfer'
 import type { MessageRecord, MessageStatus, ThreadRecord, ToolCallStatus } from '~/db/types'
+import { toStoredAttachments, type ImportedAttachment } from './attachment-transfer'
 
 /** A row as read from a file: `id` and `parentId` are the file's; `seq` only orders it among the others. */
 export type ImportedMessage = Omit<MessageRecord, 'threadId' | 'onPath'>
@@ -13,6 +14,8 @@ export interface ImportedChat {
   /** The thread's fields (the file's `activeLeafId` is a row id of the file). */
   thread: Omit<ThreadRecord, 'id' | 'serverJob'>
   messages: ImportedMessage[]
+  /** The files of its messages (ours only; checked against the rows that list them). */
+  attachments?: ImportedAttachment[]
 }
 
 /**
@@ -78,7 +81,8 @@ export function toStoredChat(chat: ImportedChat, createId: () => string): ChatRo
   for (let row = leafId ? byId.get(leafId) : undefined; row; row = row.parentId ? byId.get(row.parentId) : undefined) row.onPath = 1
   const thread: ThreadRecord = { ...threadFields, id: threadId }
   if (leafId) thread.activeLeafId = leafId
-  return { thread, messages }
+  const attachments = toStoredAttachments(chat.attachments ?? [], threadId, newIds, messages, createId)
+  return { thread, messages, ...(attachments.length && { attachments }) }
 }
 
 /** The rows by their `seq`, each parent before its children (the store's invariant: a child's seq is higher). */

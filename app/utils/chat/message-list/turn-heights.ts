@@ -52,7 +52,9 @@ export function estimateTurnHeight(turn: MessageTurn): number {
   const { message } = turn
   // Blank lines only separate blocks (their gap is counted per block).
   const lines = (text: string) => text.split('\n').reduce((sum, line) => sum + (line.trim() ? Math.ceil(line.length / CHARS_PER_LINE) : 0), 0)
-  if (message.role === 'user' || message.role === 'system') return 16 + LINE_PX * Math.max(1, lines(message.content))
+  // a row of thumbnails (and document chips) above the question
+  const files = message.attachments?.length ? 136 : 0
+  if (message.role === 'user' || message.role === 'system') return 16 + files + LINE_PX * Math.max(1, lines(message.content))
   const cards = message.role === 'tool' ? 1 : Math.max(message.toolCalls?.length ?? 0, turn.toolRows.length)
   const blocks = message.content ? message.content.split(/\n{2,}/).length : 0
   return (message.content ? LINE_PX * lines(message.content) + 12 * blocks : 0) + 58 * cards + (message.reasoning ? 40 : 0)

@@ -58,6 +58,7 @@ const storedProviderSettingsSchema = z.object({
     apiKey: z.optional(z.string()),
     model: z.optional(z.string()),
     toolCallMode: z.optional(z.enum(TOOL_CALL_MODES)),
+    textOnly: z.optional(z.boolean()),
   })),
 })
 

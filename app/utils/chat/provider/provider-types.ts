@@ -12,7 +12,14 @@ export interface ProviderSettings {
   version: 1
   providerId: ProviderId
   openrouter: { keySource: 'server' | 'user', apiKey: string, model: string }
-  openaiCompatible: { baseUrl: string, apiKey: string, model: string, toolCallMode: ToolCallMode }
+  openaiCompatible: {
+    baseUrl: string
+    apiKey: string
+    model: string
+    toolCallMode: ToolCallMode
+    /** The endpoint's model reads text only: images attached to messages are not sent (a note says so). */
+    textOnly?: boolean
+  }
 }
 
 export type { ServerConfig } from '#shared/types/server-config'
