@@ -1,5 +1,5 @@
 import type { DocumentPage } from './split-passages'
-import type { PdfTextRequest, PdfTextResponse } from './pdf-text-messages'
+import { isPdfTextResponse, type PdfTextRequest, type PdfTextResponse } from './pdf-text-messages'
 import { spawnPdfTextWorker } from './spawn-pdf-text-worker'
 
 /**
@@ -11,7 +11,9 @@ export async function extractPdfPages(bytes: Uint8Array, name: string): Promise<
   const worker = spawnPdfTextWorker()
   try {
     const response = await new Promise<PdfTextResponse>((resolve, reject) => {
-      worker.onmessage = (event: MessageEvent<PdfTextResponse>) => resolve(event.data)
+      worker.onmessage = (event: MessageEvent<unknown>) => {
+        if (isPdfTextResponse(event.data)) resolve(event.data)
+      }
       worker.onerror = (event) => {
         event.preventDefault?.()
         reject(new Error(`${name} could not be read as a PDF (the PDF reader did not start: ${event.message || 'unknown error'}).`))
