@@ -14,15 +14,14 @@ function describePdfFailure(error: unknown, name: string): string {
 
 /**
  * The text layer of a PDF, one entry per page (1-based `page`), read in the current thread (the app calls it in
- * the PDF text worker). Scripts in the PDF never run, and pdf.js is told not to compile code from the file
- * (`isEvalSupported: false`: the page's CSP has no `unsafe-eval`) nor to load fonts, which reading text does not
- * need. Throws a message for the user for a file that is not a PDF, is locked, is too long, or has no text (a scan).
+ * the PDF text worker). Scripts in the PDF never run; this pdf.js interprets PDF functions rather than compiling
+ * them to code (no eval: the page's CSP has no `unsafe-eval`; `pdfjs-no-eval.test.ts` checks the build), and it is
+ * told not to load fonts, which reading text does not need. Throws a message for the user for a file that is not a PDF, is locked, is too long, or has no text (a scan).
  */
 export async function readPdfPages(bytes: Uint8Array, name: string): Promise<DocumentPage[]> {
   const pdfjs = await loadPdfJs()
   const task = pdfjs.getDocument({
     data: bytes,
-    isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
     enableXfa: false,
