@@ -24,7 +24,7 @@ export const layers = [
   { folder: '`shared/loop`', mayImport: 'shared', files: ['shared/loop/**'], checkPackages: true },
   { folder: '`app/utils/chat/user-tools`', mayImport: 'shared, vue, quickjs-emscripten-core, app/utils/chat, app/db', files: ['app/utils/chat/user-tools/**'] },
   { folder: '`app/utils/chat/catalog`', mayImport: 'shared, vue, app/utils/chat, app/db', files: ['app/utils/chat/catalog/**'] },
-  { folder: '`app/utils/chat/documents`', mayImport: 'shared, app/db, minisearch, pdfjs-dist', files: ['app/utils/chat/documents/**'] },
+  { folder: '`app/utils/chat/documents`', mayImport: 'shared, app/db, minisearch, unpdf', files: ['app/utils/chat/documents/**'] },
   { folder: '`app/utils/chat`', mayImport: 'shared, vue, app/db', files: ['app/utils/chat/**'] },
   { folder: '`app/db`', mayImport: 'shared, dexie', files: ['app/db/**'] },
   { folder: '`app/utils/audit`', mayImport: 'app/db', files: ['app/utils/audit/**'] },

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
 import { extractDocumentText } from '~/utils/chat/documents/extract-document'
 import { documentKindOf } from '~/utils/chat/documents/document-kind'
-import { MAX_DOCUMENT_TEXT_CHARS } from '~/utils/chat/documents/document-limits'
+import { MAX_DOCUMENT_PAGES, MAX_DOCUMENT_TEXT_CHARS } from '~/utils/chat/documents/document-limits'
 import { POLICY_PDF_PAGES, tinyPdf } from '~~/tests/fixtures/documents/tiny-pdf'
-import { loadNodePdfJs } from './helpers/node-pdfjs'
+import { spawnInProcessPdfTextWorker } from './helpers/in-process-pdf-worker'
 
-vi.mock('~/utils/chat/documents/pdfjs-loader', () => ({ loadPdfJs: loadNodePdfJs }))
+vi.mock('~/utils/chat/documents/spawn-pdf-text-worker', () => ({ spawnPdfTextWorker: spawnInProcessPdfTextWorker }))
 
 const file = (name: string, content: BlobPart, mime = '') => ({ name, mime, blob: new Blob([content], { type: mime }) })
 
@@ -57,6 +57,17 @@ describe('reading the text of an attached document', () => {
   it('refuses a file named .pdf that is not a PDF, with a message', async () => {
     await expect(extractDocumentText(file('fake.pdf', 'just some words, no PDF here', 'application/pdf')))
       .rejects.toThrow('fake.pdf is not a readable PDF (damaged, or not a PDF at all).')
+  })
+
+  it('asks for the password to be removed from a locked PDF', async () => {
+    await expect(extractDocumentText(file('locked.pdf', tinyPdf(POLICY_PDF_PAGES, { lockedWithPassword: true }), 'application/pdf')))
+      .rejects.toThrow('locked.pdf is password-protected; remove the password and attach it again.')
+  })
+
+  it('refuses a PDF with more pages than can be searched, naming both counts', async () => {
+    const pages = Array.from({ length: MAX_DOCUMENT_PAGES + 1 }, (_, index) => [`Page ${index + 1}`])
+    await expect(extractDocumentText(file('long.pdf', tinyPdf(pages), 'application/pdf')))
+      .rejects.toThrow(`long.pdf has ${MAX_DOCUMENT_PAGES + 1} pages; documents of at most ${MAX_DOCUMENT_PAGES} pages can be searched.`)
   })
 
   it('refuses binary garbage named .txt', async () => {

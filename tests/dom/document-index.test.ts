@@ -4,9 +4,9 @@ import { countThreadPassages } from '~/db/document-passages'
 import { forgetDocuments, indexDocument, searchDocuments, threadHasDocuments } from '~/utils/chat/documents/document-index'
 import { POLICY_PDF_PAGES, tinyPdf } from '~~/tests/fixtures/documents/tiny-pdf'
 import { useFreshDatabase } from './helpers/fresh-database'
-import { loadNodePdfJs } from './helpers/node-pdfjs'
+import { spawnInProcessPdfTextWorker } from './helpers/in-process-pdf-worker'
 
-vi.mock('~/utils/chat/documents/pdfjs-loader', () => ({ loadPdfJs: loadNodePdfJs }))
+vi.mock('~/utils/chat/documents/spawn-pdf-text-worker', () => ({ spawnPdfTextWorker: spawnInProcessPdfTextWorker }))
 vi.mock('~/utils/chat/documents/document-limits', async (importOriginal) => {
   const limits = await importOriginal<typeof import('~/utils/chat/documents/document-limits')>()
   // small caps, so a test reaches them with a few kilobytes

@@ -35,6 +35,14 @@ test.describe('documents the model can search', () => {
     })
     const loaded: string[] = []
     page.on('request', request => loaded.push(new URL(request.url()).pathname))
+    // the PDF is read off the page's thread, in a worker of its own that is ended once it has answered
+    const pdfWorkers: string[] = []
+    const endedPdfWorkers: string[] = []
+    page.on('worker', (worker) => {
+      if (!/pdf-text\.worker/.test(worker.url())) return
+      pdfWorkers.push(worker.url())
+      worker.on('close', () => endedPdfWorkers.push(worker.url()))
+    })
     await openApp(page)
     // pdf.js comes with the first PDF, not with the app
     expect(loaded.filter(path => /pdf/i.test(path))).toEqual([])
@@ -50,6 +58,8 @@ test.describe('documents the model can search', () => {
     await expect(reply).toContainText('A refund is paid within 30 days of a cancelled trip.')
     await expect(reply).toContainText('policy.pdf, page 2')
     expect(await storedDocumentNames(page)).toEqual(['packing.md', 'policy.pdf'])
+    expect(pdfWorkers).toHaveLength(1)
+    await expect.poll(() => endedPdfWorkers).toEqual(pdfWorkers)
 
     // the index is rebuilt from the stored passages after a reload
     await page.reload()

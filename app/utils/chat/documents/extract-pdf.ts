@@ -1,58 +1,31 @@
-import { MAX_DOCUMENT_PAGES } from './document-limits'
 import type { DocumentPage } from './split-passages'
-import { loadPdfJs } from './pdfjs-loader'
-
-interface TextItemLike { str?: string, hasEOL?: boolean }
-
-/** Why pdf.js refused a file, in the user's words. */
-function describePdfFailure(error: unknown, name: string): string {
-  const kind = (error as { name?: string } | undefined)?.name
-  if (kind === 'PasswordException') return `${name} is password-protected; remove the password and attach it again.`
-  if (kind === 'InvalidPDFException' || kind === 'FormatError') return `${name} is not a readable PDF (damaged, or not a PDF at all).`
-  return `${name} could not be read as a PDF (${error instanceof Error ? error.message : String(error)}).`
-}
+import { isPdfTextResponse, type PdfTextRequest, type PdfTextResponse } from './pdf-text-messages'
+import { spawnPdfTextWorker } from './spawn-pdf-text-worker'
 
 /**
- * The text layer of a PDF, one entry per page (1-based `page`). Scripts in the PDF never run, and pdf.js is told
- * not to compile code from the file (`isEvalSupported: false`: the page's CSP has no `unsafe-eval`) nor to load
- * fonts, which reading text does not need. Throws a message for the user for a file that is not a PDF, is locked,
- * is too long, or has no text (a scan).
+ * The text layer of a PDF, one entry per page (1-based `page`), read by pdf.js in a worker of its own so a long
+ * file never freezes the page; the worker is ended once it answers. Throws a message for the user for a file that
+ * is not a PDF, is locked, is too long, or has no text (a scan) — see `read-pdf-pages.ts`.
  */
 export async function extractPdfPages(bytes: Uint8Array, name: string): Promise<DocumentPage[]> {
-  const pdfjs = await loadPdfJs()
-  const task = pdfjs.getDocument({
-    data: bytes,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    enableXfa: false,
-    isOffscreenCanvasSupported: false,
-    stopAtErrors: false,
-    verbosity: 0,
-  })
+  const worker = spawnPdfTextWorker()
   try {
-    let document
-    try {
-      document = await task.promise
-    }
-    catch (error) {
-      throw new Error(describePdfFailure(error, name))
-    }
-    if (document.numPages > MAX_DOCUMENT_PAGES) {
-      throw new Error(`${name} has ${document.numPages} pages; documents of at most ${MAX_DOCUMENT_PAGES} pages can be searched.`)
-    }
-    const pages: DocumentPage[] = []
-    for (let number = 1; number <= document.numPages; number++) {
-      const page = await document.getPage(number)
-      const content = await page.getTextContent()
-      const text = (content.items as TextItemLike[]).map(item => `${item.str ?? ''}${item.hasEOL ? '\n' : ''}`).join('')
-      page.cleanup()
-      pages.push({ page: number, text })
-    }
-    if (!pages.some(page => page.text.trim())) throw new Error(`${name} has no text layer (scanned?), so it cannot be searched.`)
-    return pages
+    const response = await new Promise<PdfTextResponse>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<unknown>) => {
+        if (isPdfTextResponse(event.data)) resolve(event.data)
+      }
+      worker.onerror = (event) => {
+        event.preventDefault?.()
+        reject(new Error(`${name} could not be read as a PDF (the PDF reader did not start: ${event.message || 'unknown error'}).`))
+      }
+      worker.onmessageerror = () => reject(new Error(`${name} could not be read as a PDF (its text could not be passed back).`))
+      const request: PdfTextRequest = { bytes, name }
+      worker.postMessage(request, [bytes.buffer])
+    })
+    if (response.type === 'error') throw new Error(response.message)
+    return response.pages
   }
   finally {
-    await task.destroy()
+    worker.terminate()
   }
 }
