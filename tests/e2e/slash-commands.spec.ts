@@ -27,7 +27,7 @@ test.describe('slash commands', () => {
     await expect(listbox).toBeVisible()
     await expect(input).toHaveAttribute('role', 'combobox')
     await expect(input).toHaveAttribute('aria-expanded', 'true')
-    await expect(listbox.getByRole('option')).toHaveText([/\/calc/, /\/fetch/, /\/history/, /\/time/, /\/weather/])
+    await expect(listbox.getByRole('option')).toHaveText([/\/calc/, /\/documents/, /\/fetch/, /\/history/, /\/time/, /\/weather/])
     // the first option is active; ArrowDown moves the active option, which the text box names for screen readers
     const first = listbox.getByRole('option').first()
     await expect(first).toHaveAttribute('aria-selected', 'true')
