@@ -47,5 +47,13 @@ export function useHistoryTransfer() {
     }
   }
 
-  return { busy, download, importFile }
+  /** Imports the file just picked in a file input (and empties it, so the same file can be picked again). */
+  async function importChosenFile(event: Event): Promise<string[] | undefined> {
+    const input = event.target as HTMLInputElement
+    const file = input.files?.[0]
+    input.value = ''
+    return file ? importFile(file) : undefined
+  }
+
+  return { busy, download, importFile, importChosenFile }
 }

@@ -1,22 +1,14 @@
 // A whole session under the app's strict Content-Security-Policy: chatting, a tool card, highlighted code, the
 // settings, a locally hosted endpoint allowed by the user. Any blocked script, style, image or connection fails it.
 import { expect, test } from '@playwright/test'
-import { FAKE_URL, lastAssistant, sendMessage, waitForIdle, waitForReady } from './helpers'
+import { FAKE_URL, lastAssistant, sendMessage, waitForIdle, waitForReady, watchCspViolations } from './helpers'
 
 declare global {
   interface Window { __cspViolations?: string[] }
 }
 
 test('a full session runs with zero CSP violations, and the policy is strict', async ({ page }) => {
-  const violations: string[] = []
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
-  })
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI} ${event.sample}`)
-    })
-  })
+  const violations = await watchCspViolations(page)
 
   const response = await page.goto('/', { waitUntil: 'commit' })
   const policy = response!.headers()['content-security-policy']!

@@ -1,21 +1,7 @@
 // What a newcomer meets in the first hour: a page that does not exist, and the demo model asked like a person would.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { lastAssistant, openApp, sendMessage, waitForIdle, waitForReady } from './helpers'
-
-/** Collects CSP violations the page reports from the start. */
-async function recordCspViolations(page: Page): Promise<string[]> {
-  const violations: string[] = []
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
-  })
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`)
-    })
-  })
-  return violations
-}
+import { lastAssistant, openApp, sendMessage, waitForIdle, waitForReady, watchCspViolations } from './helpers'
 
 const seriousAxe = async (page: Page) => (await new AxeBuilder({ page }).analyze()).violations
   .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
@@ -25,7 +11,7 @@ test.describe('the 404 page', () => {
   for (const scheme of ['light', 'dark'] as const) {
     test(`is the app's own page with a way home, no CSP violation and no axe violation (${scheme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme })
-      const violations = await recordCspViolations(page)
+      const violations = await watchCspViolations(page)
       await page.goto('/no-such-page')
       const error = page.getByTestId('error-page')
       await expect(error).toBeVisible()

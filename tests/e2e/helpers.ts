@@ -153,3 +153,20 @@ export async function openSeededChat(page: Page, chat: SeededChat) {
   await openApp(page, `/?thread=${chat.thread.id}`)
   await expect(page.locator(`[data-message-id="${chat.messages.at(-1)!.id}"]`)).toBeVisible({ timeout: 20_000 })
 }
+
+/**
+ * Collects the Content-Security-Policy violations the page reports, from before its first script runs: each
+ * `securitypolicyviolation` event is logged to the console and every such console line is kept.
+ */
+export async function watchCspViolations(page: Page): Promise<string[]> {
+  const violations: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+  })
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI} ${event.sample}`)
+    })
+  })
+  return violations
+}

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, expect, test, type Page } from '@playwright/test'
-import { lastAssistant, openApp, sendMessage, waitForIdle, waitForReady } from './helpers'
+import { lastAssistant, openApp, sendMessage, waitForIdle, waitForReady, watchCspViolations } from './helpers'
 import { storedUserMessages } from './support/stored-rows'
 
 /** Set to a folder to keep screenshots of the offline notice and the update toast (desktop and phone, light and dark). */
@@ -24,20 +24,6 @@ async function shoot(page: Page, name: string) {
   }
   await page.setViewportSize({ width: 1280, height: 720 })
   await page.emulateMedia({ colorScheme: 'light' })
-}
-
-/** Collects CSP violations the page reports (see csp.spec.ts). */
-async function recordViolations(page: Page): Promise<string[]> {
-  const violations: string[] = []
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
-  })
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI} ${event.sample}`)
-    })
-  })
-  return violations
 }
 
 /** Waits until the service worker controls the page and the app's page is in its cache (ready for offline use). */
@@ -83,7 +69,7 @@ test.describe('installable app', () => {
     const { launchOptions, ...device } = testInfo.project.use
     const context = await chromium.launchPersistentContext(profile, { ...device, ...launchOptions, baseURL })
     const page = context.pages()[0] ?? await context.newPage()
-    const violations = await recordViolations(page)
+    const violations = await watchCspViolations(page)
     await openApp(page)
     await waitForOfflineReady(page)
     const cdp = await page.context().newCDPSession(page)
@@ -99,7 +85,7 @@ test.describe('installable app', () => {
 
   test('offline, a reload opens the app under its CSP with a stored chat; sending says offline and keeps the draft; back online it sends', async ({ page, context }) => {
     test.slow()
-    const violations = await recordViolations(page)
+    const violations = await watchCspViolations(page)
     const replies = page.locator('[data-testid="message"][data-role="assistant"]')
     await openApp(page)
     await sendMessage(page, 'Hello there')
@@ -155,7 +141,7 @@ test.describe('installable app', () => {
 
   test('a new deploy shows "A new version is ready" with Reload, and Reload switches to it after the streaming reply', async ({ page }) => {
     test.slow()
-    const violations = await recordViolations(page)
+    const violations = await watchCspViolations(page)
     await openApp(page)
     await waitForOfflineReady(page)
     const firstWorker = await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL)

@@ -1,25 +1,11 @@
-import { expect, test, type Page } from '@playwright/test'
-import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { expect, test } from '@playwright/test'
+import { lastAssistant, openApp, sendMessage, waitForIdle, watchCspViolations } from './helpers'
 import { importChat, longChat } from './support/seed-chat'
 
 // A long reply that arrives at once is shown whole (over a few frames), its code is highlighted by a worker under
 // the app's CSP, and search_chat_history finds old and new messages over a 10,000-message history.
 
 test.setTimeout(120_000)
-
-/** Collects CSP violations the page reports. */
-async function watchCsp(page: Page): Promise<string[]> {
-  const violations: string[] = []
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
-  })
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`)
-    })
-  })
-  return violations
-}
 
 /** A markdown reply of `sections` sections (heading, paragraph, list, TypeScript code), as the demo model's SSE body. */
 function burstReply(sections: number): { text: string, body: string } {
@@ -38,7 +24,7 @@ function burstReply(sections: number): { text: string, body: string } {
 }
 
 test('a long reply that arrives all at once is shown whole, its code highlighted off the page\'s thread', async ({ page }) => {
-  const violations = await watchCsp(page)
+  const violations = await watchCspViolations(page)
   const workers: string[] = []
   page.on('worker', worker => workers.push(worker.url()))
   const sections = 120
