@@ -66,9 +66,11 @@ export async function testMcpServer(options: TestMcpServerOptions): Promise<McpP
   async function throughRelay(): Promise<McpProbeResult | undefined> {
     refusal = undefined
     const result = await probeMcpServer({ url: options.url, token: options.token, fetch: viaRelay, timeoutMs: remaining(), signal: options.signal })
-    if (!refusal) return { ...result, ...(result.ok && { relayed: true }) }
-    if (refusal.hostRefused) return undefined
-    return { ok: false, ...describeNetworkFailure(host, refusal.message), details: refusal.message }
+    // set by viaRelay during the probe, which the compiler cannot see
+    const refused = refusal as RelayRefusal | undefined
+    if (!refused) return { ...result, ...(result.ok && { relayed: true }) }
+    if (refused.hostRefused) return undefined
+    return { ok: false, ...describeNetworkFailure(host, refused.message), details: refused.message }
   }
 
   if (options.blockedOrigin) {
