@@ -122,6 +122,11 @@ export default defineNuxtConfig({
       defaultModel: 'openai/gpt-4o-mini',
       appUrl: 'https://github.com/plugboard/plugboard',
       appTitle: 'Plugboard',
+      /**
+       * Replacements for origins the tool plugins declare (`connects`), `declared=replacement` comma-separated,
+       * e.g. a local host that answers like Open-Meteo in tests. The page's policy and the tools' fetch follow it.
+       */
+      connectOriginOverrides: '',
     },
   },
   // Static assets are served precompressed (brotli, gzip) when the browser accepts it; hashed files are cached

@@ -1,7 +1,9 @@
 import { defineTool } from '~/utils/chat/plugin-api'
 
-const GEOCODING_URL = 'https://geocoding-api.open-meteo.com/v1/search'
-const FORECAST_URL = 'https://api.open-meteo.com/v1/forecast'
+import type { ToolFetch } from '~/utils/chat/plugin-api'
+
+const GEOCODING_ORIGIN = 'https://geocoding-api.open-meteo.com'
+const FORECAST_ORIGIN = 'https://api.open-meteo.com'
 
 /** WMO weather interpretation codes, as Open-Meteo documents them. */
 const WEATHER_CODES: Record<number, string> = {
@@ -14,10 +16,10 @@ const WEATHER_CODES: Record<number, string> = {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Open-Meteo's JSON, read field by field with fallbacks
-async function getJson(url: string, signal: AbortSignal): Promise<any> {
+async function getJson(fetch: ToolFetch, url: string, signal: AbortSignal): Promise<any> {
   let response: Response
   try {
-    response = await fetch(url, { signal, headers: { accept: 'application/json' } })
+    response = await fetch(url, { headers: { accept: 'application/json' } })
   }
   catch (error) {
     if (signal.aborted) throw error
@@ -51,6 +53,8 @@ export default defineTool({
   // it reaches a third party with what the model wrote: the user says yes to each call unless they choose otherwise
   actsOutsideApp: true,
   timeoutMs: 15_000,
+  // the page's security policy lets the browser reach these hosts because they are declared here
+  connects: [GEOCODING_ORIGIN, FORECAST_ORIGIN],
   catalog: {
     commandName: 'weather',
     service: 'open-meteo',
@@ -64,7 +68,7 @@ export default defineTool({
     const name = city.split(',')[0]!.trim()
     if (!name) throw new Error('The city is empty.')
     context.status(`Looking up ${name}…`)
-    const places = await getJson(`${GEOCODING_URL}?${new URLSearchParams({ name, count: '1', language: 'en', format: 'json' })}`, context.signal)
+    const places = await getJson(context.fetch, `${GEOCODING_ORIGIN}/v1/search?${new URLSearchParams({ name, count: '1', language: 'en', format: 'json' })}`, context.signal)
     const place = places?.results?.[0]
     if (!place) throw new Error(`No place named "${city}" was found.`)
     context.status(`Fetching the weather for ${place.name}…`)
@@ -75,7 +79,7 @@ export default defineTool({
       timezone: 'auto',
       ...(imperial && { temperature_unit: 'fahrenheit', wind_speed_unit: 'mph' }),
     })
-    const forecast = await getJson(`${FORECAST_URL}?${query}`, context.signal)
+    const forecast = await getJson(context.fetch, `${FORECAST_ORIGIN}/v1/forecast?${query}`, context.signal)
     const current = forecast?.current
     if (!current) throw new Error('Open-Meteo sent no current weather.')
     const [temperature, wind] = imperial ? ['F', 'Mph'] : ['C', 'Kmh']

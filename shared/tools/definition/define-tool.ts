@@ -1,8 +1,9 @@
 import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
 import type { JsonSchemaObject } from '../../types/chat'
-import type { ToolExecutionContext, ToolHandler } from '../tool-types'
+import type { PluginToolContext, ToolExecutionContext, ToolHandler } from '../tool-types'
+import { createToolFetch } from '../tool-fetch'
 import type { FromSchema } from './json-schema-type'
-import { normalizeToolDefinition } from './tool-definition-validation'
+import { checkDeclaredOrigins, normalizeToolDefinition } from './tool-definition-validation'
 import { InvalidToolDefinitionError } from '../../errors/invalid-tool-definition-error'
 import type { RegisterableToolDefinition, ToolDefinitionMetadata } from './tool-definition-types'
 import type { DesignToolDefinition, ReadonlyJsonSchemaObject, TypedToolDefinition } from './typed-tool-definition'
@@ -21,7 +22,8 @@ export interface DefineToolOptions<P extends ToolParameters> extends ToolDefinit
   description?: string
   /** Omitted: the tool takes no arguments. */
   parameters?: P
-  handler: (args: InferToolArgs<P>, context: ToolExecutionContext) => unknown
+  /** Runs a call; `context.fetch` is the fetch to reach the origins of `connects`. */
+  handler: (args: InferToolArgs<P>, context: PluginToolContext) => unknown
   /** Sets OpenAI's `strict` on the function. @default undefined */
   strict?: boolean
 }
@@ -103,7 +105,12 @@ function isDesignForm(input: object): input is RegisterableToolDefinition {
 }
 
 function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P>): ToolPlugin {
-  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox, catalog, actsOutsideApp, approval } = options
+  const { name, description, parameters, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox, catalog, actsOutsideApp, approval, connects } = options
+  // checked where the tool is written: the build reads these into the page's policy
+  checkDeclaredOrigins(name, connects)
+  // a handler called without the executor (a test, the sandbox worker) still gets its fetch
+  const handler = (args: InferToolArgs<P>, context: ToolExecutionContext) =>
+    options.handler(args, context.fetch ? context as PluginToolContext : { ...context, fetch: createToolFetch(context.signal) })
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
   if (isZodSchema(parameters)) {
@@ -138,6 +145,7 @@ function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P
     ...(actsOutsideApp !== undefined && { actsOutsideApp }),
     ...(approval !== undefined && { approval }),
     ...(catalog !== undefined && { catalog }),
+    ...(connects !== undefined && { connects }),
   }
   return { kind: 'plugboard.tool', definition, handler: run }
 }
