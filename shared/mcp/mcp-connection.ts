@@ -7,10 +7,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolResultSchema, ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod/v4'
 import { LinearJsonSchemaValidator } from './linear-json-schema-validator'
-import { MAX_MCP_LIST_PAGES, MAX_MCP_LISTED_TOOLS } from './mcp-limits'
+import { createMcpRunningCalls } from './mcp-call-hooks'
+import type { McpCallHooks } from './mcp-call-hooks'
+import { MAX_MCP_LIST_PAGES, MAX_MCP_LISTED_TOOLS, MCP_CALL_MAX_MS } from './mcp-limits'
 import { checkMcpTools, describeSkippedTools } from './mcp-tool-list'
 import { explainMcpError } from './mcp-error-text'
 import type { McpErrorText } from './mcp-error-text'
@@ -51,8 +53,10 @@ export interface McpConnectionOptions {
   /** Registry names other tools hold, so this server's names avoid them. @default none */
   takenNames?: () => ReadonlySet<string>
   reconnect?: McpReconnectOptions
-  /** Longest wait for one request (connect, list, call) in ms. @default 60_000 */
+  /** Longest wait for one request (connect, list) in ms, and for a call the longest silence (progress restarts it). @default 60_000 */
   requestTimeoutMs?: number
+  /** Declare `elicitation` (form and URL) so the server may ask the user during a call (`callTool`'s `onElicit`). @default false */
+  elicitation?: boolean
   /** Called after every change of the state (status, tools). */
   onChange?: (state: McpConnectionState) => void
 }
@@ -61,8 +65,11 @@ export interface McpConnection {
   readonly state: McpConnectionState
   /** Connects (again). Resolves when connected or when the attempt failed (see `state`). */
   connect: () => Promise<void>
-  /** Calls a tool by the server's name for it. Throws a protocol or network error; a result may be `isError`. */
-  callTool: (mcpName: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>
+  /**
+   * Calls a tool by the server's name for it. Throws a protocol or network error; a result may be `isError`.
+   * `hooks` receive the call's progress and the server's questions to the user.
+   */
+  callTool: (mcpName: string, args: Record<string, unknown>, signal?: AbortSignal, hooks?: McpCallHooks) => Promise<unknown>
   /** Disconnects for good (ends the session on the server when it can). */
   close: () => Promise<void>
 }
@@ -87,6 +94,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   let checkingDrop = false
   /** The connection was up and dropped: every failed attempt until it is back says so, not only the first. */
   let lostConnection = false
+  const running = createMcpRunningCalls({ idleMs: timeout })
 
   function update(patch: Partial<McpConnectionState>) {
     state = { ...state, ...patch }
@@ -145,7 +153,10 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   }
 
   async function open(): Promise<void> {
-    const current = new Client({ name: 'plugboard', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: new LinearJsonSchemaValidator() })
+    // Sampling and roots are not implemented, so they are not declared.
+    const capabilities = options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}
+    const current = new Client({ name: 'plugboard', version: '0.1.0' }, { capabilities, jsonSchemaValidator: new LinearJsonSchemaValidator() })
+    if (options.elicitation) current.setRequestHandler(ElicitRequestSchema, (request, extra) => running.elicit(request.params, extra.signal))
     const transport = new StreamableHTTPClientTransport(new URL(options.url), {
       fetch: options.fetch,
       requestInit: { headers: options.headers },
@@ -192,17 +203,22 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     }))
   }
 
-  async function callTool(mcpName: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  async function callTool(mcpName: string, args: Record<string, unknown>, signal?: AbortSignal, hooks: McpCallHooks = {}): Promise<unknown> {
     if (state.status !== 'connected' && state.status !== 'closed') await connect()
     const current = client
     if (!current || state.status !== 'connected') throw new Error(`the MCP server is not connected${state.message ? `: ${state.message}` : ''}`)
+    // the call's own clock (idle since the last progress, paused while the user is asked) replaces the SDK's timeout
+    const run = running.begin(hooks, signal)
     try {
-      return await current.callTool({ name: mcpName, arguments: args }, CallToolResultSchema, { signal, timeout })
+      return await current.callTool({ name: mcpName, arguments: args }, CallToolResultSchema, { signal: run.signal, timeout: MCP_CALL_MAX_MS, onprogress: run.onprogress })
     }
     catch (error) {
       // a network failure or an unknown session: find out whether the connection is gone, for the next call
       if (!signal?.aborted && !(error instanceof z.ZodError) && (error instanceof TypeError || error instanceof StreamableHTTPError)) void onTransportError(current)
       throw error
+    }
+    finally {
+      run.end()
     }
   }
 

@@ -18,3 +18,17 @@ export const MAX_MCP_RESULT_CHARS = 1024 * 1024
 export const MAX_MCP_IMAGE_CHARS = 2 * 1024 * 1024
 /** Servers one browser or one operator may configure. */
 export const MAX_MCP_SERVERS = 16
+/** Largest `requestedSchema` of an elicitation shown as a form, as JSON text; a larger one is declined. */
+export const MAX_ELICITATION_SCHEMA_CHARS = 16 * 1024
+/** Most fields of one elicitation form. */
+export const MAX_ELICITATION_FIELDS = 32
+/** Most choices of one select field. */
+export const MAX_ELICITATION_OPTIONS = 100
+/** Longest text one field takes, whatever the schema's maxLength says. */
+export const MAX_ELICITATION_TEXT_CHARS = 10_000
+/** Longest message of an elicitation shown (the rest is cut). */
+export const MAX_ELICITATION_MESSAGE_CHARS = 2_000
+/** An MCP call that has sent nothing (result, progress) for this long and waits for no answer of the user fails. */
+export const MCP_CALL_IDLE_TIMEOUT_MS = 60_000
+/** Longest an MCP call may run however often it reports progress or asks the user. */
+export const MCP_CALL_MAX_MS = 15 * 60_000
