@@ -32,3 +32,13 @@ export const MAX_ELICITATION_MESSAGE_CHARS = 2_000
 export const MCP_CALL_IDLE_TIMEOUT_MS = 60_000
 /** Longest an MCP call may run however often it reports progress or asks the user. */
 export const MCP_CALL_MAX_MS = 15 * 60_000
+/** Prompts offered per server as slash commands. */
+export const MAX_MCP_PROMPTS = 128
+/** Arguments of one prompt; a prompt with more is not offered. */
+export const MAX_MCP_PROMPT_ARGUMENTS = 32
+/** Longest text a prompt puts in the composer's message. */
+export const MAX_MCP_PROMPT_TEXT_CHARS = 100_000
+/** Resources of one server listed in the picker. */
+export const MAX_MCP_RESOURCES = 500
+/** Longest text of one resource attached to a message. */
+export const MAX_MCP_RESOURCE_TEXT_CHARS = 1024 * 1024
