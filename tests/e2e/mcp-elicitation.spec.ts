@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { openApp, sendMessage, waitForIdle, watchCspViolations } from './helpers'
@@ -45,6 +46,8 @@ async function finishedReply(page: Page) {
 
 test.describe('MCP servers that ask and report', () => {
   test('a form the server asks for is shown on the card with its defaults, checked, and accepted within the call', async ({ page }) => {
+    // axe reads the whole page: slow on a busy machine
+    test.slow()
     const violations = await watchCspViolations(page)
     await openApp(page, app.url)
     await addSurveyServer(page)
@@ -73,6 +76,8 @@ test.describe('MCP servers that ask and report', () => {
     await form.getByRole('checkbox', { name: 'olives' }).check()
     await page.setViewportSize({ width: 1280, height: 900 })
     await card.screenshot({ path: '/tmp/elicit-form-desktop.png' })
+    const axe = await new AxeBuilder({ page }).include('[data-testid="mcp-elicitation"]').analyze()
+    expect(axe.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical').map(violation => violation.id)).toEqual([])
     await form.getByTestId('mcp-elicitation-accept').click()
     await finishedReply(page)
     await expect(card).toHaveAttribute('data-status', 'done')
