@@ -1,4 +1,5 @@
 import type { ToolHandler } from '../tools/tool-types'
+import type { McpCallHooks } from './mcp-call-hooks'
 import type { McpConnection } from './mcp-connection'
 import type { McpResultImage } from './mcp-tool-result'
 import { readMcpToolResult } from './mcp-tool-result'
@@ -6,14 +7,23 @@ import { readMcpToolResult } from './mcp-tool-result'
 /** Receives the images of a call's result (the browser shows them on the call's card). */
 export type McpImageSink = (callId: string, images: McpResultImage[]) => void
 
+/** What a host does with one call's images, progress and questions, by the call's id. */
+export interface McpToolHandlerHooks {
+  onImages?: McpImageSink
+  /** The hooks of one call (progress, questions to the user), or none. */
+  callHooks?: (callId: string) => McpCallHooks | undefined
+}
+
 /**
  * The registry handler of one MCP tool: calls it through the connection with the call's signal (Stop and the
  * timeout cancel the request), and returns the result's text for the model. A result the server flags with
  * `isError` is thrown with its text, so it becomes a tool error like a protocol error does.
  */
-export function mcpToolHandler(connection: McpConnection, mcpName: string, onImages?: McpImageSink): ToolHandler {
+export function mcpToolHandler(connection: McpConnection, mcpName: string, hooks?: McpImageSink | McpToolHandlerHooks): ToolHandler {
+  const { onImages, callHooks } = typeof hooks === 'function' ? { onImages: hooks, callHooks: undefined } : hooks ?? {}
   return async (args, context) => {
-    const result = readMcpToolResult(await connection.callTool(mcpName, (args ?? {}) as Record<string, unknown>, context.signal))
+    const raw = await connection.callTool(mcpName, (args ?? {}) as Record<string, unknown>, context.signal, callHooks?.(context.callId))
+    const result = readMcpToolResult(raw)
     if (result.images.length > 0) onImages?.(context.callId, result.images)
     if (result.isError) throw new Error(result.text || 'the MCP server reported an error without a message')
     return result.text

@@ -6,14 +6,17 @@
 import { shallowRef, watch } from 'vue'
 import type { ShallowRef } from 'vue'
 import type { McpConnection, McpConnectionState, McpReconnectOptions } from '#shared/mcp/mcp-connection'
+import { MCP_CALL_MAX_MS } from '#shared/mcp/mcp-limits'
 import { mcpToolHandler } from '#shared/mcp/mcp-tool-handler'
 import type { McpToolEntry } from '#shared/mcp/mcp-tool-list'
+import type { McpPromptEntry } from '#shared/mcp/mcp-prompts'
 import { mcpServerPrefix } from '#shared/mcp/mcp-tool-name'
 import { blockedConnectOrigin } from '../provider/connect-permission'
 import type { ToolRegistry } from '../registry/tool-registry-types'
 import { createMcpBrowserFetch } from './mcp-browser-fetch'
 import type { McpRoute } from './mcp-browser-fetch'
 import { recordMcpResultImages } from './mcp-result-images'
+import { mcpCallHooks } from './mcp-call-activity'
 import { useSavedMcpServers, validateMcpServerInput } from './mcp-server-settings'
 import type { McpServerInput, McpServerInputErrors, McpServerSetting } from './mcp-server-settings'
 
@@ -31,6 +34,10 @@ export interface McpServerView {
   /** The page's CSP does not allow the server's origin (so the browser cannot try it directly). */
   blockedOrigin?: string
   tools: Array<Pick<McpToolEntry, 'name' | 'mcpName' | 'description'>>
+  /** Its prompts (slash commands `/server__prompt`). */
+  prompts: readonly McpPromptEntry[]
+  /** It lists resources that can be attached to a message. */
+  hasResources: boolean
 }
 
 export interface McpServerManagerOptions {
@@ -54,10 +61,15 @@ export interface McpServerManager {
   remove: (id: string) => Promise<void>
   /** Connects again now (after an error). */
   retry: (id: string) => void
+  /** The connection of a server (prompts, resources), once its code has loaded. */
+  connectionOf: (id: string) => McpConnection | undefined
 }
 
-/** An MCP call may run this long: remote tools are slower than the page's own. */
-const MCP_TOOL_TIMEOUT_MS = 60_000
+/**
+ * The executor's limit for an MCP call: the connection keeps the call's real clock (silence since the last progress,
+ * paused while the user answers the server's question), so this is only the outer bound.
+ */
+const MCP_TOOL_TIMEOUT_MS = MCP_CALL_MAX_MS
 
 interface Entry {
   setting: McpServerSetting
@@ -85,6 +97,8 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       route,
       blockedOrigin: blockedConnectOrigin(setting.url),
       tools: (connection?.state.tools ?? []).filter(tool => entries.get(setting.id)?.registered.has(tool.name)).map(({ name, mcpName, description }) => ({ name, mcpName, description })),
+      prompts: connection?.state.status === 'connected' ? connection.state.prompts ?? [] : [],
+      hasResources: connection?.state.status === 'connected' && !!connection.state.hasResources,
     }))
   }
 
@@ -113,7 +127,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
           actsOutsideApp: true,
           approval: 'ask',
           timeoutMs: MCP_TOOL_TIMEOUT_MS,
-        }, mcpToolHandler(connection, tool.mcpName, recordMcpResultImages)))
+        }, mcpToolHandler(connection, tool.mcpName, { onImages: recordMcpResultImages, callHooks: mcpCallHooks(entry.setting.name) })))
       }
       catch (error) {
         refused.push(`${tool.mcpName} (${error instanceof Error ? error.message : String(error)})`)
@@ -144,6 +158,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
         },
       }),
       reconnect: options.reconnect,
+      elicitation: true,
       takenNames: () => new Set(options.registry.listTools.value.map(tool => tool.name).filter(name => !entry.registered.has(name))),
       onChange: () => {
         if (entries.get(setting.id) !== entry) return
@@ -200,6 +215,9 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     },
     retry(id) {
       void entries.get(id)?.connection?.connect()
+    },
+    connectionOf(id) {
+      return entries.get(id)?.connection
     },
   }
   return manager
