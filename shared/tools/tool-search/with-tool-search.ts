@@ -4,8 +4,9 @@ import { FIND_TOOLS_LIMIT, FIND_TOOLS_NAME, findToolsDefinition, findToolsResult
 import { createToolSearchIndex } from './tool-search-index'
 import type { ToolSearchIndex } from './tool-search-index'
 
-/** More enabled tools than this and a request offers the always-on ones plus `find_tools`. @default 32 */
-export const DEFAULT_TOOL_SEARCH_THRESHOLD = 32
+import { DEFAULT_TOOL_SEARCH_THRESHOLD } from './tool-search-threshold'
+
+export { DEFAULT_TOOL_SEARCH_THRESHOLD }
 
 export interface ToolSearchOptions {
   /** Tool search starts above this many tools. @default DEFAULT_TOOL_SEARCH_THRESHOLD */
