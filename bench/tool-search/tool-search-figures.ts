@@ -30,7 +30,12 @@ for (const size of sizes) {
   const after = bytes(searched.definitions)
   console.log(`${size} enabled: tools bytes per request ${before} without search; ${first} first step, ${after} after one search (${(before / after).toFixed(1)}x fewer; ~${Math.round(before / 4)} vs ~${Math.round(after / 4)} tokens at 4 bytes a token)`)
 
+  const builtAt = performance.now()
   const index = createToolSearchIndex(enabled)
+  const buildMs = performance.now() - builtAt
+  const searchedAt = performance.now()
+  for (const tool of enabled.slice(0, 100)) index.search(descriptionQuery(tool), FIND_TOOLS_LIMIT)
+  console.log(`${size} enabled: index built in ${buildMs.toFixed(1)} ms, ${((performance.now() - searchedAt) / 100).toFixed(2)} ms a search (loaded machine: rough)`)
   let hits = 0
   for (const tool of enabled) {
     if (index.search(descriptionQuery(tool), FIND_TOOLS_LIMIT).includes(tool.function.name)) hits++
