@@ -61,3 +61,20 @@ for (const runOnServer of [false, true]) {
     await expect(page.getByTestId('tool-search-note')).toContainText('Tool search is on')
   })
 }
+
+test('Settings → Tools raises the threshold: 40 tools then go to the model as they are', async ({ page }) => {
+  await openAppWith(page, { provider: openRouterProvider('fake/tool-search'), runOnServer: false })
+  await page.getByTestId('settings-open').click()
+  await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible()
+  await page.getByTestId('tool-search-threshold').fill('100')
+  await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('plugboard:tool-search:v1') ?? '{}').threshold)).toBe(100)
+  await page.keyboard.press('Escape')
+  await registerManyTools(page)
+  const question = `convert currency without search ${Date.now()}`
+  await sendMessage(page, question)
+  await waitForIdle(page)
+  await expect(lastAssistant(page)).toContainText('find_tools was not offered to me.')
+  const [first] = (await fakeRequests()).filter(request => JSON.stringify(request.body.messages).includes(question)).map(offeredNames)
+  expect(first).toContain('convert_currency')
+  expect(first).not.toContain('find_tools')
+})
