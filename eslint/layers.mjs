@@ -18,6 +18,7 @@ export const layers = [
   { folder: '`shared/errors`', mayImport: 'shared', files: ['shared/errors/**'], checkPackages: true },
   { folder: '`shared/stream`', mayImport: 'shared, eventsource-parser', files: ['shared/stream/**'], checkPackages: true },
   { folder: '`shared/tools/rich-definition`', mayImport: 'shared', files: ['shared/tools/rich-definition/**'], checkPackages: true },
+  { folder: '`shared/tools/tool-search`', mayImport: 'shared, minisearch', files: ['shared/tools/tool-search/**'], checkPackages: true },
   { folder: '`shared/tools`', mayImport: 'shared, re2js, @cfworker/json-schema, zod', files: ['shared/tools/**'], checkPackages: true },
   { folder: '`shared/history`', mayImport: 'shared', files: ['shared/history/**'], checkPackages: true },
   { folder: '`shared/mcp`', mayImport: 'shared, @modelcontextprotocol/sdk, @cfworker/json-schema, zod', files: ['shared/mcp/**'], checkPackages: true },

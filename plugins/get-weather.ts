@@ -34,6 +34,19 @@ async function getJson(fetch: ToolFetch, url: string, signal: AbortSignal): Prom
   }
 }
 
+/** The next days from Open-Meteo's `daily` block (parallel arrays); days with a missing field are left out. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Open-Meteo's JSON, read field by field
+function dailyForecast(daily: any, unit: string): Array<Record<string, string | number>> {
+  const days: unknown[] = Array.isArray(daily?.time) ? daily.time : []
+  return days.flatMap((date, index) => {
+    const high = daily.temperature_2m_max?.[index]
+    const low = daily.temperature_2m_min?.[index]
+    const code = daily.weather_code?.[index]
+    if (typeof date !== 'string' || typeof high !== 'number' || typeof low !== 'number') return []
+    return [{ date, [`high${unit}`]: high, [`low${unit}`]: low, conditions: WEATHER_CODES[code as number] ?? `weather code ${code}` }]
+  })
+}
+
 export default defineTool({
   name: 'get_weather',
   description: 'Get the current weather for a city (temperature, feels-like, humidity, wind, conditions), in the units the user chose.',
@@ -76,6 +89,8 @@ export default defineTool({
       latitude: String(place.latitude),
       longitude: String(place.longitude),
       current: 'temperature_2m,apparent_temperature,relative_humidity_2m,weather_code,wind_speed_10m',
+      daily: 'weather_code,temperature_2m_max,temperature_2m_min',
+      forecast_days: '4',
       timezone: 'auto',
       ...(imperial && { temperature_unit: 'fahrenheit', wind_speed_unit: 'mph' }),
     })
@@ -91,6 +106,7 @@ export default defineTool({
       humidityPercent: current.relative_humidity_2m,
       [`wind${wind}`]: current.wind_speed_10m,
       conditions: WEATHER_CODES[current.weather_code as number] ?? `weather code ${current.weather_code}`,
+      forecast: dailyForecast(forecast?.daily, temperature!),
     }
   },
 })

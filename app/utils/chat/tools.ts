@@ -23,6 +23,8 @@ export type {
 } from './registry/tool-registry-types'
 export type { PluginToolContext, ToolExecutionContext, ToolFetch, ToolHandler } from '#shared/tools/tool-types'
 export type { ToolDefinition } from '#shared/types/chat'
+export { registerToolCard } from './tool-cards/tool-card-registry'
+export type { ToolCardProps, ToolCardPropsOf } from './tool-cards/tool-card-registry'
 export { DuplicateToolError } from './registry/errors/duplicate-tool-error'
 export { InvalidToolDefinitionError } from '#shared/errors/invalid-tool-definition-error'
 

@@ -15,7 +15,7 @@ export type ToolParameters = $ZodType | Readonly<JsonSchemaObject>
 export type InferToolArgs<P> = P extends $ZodType ? ZodOutput<P> : FromSchema<P>
 
 /** What `defineTool` takes: the name, parameters and handler, `strict`, and the metadata `registerTool` takes. */
-export interface DefineToolOptions<P extends ToolParameters> extends ToolDefinitionMetadata {
+export interface DefineToolOptions<P extends ToolParameters, R = unknown> extends ToolDefinitionMetadata {
   /** `^[a-zA-Z0-9_-]{1,64}$`; by convention snake_case, the file the same name in kebab-case. */
   name: string
   /** Tells the model when to use the tool. Also shown in the popover unless `ui.descriptionHint` is set. */
@@ -23,16 +23,21 @@ export interface DefineToolOptions<P extends ToolParameters> extends ToolDefinit
   /** Omitted: the tool takes no arguments. */
   parameters?: P
   /** Runs a call; `context.fetch` is the fetch to reach the origins of `connects`. */
-  handler: (args: InferToolArgs<P>, context: PluginToolContext) => unknown
+  handler: (args: InferToolArgs<P>, context: PluginToolContext) => R
   /** Sets OpenAI's `strict` on the function. @default undefined */
   strict?: boolean
 }
 
-/** A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. */
-export interface ToolPlugin {
+/**
+ * A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. `Args` and `Result` are the
+ * handler's argument and (awaited) result types, kept for a tool card typed from the tool (`ToolCardPropsOf`).
+ */
+export interface ToolPlugin<Args = unknown, Result = unknown> {
   readonly kind: 'plugboard.tool'
   readonly definition: RegisterableToolDefinition
   readonly handler: (args: unknown, context: ToolExecutionContext) => unknown
+  /** Types only, never set: what the handler takes and gives. */
+  readonly types?: { args: Args, result: Result }
 }
 
 function isZodSchema(value: unknown): value is $ZodType {
@@ -65,9 +70,9 @@ export function defineTool<const P extends ReadonlyJsonSchemaObject = { type: 'o
   definition: DesignToolDefinition<P>,
   handler: (args: InferToolArgs<P>, context: ToolExecutionContext) => unknown,
 ): DefinedTool<InferToolArgs<P>> & ToolPlugin
-export function defineTool<const P extends ToolParameters = { type: 'object', properties: {} }>(
-  options: DefineToolOptions<P>,
-): ToolPlugin
+export function defineTool<const P extends ToolParameters = { type: 'object', properties: {} }, R = unknown>(
+  options: DefineToolOptions<P, R>,
+): ToolPlugin<InferToolArgs<P>, Awaited<R>>
 export function defineTool(input: DefineToolOptions<ToolParameters> | RegisterableToolDefinition, handler?: ToolHandler): DefinedTool<unknown> | ToolPlugin {
   if (isDesignForm(input)) {
     // checked now, so a mistake is reported where the tool is written rather than when it registers
