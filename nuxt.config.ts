@@ -122,6 +122,9 @@ export default defineNuxtConfig({
       defaultModel: 'openai/gpt-4o-mini',
       appUrl: 'https://github.com/plugboard/plugboard',
       appTitle: 'Plugboard',
+      // The origin MCP Apps are framed from (docs/decisions/0018-mcp-apps-sandbox-origin.md); empty: the other
+      // loopback name on a loopback host, none elsewhere.
+      mcpAppsSandboxOrigin: '',
     },
   },
   // Static assets are served precompressed (brotli, gzip) when the browser accepts it; hashed files are cached

@@ -1,5 +1,6 @@
 import { ensureBrowserSession } from '../utils/security/browser-session'
 import { CONNECT_ORIGINS_COOKIE, parseConnectOrigins } from '#shared/security/connect-origins'
+import { mcpAppSandboxOrigin } from '#shared/mcp/apps/mcp-app-sandbox-origin'
 import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, inlineScriptHashes } from '../utils/security/content-security-policy'
 
 /**
@@ -7,6 +8,12 @@ import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, inlineScriptHash
  * file), and on the app's page a policy that allows exactly its own inline scripts by hash. Loading the page is
  * also what gives a browser its session: the model routes answer only requests that carry it.
  */
+/** The MCP Apps sandbox origin of this page, the one origin it may frame. */
+function sandboxFrameOrigins(event: Parameters<typeof getCookie>[0]): string[] {
+  const origin = mcpAppSandboxOrigin(getRequestURL(event).origin, useRuntimeConfig(event).public.mcpAppsSandboxOrigin || undefined)
+  return origin ? [origin] : []
+}
+
 export default defineNitroPlugin((nitroApp) => {
   nitroApp.hooks.hook('request', (event) => {
     setResponseHeaders(event, {
@@ -23,6 +30,7 @@ export default defineNitroPlugin((nitroApp) => {
         scriptHashes: inlineScriptHashes(response.body),
         connectOrigins: parseConnectOrigins(getCookie(event, CONNECT_ORIGINS_COOKIE)),
         dev: import.meta.dev,
+        frameOrigins: sandboxFrameOrigins(event),
       }),
       // The page depends on cookies (session, endpoints): never serve it from a shared cache.
       'cache-control': 'no-store',

@@ -63,12 +63,16 @@ export interface McpConnection {
   connect: () => Promise<void>
   /** Calls a tool by the server's name for it. Throws a protocol or network error; a result may be `isError`. */
   callTool: (mcpName: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>
+  /** Reads a resource (`resources/read`, e.g. an MCP App's `ui://` HTML). Throws a protocol or network error. */
+  readResource: (uri: string, signal?: AbortSignal) => Promise<unknown>
   /** Disconnects for good (ends the session on the server when it can). */
   close: () => Promise<void>
 }
 
 /** `tools/list` as the app reads it: tools are checked one by one later, so one bad tool cannot hide the others. */
 const LooseListToolsResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() })
+
+const LooseReadResourceResult = z.looseObject({ contents: z.array(z.unknown()) })
 
 /** An HTTP answer that will not change by asking again (bad token, forbidden, not an MCP endpoint). */
 function isPermanent(error: unknown): boolean {
@@ -206,6 +210,14 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     }
   }
 
+  async function readResource(uri: string, signal?: AbortSignal): Promise<unknown> {
+    if (state.status !== 'connected' && state.status !== 'closed') await connect()
+    const current = client
+    if (!current || state.status !== 'connected') throw new Error(`the MCP server is not connected${state.message ? `: ${state.message}` : ''}`)
+    // read loosely: the app checks the contents itself (readMcpAppResource), one bad field must not hide the rest
+    return await current.request({ method: 'resources/read', params: { uri } }, LooseReadResourceResult, { signal, timeout })
+  }
+
   async function close() {
     clearTimeout(timer)
     const old = client
@@ -225,6 +237,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     },
     connect,
     callTool,
+    readResource,
     close,
   }
 }

@@ -6,14 +6,20 @@ import { readMcpToolResult } from './mcp-tool-result'
 /** Receives the images of a call's result (the browser shows them on the call's card). */
 export type McpImageSink = (callId: string, images: McpResultImage[]) => void
 
+/** Receives a call's arguments and the server's whole result (the browser hands them to the tool's MCP App). */
+export type McpResultSink = (call: { callId: string, threadId: string, args: Record<string, unknown> }, result: unknown) => void
+
 /**
  * The registry handler of one MCP tool: calls it through the connection with the call's signal (Stop and the
  * timeout cancel the request), and returns the result's text for the model. A result the server flags with
  * `isError` is thrown with its text, so it becomes a tool error like a protocol error does.
  */
-export function mcpToolHandler(connection: McpConnection, mcpName: string, onImages?: McpImageSink): ToolHandler {
+export function mcpToolHandler(connection: McpConnection, mcpName: string, onImages?: McpImageSink, onResult?: McpResultSink): ToolHandler {
   return async (args, context) => {
-    const result = readMcpToolResult(await connection.callTool(mcpName, (args ?? {}) as Record<string, unknown>, context.signal))
+    const input = (args ?? {}) as Record<string, unknown>
+    const raw = await connection.callTool(mcpName, input, context.signal)
+    const result = readMcpToolResult(raw)
+    if (!result.isError) onResult?.({ callId: context.callId, threadId: context.threadId, args: input }, raw)
     if (result.images.length > 0) onImages?.(context.callId, result.images)
     if (result.isError) throw new Error(result.text || 'the MCP server reported an error without a message')
     return result.text

@@ -38,6 +38,8 @@ export interface ContentSecurityPolicyOptions {
   connectOrigins?: string[]
   /** `nuxt dev`: Vite's hot reload talks over a WebSocket. @default false */
   dev?: boolean
+  /** Origins the page may frame (the MCP Apps sandbox origin). @default none */
+  frameOrigins?: string[]
 }
 
 /**
@@ -47,7 +49,7 @@ export interface ContentSecurityPolicyOptions {
  * click to load one (replies show a placeholder until then).
  */
 export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions = {}): string {
-  const { scriptHashes = [], connectOrigins = [], dev = false } = options
+  const { scriptHashes = [], connectOrigins = [], dev = false, frameOrigins = [] } = options
   return [
     `default-src 'self'`,
     // 'wasm-unsafe-eval' compiles WebAssembly (the QuickJS sandbox of the tools written in the app); JavaScript eval
@@ -60,7 +62,7 @@ export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions
     `connect-src 'self' ${OPENROUTER_ORIGIN}${connectOrigins.map(origin => ` ${origin}`).join('')}${dev ? ' ws: wss:' : ''}`,
     `worker-src 'self'`,
     `manifest-src 'self'`,
-    `frame-src 'none'`,
+    `frame-src ${frameOrigins.length > 0 ? frameOrigins.join(' ') : `'none'`}`,
     `object-src 'none'`,
     `base-uri 'none'`,
     `form-action 'self'`,
