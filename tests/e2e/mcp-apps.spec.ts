@@ -97,14 +97,16 @@ test.describe('MCP Apps', () => {
     await expect(counter.locator('#theme')).toHaveText('dark')
     await page.screenshot({ path: test.info().outputPath('mcp-app-desktop-dark.png') })
 
-    // full screen at the app's request, back inline with Escape
+    // full screen at the app's request (the browser's own), back inline with the card's button
     await counter.locator('#fullscreen').click()
     await expect(card.getByTestId('mcp-app')).toHaveAttribute('data-display-mode', 'fullscreen')
     await expect(counter.locator('#mode')).toHaveText('fullscreen')
     const viewport = page.viewportSize()!
     await expect.poll(async () => (await frame.boundingBox())?.width ?? 0).toBeGreaterThan(viewport.width - 40)
-    await page.keyboard.press('Escape')
+    await page.screenshot({ path: test.info().outputPath('mcp-app-desktop-fullscreen.png') })
+    await card.getByTestId('mcp-app-fullscreen').click()
     await expect(card.getByTestId('mcp-app')).toHaveAttribute('data-display-mode', 'inline')
+    await expect(counter.locator('#mode')).toHaveText('inline')
 
     // ui/message adds the user's message to the chat, and the model answers it
     await counter.locator('#message').click()
@@ -132,13 +134,14 @@ test.describe('MCP Apps', () => {
     const card = page.locator('[data-testid="tool-card"][data-tool="apps__show_hostile"]')
     const report = appOf(card).locator('#report')
     await expect(report).toContainText('done', { timeout: 20_000 })
+    await expect(report).toContainText('top navigation:')
     await expect(report).toContainText('parent document: blocked')
     await expect(report).toContainText('popup: blocked')
     await expect(report).toContainText('storage: blocked')
     await expect(report).toContainText('undeclared fetch: blocked')
     await expect(report).toContainText('secret_admin: refused')
-    // the storm of huge sizes ended with 240: the frame follows the last one, and never grew past the cap
-    await expect.poll(() => frameHeight(card)).toBe(240)
+    // a storm of huge sizes: the frame stops at the cap
+    await expect.poll(() => frameHeight(card)).toBe(1600)
     expect(page.url()).toBe(url)
     await expect(page.getByTestId('composer-input')).toBeVisible()
     expect(violations).toEqual([])

@@ -24,7 +24,7 @@ export interface McpAppHostOptions {
   updateModelContext: (text: string) => void
   onSize: (size: { width?: number, height?: number }) => void
   /** Switches the display mode; returns the mode in force. */
-  onDisplayMode: (mode: McpUiDisplayMode) => McpUiDisplayMode
+  onDisplayMode: (mode: McpUiDisplayMode) => McpUiDisplayMode | Promise<McpUiDisplayMode>
 }
 
 export interface McpAppHost {
@@ -80,7 +80,7 @@ export function createMcpAppHost(options: McpAppHostOptions): McpAppHost {
     return {}
   }
   bridge.onsizechange = size => options.onSize(size)
-  bridge.onrequestdisplaymode = async params => ({ mode: options.onDisplayMode(params.mode) })
+  bridge.onrequestdisplaymode = async params => ({ mode: await options.onDisplayMode(params.mode) })
   bridge.onopenlink = async () => ({ isError: true })
 
   return {
