@@ -127,6 +127,9 @@ export default defineNuxtConfig({
        * e.g. a local host that answers like Open-Meteo in tests. The page's policy and the tools' fetch follow it.
        */
       connectOriginOverrides: '',
+      // The origin MCP Apps are framed from (docs/decisions/0018-mcp-apps-sandbox-origin.md); empty: the other
+      // loopback name on a loopback host, none elsewhere.
+      mcpAppsSandboxOrigin: '',
     },
   },
   // Static assets are served precompressed (brotli, gzip) when the browser accepts it; hashed files are cached

@@ -1,5 +1,6 @@
 import { ensureBrowserSession } from '../utils/security/browser-session'
 import { CONNECT_ORIGINS_COOKIE, parseConnectOrigins } from '#shared/security/connect-origins'
+import { mcpAppSandboxOrigin } from '#shared/mcp/apps/mcp-app-sandbox-origin'
 import { BASELINE_SECURITY_HEADERS, buildContentSecurityPolicy, inlineScriptHashes } from '../utils/security/content-security-policy'
 import { pluginConnectOrigins } from '../utils/security/declared-connect-origins'
 
@@ -8,6 +9,12 @@ import { pluginConnectOrigins } from '../utils/security/declared-connect-origins
  * file), and on the app's page a policy that allows exactly its own inline scripts by hash. Loading the page is
  * also what gives a browser its session: the model routes answer only requests that carry it.
  */
+/** The MCP Apps sandbox origin of this page, the one origin it may frame. */
+function sandboxFrameOrigins(event: Parameters<typeof getCookie>[0]): string[] {
+  const origin = mcpAppSandboxOrigin(getRequestURL(event).origin, useRuntimeConfig(event).public.mcpAppsSandboxOrigin || undefined)
+  return origin ? [origin] : []
+}
+
 export default defineNitroPlugin((nitroApp) => {
   // read once: the public runtime config is fixed for the life of the server
   const declaredOrigins = pluginConnectOrigins(useRuntimeConfig().public.connectOriginOverrides)
@@ -28,6 +35,7 @@ export default defineNitroPlugin((nitroApp) => {
         connectOrigins: parseConnectOrigins(getCookie(event, CONNECT_ORIGINS_COOKIE)),
         declaredOrigins,
         dev: import.meta.dev,
+        frameOrigins: sandboxFrameOrigins(event),
       }),
       // The page depends on cookies (session, endpoints): never serve it from a shared cache.
       'cache-control': 'no-store',

@@ -81,7 +81,7 @@ export interface McpConnection {
   getPrompt: (mcpName: string, args: Record<string, string>, signal?: AbortSignal) => Promise<unknown>
   /** `resources/list`, every page up to the limits; the raw entries (`checkMcpResources` reads them). */
   listResources: (signal?: AbortSignal) => Promise<unknown[]>
-  /** `resources/read`; the raw result (`readMcpResourceText` reads it). */
+  /** `resources/read` (a resource to attach, an MCP App's `ui://` HTML); the raw result (`readMcpResourceText`, `readMcpAppResource` read it). */
   readResource: (uri: string, signal?: AbortSignal) => Promise<unknown>
   /** Disconnects for good (ends the session on the server when it can). */
   close: () => Promise<void>
@@ -278,6 +278,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     return listed
   }
 
+  // read loosely: the callers check the contents themselves (readMcpResourceText, readMcpAppResource), so one bad
+  // field does not hide the rest
   async function readResource(uri: string, signal?: AbortSignal): Promise<unknown> {
     return (await connected()).request({ method: 'resources/read', params: { uri } }, LooseResult, { signal, timeout })
   }

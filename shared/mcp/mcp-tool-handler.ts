@@ -12,7 +12,12 @@ export interface McpToolHandlerHooks {
   onImages?: McpImageSink
   /** The hooks of one call (progress, questions to the user), or none. */
   callHooks?: (callId: string) => McpCallHooks | undefined
+  /** The call's arguments and the server's whole result, when it succeeded (the browser hands them to the tool's MCP App). */
+  onResult?: McpResultSink
 }
+
+/** Receives a call's arguments and the server's whole result (the browser hands them to the tool's MCP App). */
+export type McpResultSink = (call: { callId: string, threadId: string, args: Record<string, unknown> }, result: unknown) => void
 
 /**
  * The registry handler of one MCP tool: calls it through the connection with the call's signal (Stop and the

@@ -40,6 +40,8 @@ export interface ContentSecurityPolicyOptions {
   declaredOrigins?: readonly string[]
   /** `nuxt dev`: Vite's hot reload talks over a WebSocket. @default false */
   dev?: boolean
+  /** Origins the page may frame (the MCP Apps sandbox origin). @default none */
+  frameOrigins?: string[]
 }
 
 /**
@@ -49,7 +51,7 @@ export interface ContentSecurityPolicyOptions {
  * click to load one (replies show a placeholder until then).
  */
 export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions = {}): string {
-  const { scriptHashes = [], connectOrigins = [], declaredOrigins = [], dev = false } = options
+  const { scriptHashes = [], connectOrigins = [], declaredOrigins = [], dev = false, frameOrigins = [] } = options
   const connect = [...new Set([OPENROUTER_ORIGIN, ...declaredOrigins, ...connectOrigins])]
   return [
     `default-src 'self'`,
@@ -63,7 +65,7 @@ export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions
     `connect-src 'self' ${connect.join(' ')}${dev ? ' ws: wss:' : ''}`,
     `worker-src 'self'`,
     `manifest-src 'self'`,
-    `frame-src 'none'`,
+    `frame-src ${frameOrigins.length > 0 ? frameOrigins.join(' ') : `'none'`}`,
     `object-src 'none'`,
     `base-uri 'none'`,
     `form-action 'self'`,

@@ -17,6 +17,10 @@ import { createMcpBrowserFetch } from './mcp-browser-fetch'
 import type { McpRoute } from './mcp-browser-fetch'
 import { recordMcpResultImages } from './mcp-result-images'
 import { mcpCallHooks } from './mcp-call-activity'
+import { visibleToModel } from '#shared/mcp/apps/mcp-app-tool-ui'
+import { removeMcpAppServer, setMcpAppServer } from '../mcp-apps/mcp-app-servers'
+import type { McpAppServer } from '../mcp-apps/mcp-app-servers'
+import { recordMcpAppOfCall } from '../mcp-apps/mcp-app-views'
 import { useSavedMcpServers, validateMcpServerInput } from './mcp-server-settings'
 import type { McpServerInput, McpServerInputErrors, McpServerSetting } from './mcp-server-settings'
 
@@ -113,8 +117,14 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       }
     }
     const refused: string[] = []
+    const appServer: McpAppServer = { name: entry.setting.name, connection }
     for (const tool of tools) {
-      if (entry.registered.has(tool.name)) continue
+      // a tool for its app's interface only is never offered to the model (the app calls it through its card)
+      if (entry.registered.has(tool.name) || !visibleToModel(tool.ui)) continue
+      const uri = tool.ui?.resourceUri
+      const onResult = uri
+        ? (call: Parameters<typeof recordMcpAppOfCall>[0]['call'], result: unknown) => void recordMcpAppOfCall({ call, result, toolName: tool.name, uri, server: appServer })
+        : undefined
       try {
         entry.registered.set(tool.name, options.registry.registerTool({
           type: 'function',
@@ -127,7 +137,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
           actsOutsideApp: true,
           approval: 'ask',
           timeoutMs: MCP_TOOL_TIMEOUT_MS,
-        }, mcpToolHandler(connection, tool.mcpName, { onImages: recordMcpResultImages, callHooks: mcpCallHooks(entry.setting.name) })))
+        }, mcpToolHandler(connection, tool.mcpName, { onImages: recordMcpResultImages, callHooks: mcpCallHooks(entry.setting.name), onResult })))
       }
       catch (error) {
         refused.push(`${tool.mcpName} (${error instanceof Error ? error.message : String(error)})`)
@@ -167,6 +177,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       },
     })
     entry.connection = connection
+    setMcpAppServer({ name: setting.name, connection })
     publish()
     await connection.connect()
   }
@@ -208,6 +219,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       const entry = entries.get(id)
       if (!entry) return
       entries.delete(id)
+      removeMcpAppServer(entry.setting.name)
       for (const dispose of entry.registered.values()) dispose()
       save()
       publish()

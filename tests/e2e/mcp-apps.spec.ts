@@ -1,0 +1,165 @@
+import { expect, test } from '@playwright/test'
+import type { FrameLocator, Locator, Page } from '@playwright/test'
+import { openApp, sendMessage, waitForIdle, watchCspViolations } from './helpers'
+import { startApp } from './support/app-instance'
+import type { AppInstance } from './support/app-instance'
+import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
+import type { McpTestServer } from '../fixtures/mcp-server/mcp-test-server'
+
+// MCP Apps in real Chromium: a real MCP server (the SDK's) whose tools bring HTML interfaces built on the
+// extension's App class, the built app relaying to it, and the demo model calling the tool the message names.
+// The page is on 127.0.0.1, so the apps' sandbox origin is localhost on the same port.
+let app: AppInstance
+let server: McpTestServer
+
+test.beforeAll(async () => {
+  server = await startMcpTestServer({ cors: false, apps: true })
+  app = await startApp({ NUXT_MCP_ALLOWED_HOSTS: `127.0.0.1:${server.port}` })
+})
+
+test.afterAll(async () => {
+  await app?.stop()
+  await server?.close()
+})
+
+async function addAppsServer(page: Page) {
+  await page.getByTestId('settings-open').click()
+  await page.getByTestId('mcp-name').fill('Apps')
+  await page.getByTestId('mcp-url').fill(server.url)
+  await page.getByTestId('mcp-add').click()
+  await expect(page.locator('[data-testid="mcp-server"][data-name="Apps"]')).toHaveAttribute('data-status', 'connected', { timeout: 15_000 })
+  await page.getByTestId('settings-cancel').click()
+}
+
+/** Sends the message and allows the model's calls (MCP tools ask first by default). */
+async function callTool(page: Page, message: string) {
+  await sendMessage(page, message)
+  const allow = page.getByTestId('approval-allow-once')
+  await expect.poll(async () => {
+    if (await allow.first().isVisible().catch(() => false)) await allow.first().click()
+    return page.locator('main').getAttribute('data-streaming')
+  }, { timeout: 20_000 }).toBe('false')
+  await waitForIdle(page)
+}
+
+function appOf(card: Locator): FrameLocator {
+  return card.frameLocator('[data-testid="mcp-app-frame"]').frameLocator('iframe')
+}
+
+async function frameHeight(card: Locator): Promise<number> {
+  return (await card.getByTestId('mcp-app-frame').boundingBox())?.height ?? 0
+}
+
+test.describe('MCP Apps', () => {
+  test('an app renders sandboxed on the sandbox origin, calls a tool with approval, sends a message, resizes, follows the theme, goes full screen and survives a reload', async ({ page }) => {
+    const violations = await watchCspViolations(page)
+    const pageErrors: string[] = []
+    page.on('pageerror', error => pageErrors.push(error.message))
+    await openApp(page, app.url)
+    await addAppsServer(page)
+    await callTool(page, 'call apps__show_counter with {"label": "mine"}')
+
+    const card = page.locator('[data-testid="tool-card"][data-tool="apps__show_counter"]')
+    const frame = card.getByTestId('mcp-app-frame')
+    const sandboxOrigin = app.url.replace('127.0.0.1', 'localhost')
+    await expect(frame).toHaveAttribute('src', new RegExp(`^${sandboxOrigin}/_mcp-apps/sandbox\\?host=`))
+    await expect(frame).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin')
+    const counter = appOf(card)
+    await expect(counter.locator('iframe, h1').first()).toBeVisible({ timeout: 15_000 })
+    await expect(counter.locator('#count')).toHaveText('7')
+    await expect(counter.locator('#input')).toHaveText('{"label":"mine"}')
+    await expect(counter.locator('#theme')).toHaveText('light')
+    // the app's own frame: scripts only, an origin of its own (no access to the page's storage)
+    const inner = card.frameLocator('[data-testid="mcp-app-frame"]').locator('iframe')
+    await expect(inner).toHaveAttribute('sandbox', 'allow-scripts')
+
+    await page.screenshot({ path: test.info().outputPath('mcp-app-desktop-light.png') })
+
+    // its button calls an app-only tool of its server: the tool's policy (Ask) shows the approval first
+    await counter.locator('#increment').click()
+    const approval = card.getByTestId('mcp-app-approval')
+    await expect(approval).toContainText('apps__increment')
+    await approval.getByTestId('mcp-app-allow').click()
+    await expect(counter.locator('#count')).toHaveText('8')
+    await expect(approval).toHaveCount(0)
+
+    // a tool the server shows to the model only is refused
+    await counter.locator('#forbidden').click()
+    await expect(counter.locator('#status')).toContainText('Refused: The app may not call secret_admin')
+
+    // size changes resize the frame
+    const before = await frameHeight(card)
+    await counter.locator('#grow').click()
+    await expect.poll(() => frameHeight(card)).toBeGreaterThan(before + 300)
+
+    // the theme follows the page
+    await page.getByTestId('color-mode').click()
+    await expect(counter.locator('#theme')).toHaveText('dark')
+    await page.screenshot({ path: test.info().outputPath('mcp-app-desktop-dark.png') })
+
+    // full screen at the app's request (the browser's own), back inline with the card's button
+    await counter.locator('#fullscreen').click()
+    await expect(card.getByTestId('mcp-app')).toHaveAttribute('data-display-mode', 'fullscreen')
+    await expect(counter.locator('#mode')).toHaveText('fullscreen')
+    const viewport = page.viewportSize()!
+    await expect.poll(async () => (await frame.boundingBox())?.width ?? 0).toBeGreaterThan(viewport.width - 40)
+    await page.screenshot({ path: test.info().outputPath('mcp-app-desktop-fullscreen.png') })
+    await card.getByTestId('mcp-app-fullscreen').click()
+    await expect(card.getByTestId('mcp-app')).toHaveAttribute('data-display-mode', 'inline')
+    await expect(counter.locator('#mode')).toHaveText('inline')
+
+    // ui/message adds the user's message to the chat, and the model answers it
+    await counter.locator('#message').click()
+    await expect(page.locator('[data-testid="message"][data-role="user"]').filter({ hasText: 'Hello from the counter app' })).toHaveCount(1)
+    await expect(counter.locator('#status')).toHaveText('Message sent')
+    await waitForIdle(page)
+
+    // after a reload the card shows the app again, from the stored row
+    await page.reload()
+    await openApp(page, page.url())
+    const again = page.locator('[data-testid="tool-card"][data-tool="apps__show_counter"]')
+    await expect(appOf(again).locator('#count')).toHaveText('7', { timeout: 15_000 })
+    await expect(appOf(again).locator('#input')).toHaveText('{"label":"mine"}')
+
+    expect(violations).toEqual([])
+    expect(pageErrors).toEqual([])
+  })
+
+  test('a hostile app is contained: no parent, no top navigation, no popup, no storage, no undeclared network, no forbidden tool, bounded size', async ({ page }) => {
+    const violations = await watchCspViolations(page)
+    await openApp(page, app.url)
+    const url = page.url()
+    await addAppsServer(page)
+    await callTool(page, 'call apps__show_hostile')
+    const card = page.locator('[data-testid="tool-card"][data-tool="apps__show_hostile"]')
+    const report = appOf(card).locator('#report')
+    await expect(report).toContainText('done', { timeout: 20_000 })
+    await expect(report).toContainText('top navigation:')
+    await expect(report).toContainText('parent document: blocked')
+    await expect(report).toContainText('popup: blocked')
+    await expect(report).toContainText('storage: blocked')
+    await expect(report).toContainText('undeclared fetch: blocked')
+    await expect(report).toContainText('secret_admin: refused')
+    // a storm of huge sizes: the frame stops at the cap
+    await expect.poll(() => frameHeight(card)).toBe(1600)
+    expect(page.url()).toBe(url)
+    await expect(page.getByTestId('composer-input')).toBeVisible()
+    expect(violations).toEqual([])
+  })
+
+  test('phone screenshots, light and dark', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+    const page = await context.newPage()
+    await openApp(page, app.url)
+    await addAppsServer(page)
+    await callTool(page, 'call apps__show_counter with {"label": "phone"}')
+    const card = page.locator('[data-testid="tool-card"][data-tool="apps__show_counter"]')
+    await expect(appOf(card).locator('#count')).toHaveText('7', { timeout: 15_000 })
+    await card.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: test.info().outputPath('mcp-app-phone-light.png') })
+    await page.getByTestId('color-mode').click()
+    await expect(appOf(card).locator('#theme')).toHaveText('dark')
+    await page.screenshot({ path: test.info().outputPath('mcp-app-phone-dark.png') })
+    await context.close()
+  })
+})
