@@ -15,7 +15,7 @@ export default defineNitroPlugin((nitroApp) => {
     return typeof raw === 'string' ? raw : new TextDecoder().decode(raw)
   }
   const url = String(config.databaseUrl ?? '').trim()
-  startDatabase(config, read).then(
+  startDatabase({ databaseUrl: config.databaseUrl, databaseDir: config.databaseDir }, read).then(
     database => console.info(`[database] ${database.kind === 'postgres' ? redactUrl(url) : 'embedded PGlite'} is ready`),
     error => console.error(`[database] could not open ${url ? redactUrl(url) : 'the embedded database'}: ${(error as Error).message}`),
   )

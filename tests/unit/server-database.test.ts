@@ -35,8 +35,10 @@ function keep(database: ServerDatabase): ServerDatabase {
   return database
 }
 const migrations = () => loadMigrations(readMigrationsFromDir())
-const tables = async (database: ServerDatabase) => (await database.db.execute<{ table_name: string }>(sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`)).rows.map(row => row.table_name)
-const applied = async (database: ServerDatabase) => (await database.db.execute<{ total: number }>(sql`select count(*)::int as total from drizzle.__drizzle_migrations`)).rows[0]!.total
+/** Both drivers answer raw SQL with `{ rows }`. */
+const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows
+const tables = async (database: ServerDatabase) => rowsOf<{ table_name: string }>(await database.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`)).map(row => row.table_name)
+const applied = async (database: ServerDatabase) => rowsOf<{ total: number }>(await database.db.execute(sql`select count(*)::int as total from drizzle.__drizzle_migrations`))[0]!.total
 
 function workflow(id: string, sessionId: string): Workflow {
   return { id, sessionId, name: `Workflow ${id}`, systemPrompt: '', model: 'plugboard/demo', tools: [], createdAt: 1, updatedAt: 1 }
