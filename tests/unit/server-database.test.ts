@@ -30,10 +30,6 @@ function tempDir(): string {
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
   return dir
 }
-function keep(database: ServerDatabase): ServerDatabase {
-  cleanups.push(() => database.close())
-  return database
-}
 const migrations = () => loadMigrations(readMigrationsFromDir())
 /** Both drivers answer raw SQL with `{ rows }`. */
 const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows
@@ -133,11 +129,16 @@ describe.skipIf(Boolean(missing))('a real Postgres (NUXT_DATABASE_URL)', () => {
 
   it('migrates once when several instances start on it at the same moment', async () => {
     const url = await createPostgresDatabase(server.url)
-    const instances = await Promise.all(Array.from({ length: 4 }, async () => keep(await openDatabase({ url, migrations: await migrations() }))))
-    expect(instances.map(instance => instance.kind)).toEqual(['postgres', 'postgres', 'postgres', 'postgres'])
-    expect(await tables(instances[0]!)).toContain('workflows')
-    expect(await applied(instances[3]!)).toBe((await migrations()).length)
-    expect(await checkDatabaseHealth(instances[1]!)).toMatchObject({ ok: true, kind: 'postgres' })
+    const instances = await Promise.all(Array.from({ length: 4 }, async () => openDatabase({ url, migrations: await migrations() })))
+    try {
+      expect(instances.map(instance => instance.kind)).toEqual(['postgres', 'postgres', 'postgres', 'postgres'])
+      expect(await tables(instances[0]!)).toContain('workflows')
+      expect(await applied(instances[3]!)).toBe((await migrations()).length)
+      expect(await checkDatabaseHealth(instances[1]!)).toMatchObject({ ok: true, kind: 'postgres' })
+    }
+    finally {
+      await Promise.all(instances.map(instance => instance.close()))
+    }
   }, 60_000)
 
   it('refuses to start on a server that does not answer, with the driver\'s reason', async () => {

@@ -56,6 +56,9 @@ describe.each(backends)('the workflow store on %s', (_name, open) => {
     store = createDatabaseWorkflowStore(first.db)
     other = createDatabaseWorkflowStore(second.db)
   }, 120_000)
+  afterAll(async () => {
+    for (const database of opened.splice(0)) await database.close()
+  })
 
   it('keeps a session\'s workflows apart from another session\'s, newest first, and deletes them', async () => {
     const older = workflow()
