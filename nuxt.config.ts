@@ -90,6 +90,13 @@ export default defineNuxtConfig({
      */
     redisUrl: '',
     /**
+     * Empty: the server's database is PGlite (Postgres in WebAssembly) in `databaseDir`, one process's own. Set
+     * (`postgres://...`): a real Postgres, which several instances share.
+     */
+    databaseUrl: '',
+    /** The embedded database's folder. @default '.data/pglite' */
+    databaseDir: '',
+    /**
      * With Redis: how long a worker's claim on a job lasts without renewal, and how often workers look for lapsed
      * claims (a dead instance's jobs), in ms. 0: the queue's defaults (30 s each).
      */
@@ -136,6 +143,8 @@ export default defineNuxtConfig({
   // for a year by Nuxt already. (Cast: the Nitro part of the config type lists neither compressPublicAssets nor headers in routeRules.)
   nitro: {
     compressPublicAssets: { gzip: true, brotli: true },
+    // The database's SQL migrations travel inside the build (server/plugins/04.database.ts reads them).
+    serverAssets: [{ baseName: 'database-migrations', dir: 'utils/database/migrations' }],
     routeRules: {
       // The browser checks for a new version of the service worker against the server each time, never a cached copy.
       '/sw.js': { headers: { 'cache-control': 'no-cache' } },

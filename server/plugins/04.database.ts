@@ -1,0 +1,23 @@
+import { redactUrl } from '../utils/redis/redis-client'
+import { closeDatabase, startDatabase } from '../utils/database/use-database'
+
+/**
+ * Opens the server's database at start-up (PGlite under `.data/`, or `NUXT_DATABASE_URL`'s Postgres) and applies its
+ * migrations, bundled as server assets by nuxt.config's `nitro.serverAssets`; closes it on Nitro's 'close'. Requests
+ * that need it wait for the opening; when it fails, they answer 503 and GET /api/health says why.
+ */
+export default defineNitroPlugin((nitroApp) => {
+  const config = useRuntimeConfig()
+  const assets = useStorage('assets:database-migrations')
+  const read = async (path: string) => {
+    const raw = await assets.getItemRaw<string | Uint8Array>(path)
+    if (raw === null || raw === undefined) return null
+    return typeof raw === 'string' ? raw : new TextDecoder().decode(raw)
+  }
+  const url = String(config.databaseUrl ?? '').trim()
+  startDatabase({ databaseUrl: config.databaseUrl, databaseDir: config.databaseDir }, read).then(
+    database => console.info(`[database] ${database.kind === 'postgres' ? redactUrl(url) : 'embedded PGlite'} is ready`),
+    error => console.error(`[database] could not open ${url ? redactUrl(url) : 'the embedded database'}: ${(error as Error).message}`),
+  )
+  nitroApp.hooks.hook('close', closeDatabase)
+})
