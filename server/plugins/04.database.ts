@@ -1,8 +1,9 @@
 import { redactUrl } from '../utils/redis/redis-client'
-import { closeDatabase, startDatabase } from '../utils/database/use-database'
+import { closeDatabase, startDatabase, startDatabaseOnFirstUse } from '../utils/database/use-database'
 
 /**
- * Opens the server's database at start-up (PGlite under `.data/`, or `NUXT_DATABASE_URL`'s Postgres) and applies its
+ * Opens the server's database (`NUXT_DATABASE_URL`'s Postgres at start-up; the embedded PGlite under `.data/` on
+ * first use, since it costs memory and seconds an instance may never need) and applies its
  * migrations, bundled as server assets by nuxt.config's `nitro.serverAssets`; closes it on Nitro's 'close'. Requests
  * that need it wait for the opening; when it fails, they answer 503 and GET /api/health says why.
  */
@@ -15,9 +16,14 @@ export default defineNitroPlugin((nitroApp) => {
     return typeof raw === 'string' ? raw : new TextDecoder().decode(raw)
   }
   const url = String(config.databaseUrl ?? '').trim()
+  if (!url) {
+    startDatabaseOnFirstUse({ databaseDir: config.databaseDir }, read)
+    nitroApp.hooks.hook('close', closeDatabase)
+    return
+  }
   startDatabase({ databaseUrl: config.databaseUrl, databaseDir: config.databaseDir }, read).then(
-    database => console.info(`[database] ${database.kind === 'postgres' ? redactUrl(url) : 'embedded PGlite'} is ready`),
-    error => console.error(`[database] could not open ${url ? redactUrl(url) : 'the embedded database'}: ${(error as Error).message}`),
+    () => console.info(`[database] ${redactUrl(url)} is ready`),
+    error => console.error(`[database] could not open ${redactUrl(url)}: ${(error as Error).message}`),
   )
   nitroApp.hooks.hook('close', closeDatabase)
 })

@@ -14,6 +14,15 @@ export interface DatabaseConfig {
 }
 
 let opening: Promise<ServerDatabase> | undefined
+let openLater: (() => Promise<ServerDatabase>) | undefined
+
+/**
+ * Names the database to open on first use (`useServerDatabase`) instead of now: the embedded PGlite costs a few
+ * hundred MB and seconds to open, which an instance whose users never touch a workflow should not pay.
+ */
+export function startDatabaseOnFirstUse(config: DatabaseConfig, read: MigrationFileReader): void {
+  openLater = () => startDatabase(config, read)
+}
 
 /**
  * Opens this instance's one database (called at start-up by `server/plugins/04.database.ts`): Postgres at
@@ -30,6 +39,7 @@ export function startDatabase(config: DatabaseConfig, read: MigrationFileReader)
 
 /** The instance's database, once open; rejects with the reason when it could not be opened. */
 export function useServerDatabase(): Promise<ServerDatabase> {
+  if (!opening && openLater) return openLater()
   if (!opening) return Promise.reject(new Error('The server\'s database was not started.'))
   return opening
 }
