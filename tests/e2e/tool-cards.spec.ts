@@ -4,6 +4,9 @@ import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL,
 // Tools that show their result as a picture: a plugin's own card (while it runs and when done), a card that throws
 // (the standard card comes back, with a note), and the built-in cards for the time, the weather and chat history.
 
+// Each test runs a whole chat (two in the history test) on a shared, loaded machine.
+test.describe.configure({ timeout: 90_000 })
+
 interface CardWindow {
   plugboard: {
     registerTool: (definition: unknown, handler: (args: never) => unknown, options?: unknown) => () => void

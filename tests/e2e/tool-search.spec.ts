@@ -6,6 +6,9 @@ import { fakeRequests, lastAssistant, openAppWith, openRouterProvider, PROXY_APP
 
 test.use({ baseURL: PROXY_APP_URL })
 
+// Each test runs a whole chat on a shared, loaded machine.
+test.describe.configure({ timeout: 90_000 })
+
 /** 40 tools beside the built-in ones, one of which converts currencies. */
 async function registerManyTools(page: Page) {
   await page.evaluate(() => {
@@ -58,14 +61,14 @@ for (const runOnServer of [false, true]) {
 
     // the tools popover says that tool search is on
     await page.getByTestId('tool-popover-trigger').click()
-    await expect(page.getByTestId('tool-search-note')).toContainText('Tool search is on')
+    await expect(page.getByTestId('tool-search-note')).toContainText('Tool search is on', { timeout: 15_000 })
   })
 }
 
 test('Settings → Tools raises the threshold: 40 tools then go to the model as they are', async ({ page }) => {
   await openAppWith(page, { provider: openRouterProvider('fake/tool-search'), runOnServer: false })
   await page.getByTestId('settings-open').click()
-  await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible()
+  await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible({ timeout: 15_000 })
   await page.getByTestId('tool-search-threshold').fill('100')
   await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('plugboard:tool-search:v1') ?? '{}').threshold)).toBe(100)
   await page.keyboard.press('Escape')
