@@ -1,7 +1,11 @@
 // The first screen fetches what it runs, and the rest when it is first used (issue 11, a small first load).
 // Each check names code by a string it contains, so it holds whatever the build calls its chunks.
+import { gzipSync } from 'node:zlib'
 import { expect, test, type Page } from '@playwright/test'
 import { openApp, sendMessage, waitForIdle } from './helpers'
+
+/** The first screen's JavaScript, gzip-compressed, as `bench/ui/first-load-bytes.ts` counts it. */
+const FIRST_LOAD_BUDGET_KB = 250
 
 const MCP_CLIENT = /mcp-session-id/i
 const MEMORY_DATABASE = 'Cannot have an array key path in an object store with a key generator'
@@ -26,6 +30,22 @@ test.describe('first load', () => {
     const html = await (await request.get('/')).text()
     expect(html).toMatch(/<script type="module" src="\/_nuxt\/[^"]+\.js"/)
     expect(html).not.toContain('rel="prefetch"')
+  })
+
+  test(`the first screen's scripts weigh at most ${FIRST_LOAD_BUDGET_KB} KB gzip until it is ready for input`, async ({ page, request }) => {
+    await openApp(page)
+    const paths = await page.evaluate(() => [...new Set(performance.getEntriesByType('resource')
+      .map(entry => new URL(entry.name).pathname)
+      .filter(path => path.endsWith('.js')))])
+    expect(paths.length).toBeGreaterThan(0)
+    let bytes = 0
+    for (const path of paths) {
+      const response = await request.get(path)
+      expect(response.ok(), path).toBe(true)
+      bytes += gzipSync(await response.body()).length
+    }
+    const kb = Math.round(bytes / 102.4) / 10
+    expect(kb, `first load: ${kb} KB gzip of JavaScript in ${paths.length} files`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB)
   })
 
   test('the first screen loads no MCP client, in-memory database or argument validator; a tool run loads the validator', async ({ page }) => {
