@@ -12,6 +12,8 @@ const MEMORY_DATABASE = 'Cannot have an array key path in an object store with a
 const ARGUMENT_VALIDATOR = 'Instance type '
 // Reka's positioned layers (popover, menus) and what places them, with the CSS variable they set
 const POPPER = '--reka-popper-available-width'
+// Reka's toasts (their viewport sets it on a swipe); the toaster loads with the first toast
+const TOASTER = '--reka-toast-swipe-move-x'
 
 /** Records the text of every script the page fetches. */
 function recordScripts(page: Page): string[] {
@@ -65,12 +67,13 @@ test.describe('first load', () => {
     expect(loaded(scripts, MCP_CLIENT)).toBe(false)
   })
 
-  test('the first screen loads no popover or menu code; the tools button loads it on its first press and opens the tool list', async ({ page }) => {
+  test('the first screen loads no popover, menu or toast code; the tools button loads it on its first press and opens the tool list', async ({ page }) => {
     const scripts = recordScripts(page)
     await openApp(page)
     await expect(page.getByTestId('tool-popover-trigger')).toBeVisible()
     await expect.poll(() => scripts.length).toBeGreaterThan(0)
     expect(loaded(scripts, POPPER)).toBe(false)
+    expect(loaded(scripts, TOASTER)).toBe(false)
 
     await page.getByTestId('tool-popover-trigger').click()
     await expect(page.getByTestId('tool-popover-content')).toBeVisible()
