@@ -9,6 +9,7 @@ import { auth } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { AddClientAuthentication, OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { createLocalLock } from './local-lock'
 import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-store'
 
 export interface McpOAuthProviderOptions {
@@ -49,16 +50,6 @@ function randomState(): string {
   const bytes = new Uint8Array(24)
   crypto.getRandomValues(bytes)
   return Array.from(bytes, byte => byte.toString(16).padStart(2, '0')).join('')
-}
-
-/** One task at a time in this process: what `withLock` falls back to without Web Locks. */
-export function createLocalLock(): <T>(task: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve()
-  return (task) => {
-    const run = tail.then(task, task)
-    tail = run.catch(() => {})
-    return run
-  }
 }
 
 export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAuthProvider {

@@ -6,28 +6,12 @@
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { McpOAuthProvider } from './mcp-oauth-provider'
+import type { McpSignInAnswer } from './mcp-sign-in-answer'
+import { McpSignInError } from './mcp-sign-in-error'
 
-/** What the callback page hands back to the page that opened it. */
-export interface McpSignInAnswer {
-  code?: string
-  state?: string
-  /** The authorization server's `error` (e.g. `access_denied`) and its description. */
-  error?: string
-  errorDescription?: string
-}
-
-export class McpSignInError extends Error {
-  override name = 'McpSignInError'
-}
-
-/** The answer read from the callback URL's query; fields that are not short strings are left out. */
-export function readSignInAnswer(query: URLSearchParams): McpSignInAnswer {
-  const field = (name: string) => {
-    const value = query.get(name)
-    return value && value.length <= 4096 ? value : undefined
-  }
-  return { code: field('code'), state: field('state'), error: field('error'), errorDescription: field('error_description') }
-}
+export type { McpSignInAnswer } from './mcp-sign-in-answer'
+export { readSignInAnswer } from './mcp-sign-in-answer'
+export { McpSignInError } from './mcp-sign-in-error'
 
 /** True when `answer` belongs to the sign-in this provider started (its `state`). */
 export async function isAnswerFor(provider: McpOAuthProvider, answer: McpSignInAnswer): Promise<boolean> {

@@ -15,6 +15,8 @@ import { createMcpBrowserFetch } from './mcp-browser-fetch'
 import type { McpRoute } from './mcp-browser-fetch'
 import { recordMcpResultImages } from './mcp-result-images'
 import { useSavedMcpServers, validateMcpServerInput } from './mcp-server-settings'
+import { forgetMcpSignIn, listenForSignInAnswers } from './mcp-oauth-browser'
+import type { McpServerSignIn, McpSignInStatus } from './mcp-server-sign-in'
 import type { McpServerInput, McpServerInputErrors, McpServerSetting } from './mcp-server-settings'
 
 /** One server as Settings shows it. */
@@ -31,6 +33,10 @@ export interface McpServerView {
   /** The page's CSP does not allow the server's origin (so the browser cannot try it directly). */
   blockedOrigin?: string
   tools: Array<Pick<McpToolEntry, 'name' | 'mcpName' | 'description'>>
+  /** OAuth: the server asks for a sign-in, or tokens are kept for it (none for a server with a pasted token). */
+  signIn?: McpSignInStatus
+  /** Why the last sign-in failed. */
+  signInError?: string
 }
 
 export interface McpServerManagerOptions {
@@ -54,6 +60,10 @@ export interface McpServerManager {
   remove: (id: string) => Promise<void>
   /** Connects again now (after an error). */
   retry: (id: string) => void
+  /** Opens the server's sign-in popup (call it in the click's turn). */
+  signIn: (id: string) => void
+  /** Forgets the server's OAuth tokens in this browser. */
+  signOut: (id: string) => Promise<void>
 }
 
 /** An MCP call may run this long: remote tools are slower than the page's own. */
@@ -66,6 +76,8 @@ interface Entry {
   registered: Map<string, () => void>
   route?: McpRoute
   registrationNote?: string
+  /** OAuth sign-in, for a server added without a pasted token. */
+  signIn?: McpServerSignIn
 }
 
 export function createMcpServerManager(options: McpServerManagerOptions): McpServerManager {
@@ -74,7 +86,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
   let started = false
 
   function publish() {
-    servers.value = [...entries.values()].map(({ setting, connection, route, registrationNote }) => ({
+    servers.value = [...entries.values()].map(({ setting, connection, route, registrationNote, signIn }) => ({
       id: setting.id,
       name: setting.name,
       url: setting.url,
@@ -85,6 +97,8 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       route,
       blockedOrigin: blockedConnectOrigin(setting.url),
       tools: (connection?.state.tools ?? []).filter(tool => entries.get(setting.id)?.registered.has(tool.name)).map(({ name, mcpName, description }) => ({ name, mcpName, description })),
+      signIn: signIn?.status(),
+      signInError: signIn?.error(),
     }))
   }
 
@@ -128,21 +142,27 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     entries.set(setting.id, entry)
     publish()
     // the SDK is most of the MCP code: a page without MCP servers never loads it
-    const { createMcpConnection } = await import('#shared/mcp/mcp-connection')
+    const [{ createMcpConnection }, { createMcpServerSignIn }] = await Promise.all([import('#shared/mcp/mcp-connection'), import('./mcp-server-sign-in')])
     if (entries.get(setting.id) !== entry) return
+    const fetch = createMcpBrowserFetch({
+      direct: !blocked,
+      fetch: options.fetch,
+      onRoute: (route) => {
+        if (entry.route === route) return
+        entry.route = route
+        publish()
+      },
+    })
+    // a pasted token is the user's choice; any other server may ask for a sign-in
+    entry.signIn = setting.token
+      ? undefined
+      : createMcpServerSignIn({ serverId: setting.id, serverUrl: setting.url, storage: options.storage, fetch, onChange: publish, reconnect: () => connection.connect() })
     const connection: McpConnection = createMcpConnection({
       url: setting.url,
       prefix: mcpServerPrefix(setting.name),
       headers: setting.token ? { authorization: `Bearer ${setting.token}` } : undefined,
-      fetch: createMcpBrowserFetch({
-        direct: !blocked,
-        fetch: options.fetch,
-        onRoute: (route) => {
-          if (entry.route === route) return
-          entry.route = route
-          publish()
-        },
-      }),
+      authProvider: entry.signIn?.provider,
+      fetch,
       reconnect: options.reconnect,
       takenNames: () => new Set(options.registry.listTools.value.map(tool => tool.name).filter(name => !entry.registered.has(name))),
       onChange: () => {
@@ -173,6 +193,9 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     start() {
       if (started) return
       started = true
+      listenForSignInAnswers((answer) => {
+        for (const entry of entries.values()) void entry.signIn?.handle(answer)
+      })
       for (const setting of saved.state.value) void open(setting)
     },
     add(input) {
@@ -196,10 +219,17 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       for (const dispose of entry.registered.values()) dispose()
       save()
       publish()
+      forgetMcpSignIn(options.storage, id)
       await entry.connection?.close()
     },
     retry(id) {
       void entries.get(id)?.connection?.connect()
+    },
+    signIn(id) {
+      entries.get(id)?.signIn?.start()
+    },
+    async signOut(id) {
+      await entries.get(id)?.signIn?.signOut()
     },
   }
   return manager
