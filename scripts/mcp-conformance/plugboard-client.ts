@@ -17,8 +17,8 @@ import type { McpSignInAnswer } from '../../shared/mcp/oauth/mcp-sign-in'
 /** The kit's scenario servers expect this URL as the client ID when they support client ID metadata documents. */
 const KIT_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json'
 const REDIRECT_URL = 'http://localhost:3000/mcp/oauth/callback'
-/** Sign-ins one run may do (a server that keeps asking for more scope is refused past it). */
-const MAX_SIGN_INS = 3
+/** Authorization requests one run may make: a server that keeps asking for more scope is not followed past it. */
+const MAX_AUTHORIZATION_REQUESTS = 3
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? ''
 const serverUrl = process.argv.at(-1) ?? ''
@@ -54,6 +54,7 @@ function authProviderFor(context: Record<string, string>): ConformanceAuth {
     return { provider: new PrivateKeyJwtProvider({ clientId: context.client_id!, privateKey: context.private_key_pem!, algorithm: context.signing_algorithm || 'ES256' }), ...noAnswer }
   }
   let pending: Promise<McpSignInAnswer> | undefined
+  let requests = 0
   const provider = createMcpOAuthProvider({
     serverUrl,
     store: createMemoryOAuthStore(),
@@ -62,6 +63,7 @@ function authProviderFor(context: Record<string, string>): ConformanceAuth {
     preRegistered: context.client_id ? { client_id: context.client_id, client_secret: context.client_secret } : undefined,
     tokenEndpointAuthMethod: context.client_secret ? 'client_secret_basic' : 'none',
     onAuthorizationUrl: (url) => {
+      if (++requests > MAX_AUTHORIZATION_REQUESTS) return
       pending = followAuthorization(url)
       pending.catch(() => {})
     },
@@ -71,10 +73,10 @@ function authProviderFor(context: Record<string, string>): ConformanceAuth {
   } }
 }
 
-/** Signs in once more when the server asked for it (and the run has sign-ins left); false otherwise. */
-async function signInIfAsked(auth: ConformanceAuth | undefined, signIns: { count: number }): Promise<boolean> {
+/** Signs in when the server asked for it and the authorization page was followed; false otherwise. */
+async function signInIfAsked(auth: ConformanceAuth | undefined): Promise<boolean> {
   const answer = await auth?.answer()
-  if (!auth || !answer || ++signIns.count > MAX_SIGN_INS) return false
+  if (!auth || !answer) return false
   await finishMcpSignIn(auth.provider as Parameters<typeof finishMcpSignIn>[0], answer, { serverUrl })
   auth.clear()
   return true
@@ -82,7 +84,6 @@ async function signInIfAsked(auth: ConformanceAuth | undefined, signIns: { count
 
 async function main() {
   const auth = scenario.startsWith('auth/') ? authProviderFor(readContext()) : undefined
-  const signIns = { count: 0 }
   const connection: McpConnection = createMcpConnection({
     url: serverUrl,
     prefix: 'conformance',
@@ -91,7 +92,7 @@ async function main() {
     requestTimeoutMs: 20_000,
   })
   await connection.connect()
-  while (connection.state.status !== 'connected' && await signInIfAsked(auth, signIns)) await connection.connect()
+  while (connection.state.status !== 'connected' && await signInIfAsked(auth)) await connection.connect()
   if (connection.state.status !== 'connected') throw new Error(`${connection.state.message} ${connection.state.details ?? ''}`)
   const tool = connection.state.tools[0]
   if (tool) {
@@ -102,7 +103,7 @@ async function main() {
       }
       catch (error) {
         // a step-up: the server wants more scope for this call
-        if (!isSignInNeeded(error) || !(await signInIfAsked(auth, signIns))) throw error
+        if (!isSignInNeeded(error) || !(await signInIfAsked(auth))) throw error
       }
     }
   }
