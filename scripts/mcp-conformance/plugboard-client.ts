@@ -11,6 +11,8 @@ import { createMcpConnection } from '../../shared/mcp/mcp-connection'
 import type { McpConnection } from '../../shared/mcp/mcp-connection'
 import { createMcpOAuthProvider } from '../../shared/mcp/oauth/mcp-oauth-provider'
 import { createMemoryOAuthStore } from '../../shared/mcp/oauth/mcp-oauth-store'
+import { withTokenRenewal } from '../../shared/mcp/oauth/mcp-oauth-fetch'
+import type { McpOAuthProvider } from '../../shared/mcp/oauth/mcp-oauth-provider'
 import { finishMcpSignIn, isSignInNeeded, readSignInAnswer } from '../../shared/mcp/oauth/mcp-sign-in'
 import type { McpSignInAnswer } from '../../shared/mcp/oauth/mcp-sign-in'
 
@@ -77,7 +79,7 @@ function authProviderFor(context: Record<string, string>): ConformanceAuth {
 async function signInIfAsked(auth: ConformanceAuth | undefined): Promise<boolean> {
   const answer = await auth?.answer()
   if (!auth || !answer) return false
-  await finishMcpSignIn(auth.provider as Parameters<typeof finishMcpSignIn>[0], answer, { serverUrl })
+  await finishMcpSignIn(auth.provider as McpOAuthProvider, answer, { serverUrl })
   auth.clear()
   return true
 }
@@ -88,6 +90,7 @@ async function main() {
     url: serverUrl,
     prefix: 'conformance',
     authProvider: auth?.provider,
+    fetch: auth && 'renewRejected' in auth.provider ? withTokenRenewal(fetch, auth.provider as McpOAuthProvider) : undefined,
     reconnect: { maxAttempts: 0 },
     requestTimeoutMs: 20_000,
   })

@@ -7,6 +7,7 @@ import { createMcpConnection } from '#shared/mcp/mcp-connection'
 import { createMcpOAuthProvider } from '#shared/mcp/oauth/mcp-oauth-provider'
 import type { McpOAuthProviderOptions } from '#shared/mcp/oauth/mcp-oauth-provider'
 import { createLocalLock } from '#shared/mcp/oauth/local-lock'
+import { withTokenRenewal } from '#shared/mcp/oauth/mcp-oauth-fetch'
 import { createMemoryOAuthStore, readOAuthRecord } from '#shared/mcp/oauth/mcp-oauth-store'
 import type { McpOAuthStore } from '#shared/mcp/oauth/mcp-oauth-store'
 import { finishMcpSignIn, McpSignInError, readSignInAnswer } from '#shared/mcp/oauth/mcp-sign-in'
@@ -38,7 +39,7 @@ async function approve(url: URL) {
 }
 
 async function connect(target: McpOAuthTestServer, authProvider: ReturnType<typeof provider>['provider']) {
-  const connection = createMcpConnection({ url: target.url, prefix: 'notes', authProvider, reconnect: { maxAttempts: 0 }, requestTimeoutMs: 5_000 })
+  const connection = createMcpConnection({ url: target.url, prefix: 'notes', authProvider, fetch: withTokenRenewal(globalThis.fetch, authProvider), reconnect: { maxAttempts: 0 }, requestTimeoutMs: 5_000 })
   cleanup.push(() => connection.close())
   await connection.connect()
   return connection
@@ -108,11 +109,25 @@ describe('MCP OAuth sign-in', () => {
     clock += 5_000
     target.expireAccessTokens()
     const [a, b, c] = await Promise.all([first.provider.tokens(), second.provider.tokens(), first.provider.tokens()])
+    // one refresh request in all: a second would spend the rotated refresh token and be refused
+    expect(target.grants.filter(grant => grant === 'refresh_token')).toHaveLength(1)
     expect(target.refreshes()).toBe(1)
     expect(a?.access_token).not.toBe(before)
     expect(new Set([a?.access_token, b?.access_token, c?.access_token]).size).toBe(1)
     expect(await first.connection.callTool('echo', { message: 'after refresh' })).toMatchObject({ content: [{ text: 'Echo: after refresh' }] })
     expect(first.opened).toHaveLength(1)
+  })
+
+  it('a token the server refuses (401) before its expiry is refreshed once for calls at the same time, and the calls run', async () => {
+    const target = await server()
+    const { provider: made, connection, opened } = await signedIn(target)
+    target.expireAccessTokens()
+    const results = await Promise.all([connection.callTool('echo', { message: 'one' }), connection.callTool('echo', { message: 'two' })])
+    expect(results.map(result => (result as { content: Array<{ text: string }> }).content[0]!.text)).toEqual(['Echo: one', 'Echo: two'])
+    expect(target.grants.filter(grant => grant === 'refresh_token')).toHaveLength(1)
+    expect(opened).toHaveLength(1)
+    // the SDK never sees the refresh token, so its own unguarded refresh on a 401 cannot race this one
+    expect((await made.tokens())?.refresh_token).toBeUndefined()
   })
 
   it('a refresh the server refuses forgets the tokens and asks for a sign-in once, with no second attempt', async () => {

@@ -42,6 +42,11 @@ export interface McpOAuthProviderOptions {
 export interface McpOAuthProvider extends OAuthClientProvider {
   /** The stored record (sign-in state for the settings). */
   record: () => Promise<McpOAuthRecord>
+  /**
+   * The server refused `accessToken` (401): refreshes it once, whoever else asks — unless another request or tab
+   * already replaced it — and resolves with the tokens to try again with (undefined: a sign-in is needed).
+   */
+  renewRejected: (accessToken: string) => Promise<OAuthTokens | undefined>
   /** Forgets tokens, registration and any sign-in under way ("Sign out"). */
   signOut: () => Promise<void>
 }
@@ -50,6 +55,16 @@ function randomState(): string {
   const bytes = new Uint8Array(24)
   crypto.getRandomValues(bytes)
   return Array.from(bytes, byte => byte.toString(16).padStart(2, '0')).join('')
+}
+
+/**
+ * The tokens as the SDK sees them outside a refresh: without the refresh token, so the SDK's own refresh on a 401
+ * (which no lock guards) never runs; `renewRejected` does it under the lock instead.
+ */
+function withoutRefreshToken(tokens: McpOAuthRecord['tokens']): OAuthTokens | undefined {
+  if (!tokens) return undefined
+  const { refresh_token: _refresh, expires_at: _expiresAt, ...rest } = tokens
+  return rest
 }
 
 export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAuthProvider {
@@ -64,12 +79,14 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
   const update = async (patch: (record: McpOAuthRecord) => McpOAuthRecord) => store.write(patch(await read()))
   const expired = (tokens: McpOAuthRecord['tokens']) => tokens?.expires_at !== undefined && tokens.expires_at - refreshMarginMs <= now()
 
-  /** Refreshes expired tokens once, whoever asks; a refresh that fails leaves no tokens, so the user signs in again. */
-  function refresh(): Promise<void> {
+  /**
+   * Refreshes the tokens once, whoever asks, when `stale` still holds inside the lock (another tab or request may
+   * have refreshed while this one waited). A refresh that fails leaves no tokens, so the user signs in again.
+   */
+  function refresh(stale: (tokens: McpOAuthRecord['tokens']) => boolean): Promise<void> {
     refreshing ??= withLock(async () => {
       const current = await read()
-      // another tab or request refreshed while this one waited for the lock
-      if (!expired(current.tokens)) return
+      if (!current.tokens?.refresh_token || !stale(current.tokens)) return
       insideRefresh = true
       try {
         const result = await auth(provider, { serverUrl: options.serverUrl, fetchFn: options.fetch })
@@ -114,10 +131,13 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     },
     async tokens(): Promise<OAuthTokens | undefined> {
       const { tokens } = await read()
-      if (!tokens || insideRefresh || !expired(tokens)) return tokens
-      if (!tokens.refresh_token) return undefined
-      await refresh()
-      return (await read()).tokens
+      if (!tokens || insideRefresh) return tokens
+      if (expired(tokens)) {
+        if (!tokens.refresh_token) return undefined
+        await refresh(expired)
+        return withoutRefreshToken((await read()).tokens)
+      }
+      return withoutRefreshToken(tokens)
     },
     async saveTokens(tokens) {
       const expiresAt = typeof tokens.expires_in === 'number' ? now() + tokens.expires_in * 1000 : undefined
@@ -154,6 +174,11 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       return (await read()).discovery
     },
     record: read,
+    async renewRejected(accessToken) {
+      await refresh(tokens => tokens?.access_token === accessToken)
+      const { tokens } = await read()
+      return tokens && tokens.access_token !== accessToken ? withoutRefreshToken(tokens) : undefined
+    },
     async signOut() {
       await withLock(async () => store.write({}))
     },

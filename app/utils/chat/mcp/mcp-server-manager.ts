@@ -15,6 +15,7 @@ import { createMcpBrowserFetch } from './mcp-browser-fetch'
 import type { McpRoute } from './mcp-browser-fetch'
 import { recordMcpResultImages } from './mcp-result-images'
 import { useSavedMcpServers, validateMcpServerInput } from './mcp-server-settings'
+import { withTokenRenewal } from '#shared/mcp/oauth/mcp-oauth-fetch'
 import { forgetMcpSignIn, listenForSignInAnswers } from './mcp-oauth-browser'
 import type { McpServerSignIn, McpSignInStatus } from './mcp-server-sign-in'
 import type { McpServerInput, McpServerInputErrors, McpServerSetting } from './mcp-server-settings'
@@ -162,7 +163,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       prefix: mcpServerPrefix(setting.name),
       headers: setting.token ? { authorization: `Bearer ${setting.token}` } : undefined,
       authProvider: entry.signIn?.provider,
-      fetch,
+      fetch: entry.signIn ? withTokenRenewal(fetch, entry.signIn.provider) : fetch,
       reconnect: options.reconnect,
       takenNames: () => new Set(options.registry.listTools.value.map(tool => tool.name).filter(name => !entry.registered.has(name))),
       onChange: () => {
