@@ -8,6 +8,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { McpOAuthProvider } from './mcp-oauth-provider'
 import type { McpSignInAnswer } from './mcp-sign-in-answer'
 import { McpSignInError } from './mcp-sign-in-error'
+import { explainMcpError } from '../mcp-error-text'
 
 export type { McpSignInAnswer } from './mcp-sign-in-answer'
 export { readSignInAnswer } from './mcp-sign-in-answer'
@@ -29,7 +30,8 @@ export async function finishMcpSignIn(provider: McpOAuthProvider, answer: McpSig
     result = await auth(provider, { serverUrl: options.serverUrl, authorizationCode: answer.code, fetchFn: options.fetch })
   }
   catch (error) {
-    throw new McpSignInError(`Signing in failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    // the relay's refusal (a host it does not relay) and the like read as they do for the server itself
+    throw new McpSignInError(`Signing in failed: ${explainMcpError(error).message}`, { cause: error })
   }
   if (result !== 'AUTHORIZED') throw new McpSignInError('Signing in did not finish. Press Sign in again.')
 }

@@ -9,7 +9,7 @@ import type { McpOAuthRecord } from '#shared/mcp/oauth/mcp-oauth-store'
 import { readSignInMessage } from '#shared/mcp/oauth/mcp-sign-in-answer'
 import type { McpSignInAnswer } from '#shared/mcp/oauth/mcp-sign-in-answer'
 
-export const MCP_OAUTH_CALLBACK_PATH = '/mcp/oauth/callback'
+export { MCP_OAUTH_CALLBACK_PATH } from '#shared/mcp/oauth/mcp-sign-in-answer'
 export const MCP_OAUTH_CLIENT_METADATA_PATH = '/oauth/client-metadata.json'
 /** The callback page answers here; a BroadcastChannel only ever reaches pages of the same origin. */
 export const MCP_OAUTH_CHANNEL = 'plugboard:mcp-oauth'

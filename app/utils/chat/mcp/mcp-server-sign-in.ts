@@ -8,8 +8,9 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { createMcpOAuthProvider } from '#shared/mcp/oauth/mcp-oauth-provider'
 import type { McpOAuthProvider } from '#shared/mcp/oauth/mcp-oauth-provider'
 import { finishMcpSignIn, isAnswerFor } from '#shared/mcp/oauth/mcp-sign-in'
+import { MCP_OAUTH_CALLBACK_PATH } from '#shared/mcp/oauth/mcp-sign-in-answer'
 import type { McpSignInAnswer } from '#shared/mcp/oauth/mcp-sign-in-answer'
-import { MCP_OAUTH_CALLBACK_PATH, appClientMetadataUrl, createServerLock, createStorageOAuthStore, openSignInPopup } from './mcp-oauth-browser'
+import { appClientMetadataUrl, createServerLock, createStorageOAuthStore, openSignInPopup } from './mcp-oauth-browser'
 
 /** 'needed': the server asked for a sign-in; 'signed-in': tokens are kept for it. */
 export type McpSignInStatus = 'needed' | 'signed-in' | undefined
@@ -42,6 +43,7 @@ export interface McpServerSignIn {
 
 const text = {
   popupBlocked: 'The browser blocked the sign-in window. Allow pop-ups for this site, then press Sign in again.',
+  superseded: 'That sign-in was replaced by a newer one (another tab or a reconnection started it). Press Sign in again.',
 }
 
 export function createMcpServerSignIn(options: McpServerSignInOptions): McpServerSignIn {
@@ -98,7 +100,12 @@ export function createMcpServerSignIn(options: McpServerSignInOptions): McpServe
         popup?.close()
         return changed({ error: failure instanceof Error ? failure.message : String(failure) })
       }
-      if (!finished && !(needed && store.read().tokens)) return
+      if (!finished && !store.read().tokens) {
+        // only the tab that opened the popup says so; the others were not waiting for this answer
+        if (popup) changed({ error: text.superseded })
+        return
+      }
+      if (!finished && !needed) return
       popup?.close()
       popup = null
       changed({ needed: false, error: undefined })
