@@ -137,7 +137,18 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     entry.registrationNote = refused.length > 0 ? `Not added: ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? ` and ${refused.length - 3} more` : ''}.` : undefined
   }
 
+  let listening = false
+  /** Sign-in answers reach this tab's servers from the first server opened (at start-up or added in Settings). */
+  function listenOnce() {
+    if (listening) return
+    listening = true
+    listenForSignInAnswers((answer) => {
+      for (const entry of entries.values()) void entry.signIn?.handle(answer)
+    })
+  }
+
   async function open(setting: McpServerSetting) {
+    listenOnce()
     const blocked = blockedConnectOrigin(setting.url)
     const entry: Entry = { setting, registered: new Map() }
     entries.set(setting.id, entry)
@@ -194,9 +205,6 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     start() {
       if (started) return
       started = true
-      listenForSignInAnswers((answer) => {
-        for (const entry of entries.values()) void entry.signIn?.handle(answer)
-      })
       for (const setting of saved.state.value) void open(setting)
     },
     add(input) {
