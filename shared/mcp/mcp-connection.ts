@@ -6,6 +6,8 @@
  * (operator servers) alike: no Vue, no Nitro.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { CallToolResultSchema, ElicitRequestSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -57,6 +59,8 @@ export interface McpConnectionOptions {
   headers?: Record<string, string>
   /** @default globalThis.fetch */
   fetch?: FetchLike
+  /** OAuth for a server that asks for a sign-in (`shared/mcp/oauth`); its tokens are sent instead of `headers`' . */
+  authProvider?: OAuthClientProvider
   /** Registry names other tools hold, so this server's names avoid them. @default none */
   takenNames?: () => ReadonlySet<string>
   reconnect?: McpReconnectOptions
@@ -95,6 +99,8 @@ const LooseResult = z.looseObject({})
 
 /** An HTTP answer that will not change by asking again (bad token, forbidden, not an MCP endpoint). */
 function isPermanent(error: unknown): boolean {
+  // a sign-in is needed: asking again would only start another authorization request
+  if (error instanceof UnauthorizedError) return true
   const code = error instanceof StreamableHTTPError ? error.code : undefined
   return code !== undefined && code >= 400 && code < 500 && ![404, 408, 429].includes(code)
 }
@@ -189,6 +195,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     if (options.elicitation) current.setRequestHandler(ElicitRequestSchema, (request, extra) => running.elicit(request.params, extra.signal))
     const transport = new StreamableHTTPClientTransport(new URL(options.url), {
       fetch: options.fetch,
+      authProvider: options.authProvider,
       requestInit: { headers: options.headers },
       // The notification stream retries a little by itself; past that, the whole connection starts again.
       reconnectionOptions: { initialReconnectionDelay: 1_000, maxReconnectionDelay: 5_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },

@@ -22,6 +22,9 @@ import { removeMcpAppServer, setMcpAppServer } from '../mcp-apps/mcp-app-servers
 import type { McpAppServer } from '../mcp-apps/mcp-app-servers'
 import { recordMcpAppOfCall } from '../mcp-apps/mcp-app-views'
 import { useSavedMcpServers, validateMcpServerInput } from './mcp-server-settings'
+import { withTokenRenewal } from '#shared/mcp/oauth/mcp-oauth-fetch'
+import { forgetMcpSignIn, listenForSignInAnswers } from './mcp-oauth-browser'
+import type { McpServerSignIn, McpSignInStatus } from './mcp-server-sign-in'
 import type { McpServerInput, McpServerInputErrors, McpServerSetting } from './mcp-server-settings'
 
 /** One server as Settings shows it. */
@@ -42,6 +45,10 @@ export interface McpServerView {
   prompts: readonly McpPromptEntry[]
   /** It lists resources that can be attached to a message. */
   hasResources: boolean
+  /** OAuth: the server asks for a sign-in, or tokens are kept for it (none for a server with a pasted token). */
+  signIn?: McpSignInStatus
+  /** Why the last sign-in failed. */
+  signInError?: string
 }
 
 export interface McpServerManagerOptions {
@@ -67,6 +74,10 @@ export interface McpServerManager {
   retry: (id: string) => void
   /** The connection of a server (prompts, resources), once its code has loaded. */
   connectionOf: (id: string) => McpConnection | undefined
+  /** Opens the server's sign-in popup (call it in the click's turn). */
+  signIn: (id: string) => void
+  /** Forgets the server's OAuth tokens in this browser. */
+  signOut: (id: string) => Promise<void>
 }
 
 /**
@@ -82,6 +93,8 @@ interface Entry {
   registered: Map<string, () => void>
   route?: McpRoute
   registrationNote?: string
+  /** OAuth sign-in, for a server added without a pasted token. */
+  signIn?: McpServerSignIn
 }
 
 export function createMcpServerManager(options: McpServerManagerOptions): McpServerManager {
@@ -90,7 +103,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
   let started = false
 
   function publish() {
-    servers.value = [...entries.values()].map(({ setting, connection, route, registrationNote }) => ({
+    servers.value = [...entries.values()].map(({ setting, connection, route, registrationNote, signIn }) => ({
       id: setting.id,
       name: setting.name,
       url: setting.url,
@@ -103,6 +116,8 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       tools: (connection?.state.tools ?? []).filter(tool => entries.get(setting.id)?.registered.has(tool.name)).map(({ name, mcpName, description }) => ({ name, mcpName, description })),
       prompts: connection?.state.status === 'connected' ? connection.state.prompts ?? [] : [],
       hasResources: connection?.state.status === 'connected' && !!connection.state.hasResources,
+      signIn: signIn?.status(),
+      signInError: signIn?.error(),
     }))
   }
 
@@ -146,27 +161,44 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     entry.registrationNote = refused.length > 0 ? `Not added: ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? ` and ${refused.length - 3} more` : ''}.` : undefined
   }
 
+  let listening = false
+  /** Sign-in answers reach this tab's servers from the first server opened (at start-up or added in Settings). */
+  function listenOnce() {
+    if (listening) return
+    listening = true
+    listenForSignInAnswers((answer) => {
+      for (const entry of entries.values()) void entry.signIn?.handle(answer)
+    })
+  }
+
   async function open(setting: McpServerSetting) {
+    listenOnce()
     const blocked = blockedConnectOrigin(setting.url)
     const entry: Entry = { setting, registered: new Map() }
     entries.set(setting.id, entry)
     publish()
     // the SDK is most of the MCP code: a page without MCP servers never loads it
-    const { createMcpConnection } = await import('#shared/mcp/mcp-connection')
+    const [{ createMcpConnection }, { createMcpServerSignIn }] = await Promise.all([import('#shared/mcp/mcp-connection'), import('./mcp-server-sign-in')])
     if (entries.get(setting.id) !== entry) return
+    const fetch = createMcpBrowserFetch({
+      direct: !blocked,
+      fetch: options.fetch,
+      onRoute: (route) => {
+        if (entry.route === route) return
+        entry.route = route
+        publish()
+      },
+    })
+    // a pasted token is the user's choice; any other server may ask for a sign-in
+    entry.signIn = setting.token
+      ? undefined
+      : createMcpServerSignIn({ serverId: setting.id, serverUrl: setting.url, storage: options.storage, fetch, onChange: publish, reconnect: () => connection.connect() })
     const connection: McpConnection = createMcpConnection({
       url: setting.url,
       prefix: mcpServerPrefix(setting.name),
       headers: setting.token ? { authorization: `Bearer ${setting.token}` } : undefined,
-      fetch: createMcpBrowserFetch({
-        direct: !blocked,
-        fetch: options.fetch,
-        onRoute: (route) => {
-          if (entry.route === route) return
-          entry.route = route
-          publish()
-        },
-      }),
+      authProvider: entry.signIn?.provider,
+      fetch: entry.signIn ? withTokenRenewal(fetch, entry.signIn.provider) : fetch,
       reconnect: options.reconnect,
       elicitation: true,
       takenNames: () => new Set(options.registry.listTools.value.map(tool => tool.name).filter(name => !entry.registered.has(name))),
@@ -223,6 +255,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       for (const dispose of entry.registered.values()) dispose()
       save()
       publish()
+      forgetMcpSignIn(options.storage, id)
       await entry.connection?.close()
     },
     retry(id) {
@@ -230,6 +263,12 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     },
     connectionOf(id) {
       return entries.get(id)?.connection
+    },
+    signIn(id) {
+      entries.get(id)?.signIn?.start()
+    },
+    async signOut(id) {
+      await entries.get(id)?.signIn?.signOut()
     },
   }
   return manager
