@@ -7,7 +7,9 @@
  */
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { McpCallHooks } from '../../shared/mcp/mcp-call-hooks'
 import { createMcpConnection } from '../../shared/mcp/mcp-connection'
+import { checkElicitationValues } from '../../shared/mcp/mcp-elicitation-form'
 import type { McpConnection } from '../../shared/mcp/mcp-connection'
 import { createMcpOAuthProvider } from '../../shared/mcp/oauth/mcp-oauth-provider'
 import { createMemoryOAuthStore } from '../../shared/mcp/oauth/mcp-oauth-store'
@@ -84,6 +86,13 @@ async function signInIfAsked(auth: ConformanceAuth | undefined): Promise<boolean
   return true
 }
 
+/** A user who presses Accept on the form as the app shows it: the schema's defaults filled in (SEP-1034). */
+const ACCEPT_AS_SHOWN: McpCallHooks = {
+  onElicit: async request => request.mode === 'form'
+    ? { action: 'accept', content: checkElicitationValues(request.form, request.form.initial).content }
+    : { action: 'accept' },
+}
+
 async function main() {
   const auth = scenario.startsWith('auth/') ? authProviderFor(readContext()) : undefined
   const connection: McpConnection = createMcpConnection({
@@ -93,6 +102,7 @@ async function main() {
     fetch: auth && 'renewRejected' in auth.provider ? withTokenRenewal(fetch, auth.provider as McpOAuthProvider) : undefined,
     reconnect: { maxAttempts: 0 },
     requestTimeoutMs: 20_000,
+    elicitation: true,
   })
   await connection.connect()
   while (connection.state.status !== 'connected' && await signInIfAsked(auth)) await connection.connect()
@@ -101,7 +111,7 @@ async function main() {
   if (tool) {
     for (;;) {
       try {
-        await connection.callTool(tool.mcpName, {})
+        await connection.callTool(tool.mcpName, {}, undefined, ACCEPT_AS_SHOWN)
         break
       }
       catch (error) {

@@ -25,10 +25,12 @@ export type McpResultSink = (call: { callId: string, threadId: string, args: Rec
  * `isError` is thrown with its text, so it becomes a tool error like a protocol error does.
  */
 export function mcpToolHandler(connection: McpConnection, mcpName: string, hooks?: McpImageSink | McpToolHandlerHooks): ToolHandler {
-  const { onImages, callHooks } = typeof hooks === 'function' ? { onImages: hooks, callHooks: undefined } : hooks ?? {}
+  const { onImages, callHooks, onResult } = typeof hooks === 'function' ? { onImages: hooks, callHooks: undefined, onResult: undefined } : hooks ?? {}
   return async (args, context) => {
-    const raw = await connection.callTool(mcpName, (args ?? {}) as Record<string, unknown>, context.signal, callHooks?.(context.callId))
+    const input = (args ?? {}) as Record<string, unknown>
+    const raw = await connection.callTool(mcpName, input, context.signal, callHooks?.(context.callId))
     const result = readMcpToolResult(raw)
+    if (!result.isError) onResult?.({ callId: context.callId, threadId: context.threadId, args: input }, raw)
     if (result.images.length > 0) onImages?.(context.callId, result.images)
     if (result.isError) throw new Error(result.text || 'the MCP server reported an error without a message')
     return result.text
