@@ -1,4 +1,4 @@
-// Issue 20's probe, as an attacker runs it on the server: POST /api/chats with a browser tool whose parameters
+// The probe as an attacker runs it on the server: POST /api/chats with a browser tool whose parameters
 // carry a backtracking pattern, the model calls it, and the approval answer's edited arguments (or the model's
 // own) are checked on the server's thread. They must be refused at once, with the schema's words.
 import { createServer } from 'node:http'
