@@ -1,5 +1,5 @@
 import { MCP_SERVERS_STORAGE_KEY } from '~/utils/chat/mcp/mcp-server-settings'
-import { MCP_OAUTH_CALLBACK_PATH } from '#shared/mcp/oauth/mcp-sign-in-answer'
+import { MCP_OAUTH_CALLBACK_PATH } from '#shared/mcp/oauth/mcp-oauth-callback-path'
 
 /** Whether Settings saved any MCP server (reading storage can throw when the browser blocks it). */
 function hasSavedServers(): boolean {

@@ -18,6 +18,7 @@ export default defineNitroPlugin((nitroApp) => {
   const url = String(config.databaseUrl ?? '').trim()
   if (!url) {
     startDatabaseOnFirstUse({ databaseDir: config.databaseDir }, read)
+    console.info('[database] embedded PGlite opens on first use')
     nitroApp.hooks.hook('close', closeDatabase)
     return
   }

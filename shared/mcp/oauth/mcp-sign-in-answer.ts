@@ -1,5 +1,5 @@
 /** The app route an MCP authorization server sends the sign-in popup back to. */
-export const MCP_OAUTH_CALLBACK_PATH = '/mcp/oauth/callback'
+export { MCP_OAUTH_CALLBACK_PATH } from './mcp-oauth-callback-path'
 
 /** What the callback page hands back to the page that started a sign-in (no SDK code: the callback page loads it). */
 export interface McpSignInAnswer {

@@ -1,7 +1,7 @@
 import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
 import type { JsonSchemaObject } from '../../types/chat'
 import type { PluginToolContext, ToolExecutionContext, ToolHandler } from '../tool-types'
-import { createToolFetch } from '../tool-fetch'
+import { lazyToolFetch } from '../lazy-tool-fetch'
 import type { FromSchema } from './json-schema-type'
 import { checkDeclaredOrigins, normalizeToolDefinition } from './tool-definition-validation'
 import { InvalidToolDefinitionError } from '../../errors/invalid-tool-definition-error'
@@ -115,7 +115,7 @@ function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P
   checkDeclaredOrigins(name, connects)
   // a handler called without the executor (a test, the sandbox worker) still gets its fetch
   const handler = (args: InferToolArgs<P>, context: ToolExecutionContext) =>
-    options.handler(args, context.fetch ? context as PluginToolContext : { ...context, fetch: createToolFetch(context.signal) })
+    options.handler(args, context.fetch ? context as PluginToolContext : { ...context, fetch: lazyToolFetch(context.signal) })
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
   if (isZodSchema(parameters)) {

@@ -60,19 +60,13 @@ export async function startApp(env: Record<string, string> = {}, options: { port
   })
   child.once('exit', () => database?.remove())
   let log = ''
-  const databaseSettled = new Promise<void>((resolve) => {
-    const onData = (data: Buffer) => {
-      log += data.toString()
-      if (/\[database\] /.test(log)) resolve()
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-  })
+  const onData = (data: Buffer) => {
+    log += data.toString()
+  }
+  child.stdout!.on('data', onData)
+  child.stderr!.on('data', onData)
   const url = `http://127.0.0.1:${port}`
   await waitUntilUp(url, child, () => log)
-  // Its database opens beside the first requests: wait for it (ready or failed, in the log), so a spec that reads
-  // the server's memory or its workflows does not race the opening.
-  await Promise.race([databaseSettled, new Promise<void>(resolve => child.once('exit', () => resolve()))])
 
   // The app's page hands out the session, as it does to a browser.
   const page = await fetch(`${url}/`)
