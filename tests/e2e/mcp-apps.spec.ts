@@ -1,10 +1,11 @@
 import { expect, test } from '@playwright/test'
 import type { FrameLocator, Locator, Page } from '@playwright/test'
-import { openApp, sendMessage, waitForIdle } from './helpers'
+import { openApp, sendMessage } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import type { McpTestServer } from '../fixtures/mcp-server/mcp-test-server'
+import { addMcpServer, waitForReplyAllowingCalls } from './support/mcp-settings'
 
 // MCP Apps in real Chromium: a real MCP server (the SDK's) whose tools bring HTML interfaces built on the
 // extension's App class, the built app relaying to it, and the demo model calling the tool the message names.
@@ -23,28 +24,14 @@ test.afterAll(async () => {
 })
 
 async function addAppsServer(page: Page) {
-  await page.getByTestId('settings-open').click()
-  await page.getByTestId('mcp-name').fill('Apps')
-  await page.getByTestId('mcp-url').fill(server.url)
-  await page.getByTestId('mcp-add').click()
-  await expect(page.locator('[data-testid="mcp-server"][data-name="Apps"]')).toHaveAttribute('data-status', 'connected', { timeout: 15_000 })
+  await addMcpServer(page, 'Apps', server.url)
   await page.getByTestId('settings-cancel').click()
 }
 
 /** Sends the message and allows the model's calls (MCP tools ask first by default). */
 async function callTool(page: Page, message: string) {
   await sendMessage(page, message)
-  await replyAllowingCalls(page)
-}
-
-/** Waits for the reply, allowing any call the demo model makes on the way (it calls tools its message names). */
-async function replyAllowingCalls(page: Page) {
-  const allow = page.getByTestId('approval-allow-once')
-  await expect.poll(async () => {
-    if (await allow.first().isVisible().catch(() => false)) await allow.first().click()
-    return page.locator('main').getAttribute('data-streaming')
-  }, { timeout: 20_000 }).toBe('false')
-  await waitForIdle(page)
+  await waitForReplyAllowingCalls(page)
 }
 
 /**
@@ -137,7 +124,7 @@ test.describe('MCP Apps', () => {
     await counter.locator('#message').click()
     await expect(page.locator('[data-testid="message"][data-role="user"]').filter({ hasText: 'Hello from the counter app' })).toHaveCount(1)
     await expect(counter.locator('#status')).toHaveText('Message sent')
-    await replyAllowingCalls(page)
+    await waitForReplyAllowingCalls(page)
 
     // after a reload the card shows the app again, from the stored row
     await page.reload()

@@ -6,6 +6,7 @@ import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import type { McpTestServer } from '../fixtures/mcp-server/mcp-test-server'
+import { addMcpServer } from './support/mcp-settings'
 
 // A real MCP server whose tools ask the user (elicitation) and report progress, reached through the app's relay;
 // the demo model calls the tool the message names. The question is answered on the call's card, within the call.
@@ -23,11 +24,7 @@ test.afterAll(async () => {
 })
 
 async function addSurveyServer(page: Page) {
-  await page.getByTestId('settings-open').click()
-  await page.getByTestId('mcp-name').fill('Survey')
-  await page.getByTestId('mcp-url').fill(server.url)
-  await page.getByTestId('mcp-add').click()
-  await expect(page.locator('[data-testid="mcp-server"][data-name="Survey"]')).toHaveAttribute('data-status', 'connected', { timeout: 15_000 })
+  await addMcpServer(page, 'Survey', server.url)
   await page.getByTestId('settings-cancel').click()
 }
 

@@ -2,11 +2,12 @@ import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { lastAssistant, openApp, sendMessage, waitForIdle, watchCspViolations } from './helpers'
+import { lastAssistant, openApp, sendMessage, watchCspViolations } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpOAuthTestServer } from '../fixtures/mcp-server/mcp-oauth-test-server'
 import type { McpOAuthTestServer } from '../fixtures/mcp-server/mcp-oauth-test-server'
+import { addMcpServer, waitForReplyAllowingCalls } from './support/mcp-settings'
 
 // A real MCP authorization server and resource server (the SDK's, tests/fixtures/mcp-server/mcp-oauth-test-server.ts:
 // it approves at once and redirects back), reached through the app's relay, and the built app. A second server
@@ -34,29 +35,12 @@ test.afterAll(async () => {
   await Promise.all([oauth?.close(), elsewhere?.close(), new Promise(resolve => outside?.close(resolve))])
 })
 
-async function addServer(page: Page, name: string, url: string) {
-  if (!(await page.getByTestId('mcp-servers').isVisible())) await page.getByTestId('settings-open').click()
-  await page.getByTestId('mcp-name').fill(name)
-  await page.getByTestId('mcp-url').fill(url)
-  await page.getByTestId('mcp-add').click()
-  return page.locator(`[data-testid="mcp-server"][data-name="${name}"]`)
-}
-
 /** Presses Sign in and waits for the popup to come back to the app's callback and close. */
 async function signIn(page: Page, server: ReturnType<Page['locator']>) {
   const popup = page.waitForEvent('popup')
   await server.getByTestId('mcp-server-sign-in').click()
   const window = await popup
   await window.waitForEvent('close', { timeout: 15_000 })
-}
-
-async function waitForReplyAllowingCalls(page: Page) {
-  const allow = page.getByRole('button', { name: /^Allow once$/ })
-  await expect.poll(async () => {
-    if (await allow.first().isVisible().catch(() => false)) await allow.first().click()
-    return page.locator('main').getAttribute('data-streaming')
-  }, { timeout: 20_000 }).toBe('false')
-  await waitForIdle(page)
 }
 
 test.describe('MCP servers that ask for OAuth', () => {
@@ -69,7 +53,7 @@ test.describe('MCP servers that ask for OAuth', () => {
       if (authorization && !request.url().includes('/api/mcp/proxy')) leaked.push(request.url())
     })
     await openApp(page, app.url)
-    const server = await addServer(page, 'Vault', oauth.url)
+    const server = await addMcpServer(page, 'Vault', oauth.url, { connected: false })
     await expect(server).toHaveAttribute('data-status', 'error', { timeout: 15_000 })
     await expect(server.getByTestId('mcp-server-message')).toHaveText('This server asks you to sign in: press Sign in.')
     await expect(server.getByTestId('mcp-server-sign-in')).toBeVisible()
@@ -112,7 +96,7 @@ test.describe('MCP servers that ask for OAuth', () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
     const page = await context.newPage()
     await openApp(page, app.url)
-    const server = await addServer(page, 'Phone', oauth.url)
+    const server = await addMcpServer(page, 'Phone', oauth.url, { connected: false })
     await expect(server.getByTestId('mcp-server-sign-in')).toBeVisible({ timeout: 15_000 })
     await server.scrollIntoViewIfNeeded()
     await page.screenshot({ path: testInfo.outputPath('mcp-sign-in-phone.png') })
@@ -124,7 +108,7 @@ test.describe('MCP servers that ask for OAuth', () => {
 
   test('an answer with the wrong state, or a message from another origin, signs nothing in', async ({ page, context }) => {
     await openApp(page, app.url)
-    const server = await addServer(page, 'Guarded', oauth.url)
+    const server = await addMcpServer(page, 'Guarded', oauth.url, { connected: false })
     await expect(server.getByTestId('mcp-server-sign-in')).toBeVisible({ timeout: 15_000 })
     const grantsBefore = oauth.grants.length
     // a forged callback in this origin: a code with a state this page never sent
@@ -143,7 +127,7 @@ test.describe('MCP servers that ask for OAuth', () => {
 
   test('a token endpoint on a host the relay does not allow is never reached, and the sign-in says why', async ({ page }) => {
     await openApp(page, app.url)
-    const server = await addServer(page, 'Elsewhere', elsewhere.url)
+    const server = await addMcpServer(page, 'Elsewhere', elsewhere.url, { connected: false })
     await expect(server.getByTestId('mcp-server-sign-in')).toBeVisible({ timeout: 15_000 })
     await signIn(page, server).catch(() => {})
     await expect(server.getByTestId('mcp-server-sign-in-error')).toContainText('its operator can add the host to NUXT_MCP_ALLOWED_HOSTS', { timeout: 15_000 })

@@ -5,6 +5,7 @@ import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import type { McpTestServer } from '../fixtures/mcp-server/mcp-test-server'
+import { addMcpServer } from './support/mcp-settings'
 
 // A real MCP server with prompts and resources, reached through the app's relay: its prompts are slash commands
 // whose text is sent as the user's message, and its resources are attached to a message from Settings.
@@ -21,16 +22,6 @@ test.afterAll(async () => {
   await server?.close()
 })
 
-async function addServer(page: Page) {
-  await page.getByTestId('settings-open').click()
-  await page.getByTestId('mcp-name').fill('Survey')
-  await page.getByTestId('mcp-url').fill(server.url)
-  await page.getByTestId('mcp-add').click()
-  const row = page.locator('[data-testid="mcp-server"][data-name="Survey"]')
-  await expect(row).toHaveAttribute('data-status', 'connected', { timeout: 15_000 })
-  return row
-}
-
 function lastUserMessage(page: Page) {
   return page.locator('[data-testid="message"][data-role="user"]').last()
 }
@@ -38,7 +29,7 @@ function lastUserMessage(page: Page) {
 test.describe('MCP prompts and resources', () => {
   test('a server\'s prompt is a slash command: its arguments are asked for, and its text is sent as the user\'s message', async ({ page }) => {
     await openApp(page, app.url)
-    await addServer(page)
+    await addMcpServer(page, 'Survey', server.url)
     await page.getByTestId('settings-cancel').click()
 
     const input = page.getByTestId('composer-input')
@@ -74,7 +65,7 @@ test.describe('MCP prompts and resources', () => {
   test('a server\'s resource is attached from Settings and sent with the message as a document; a binary one is refused with the reason', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 })
     await openApp(page, app.url)
-    const row = await addServer(page)
+    const row = await addMcpServer(page, 'Survey', server.url)
     await row.getByTestId('mcp-resources-show').click()
     const shopping = row.locator('[data-testid="mcp-resource"][data-uri="note://shopping"]')
     await expect(shopping).toContainText('Shopping list')
