@@ -18,7 +18,7 @@ export interface StreamingDraft {
 export interface LoopRecorderOptions {
   threadId: string
   model?: string
-  /** Called (at most once per animation frame) with the text streamed so far for the current step. */
+  /** Called with the text streamed so far for the current step, on each change (the caller paces its renders). */
   onDraft?: (draft: StreamingDraft | null) => void
   /** Called for failures of the store itself, so the user hears about them. */
   onStorageError?: (error: Error) => void
@@ -70,7 +70,6 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
   let lastAssistantId: string | undefined
   /** The run as its events left it: each call's status, the notices of this turn, how it ended. */
   let state = createConversationState()
-  let frame: ReturnType<typeof setTimeout> | number | undefined
   /** Tool rows by call id; a promise so updates wait for the row to exist. */
   const toolRows = new Map<string, Promise<string>>()
   /** Serialises writes so rows land in the model's order. */
@@ -89,14 +88,11 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
     return next
   }
 
+  // Every change goes out as it happens: the page paces its renders (one per frame in a burst), and a second pacer
+  // here showed each word a frame later.
   const publishDraft = () => {
-    if (frame !== undefined) return
-    const schedule = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (callback: () => void) => setTimeout(callback, 16)
-    frame = schedule(() => {
-      frame = undefined
-      // Derived, not stored: the open row and the text of this step so far.
-      onDraft?.(assistantId ? { messageId: assistantId, content: stepText, reasoning: stepReasoning } : null)
-    })
+    // Derived, not stored: the open row and the text of this step so far.
+    onDraft?.(assistantId ? { messageId: assistantId, content: stepText, reasoning: stepReasoning } : null)
   }
 
   /** Text of the current step that arrived before its row existed (the row is created asynchronously). */
