@@ -66,36 +66,39 @@ describe('useMessageWindow', () => {
 describe('createFrameBatch', () => {
   afterEach(() => vi.useRealTimers())
 
-  it('applies the first value at once, then only the latest value once per frame, and nothing after cancel', () => {
+  it('applies the first value right away, then only the latest value once per frame, and nothing after cancel', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] })
     const applied: number[] = []
     const batch = createFrameBatch<number>(value => applied.push(value))
     batch.push(1)
+    expect(applied).toEqual([])
     batch.push(2)
+    vi.advanceTimersByTime(1)
+    expect(applied).toEqual([2])
     batch.push(3)
-    expect(applied).toEqual([1])
-    vi.advanceTimersByTime(40)
-    expect(applied).toEqual([1, 3])
     batch.push(4)
+    expect(applied).toEqual([2])
+    vi.advanceTimersByTime(40)
+    expect(applied).toEqual([2, 4])
     batch.push(5)
     batch.cancel()
     vi.advanceTimersByTime(40)
-    expect(applied).toEqual([1, 3, 4])
+    expect(applied).toEqual([2, 4])
     batch.push(6)
-    batch.push(7)
     batch.flush()
-    expect(applied).toEqual([1, 3, 4, 6, 7])
+    expect(applied).toEqual([2, 4, 6])
   })
 
   it('shows a word that arrives after a quiet frame before the next frame, not one frame late', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] })
     const applied: string[] = []
     const batch = createFrameBatch<string>(value => applied.push(value))
-    // A model writing a word every 40 ms: each word is applied as it arrives, before the word after it.
+    // A model writing a word every 40 ms: each word is applied well before the next frame (16 ms) and the next word.
     for (const word of ['w0', 'w0 w1', 'w0 w1 w2']) {
       batch.push(word)
+      vi.advanceTimersByTime(1)
       expect(applied.at(-1)).toBe(word)
-      vi.advanceTimersByTime(40)
+      vi.advanceTimersByTime(39)
     }
     expect(applied).toEqual(['w0', 'w0 w1', 'w0 w1 w2'])
   })

@@ -1,6 +1,6 @@
-/** The latest value pushed, applied at once when the page is idle and at most once per animation frame in a burst. */
+/** The latest value pushed, applied right away when the page is quiet and at most once per animation frame in a burst. */
 export interface FrameBatch<T> {
-  /** Applies `value` now if nothing was applied in this frame, else keeps it for the next frame (an earlier pending value is dropped). */
+  /** Applies `value` right away (in a task of its own) after a quiet frame, else at the next frame; an earlier pending value is dropped. */
   push: (value: T) => void
   /** Applies the pending value now. */
   flush: () => void
@@ -11,25 +11,26 @@ export interface FrameBatch<T> {
 /**
  * Coalesces fast updates (a streamed reply's tokens arrive many times per frame at loopback speed) into one per
  * animation frame, so the page renders once per frame instead of once per token. The first value after a quiet
- * frame is applied at once: a model writing a word every few dozen ms gets each word painted in the next frame,
- * where waiting for a frame callback to apply it would show it a frame later (its render would land after that
- * frame's paint). Falls back to a 16 ms timer where there are no frames (tests, workers).
+ * frame is applied in a task of its own right away: a model writing a word every few dozen ms gets each word
+ * painted in the next frame, where waiting for a frame callback to apply it showed it a frame later. Its own task,
+ * not the caller's: the render then never lengthens the task that reads the stream. Falls back to a 16 ms timer
+ * where there are no frames (tests, workers).
  */
 export function createFrameBatch<T>(apply: (value: T) => void): FrameBatch<T> {
   const hasFrames = typeof requestAnimationFrame === 'function'
   let pending: { value: T } | undefined
-  /** Set while the frame after an apply has not come yet: values pushed meanwhile wait for it. */
-  let handle: number | ReturnType<typeof setTimeout> | undefined
+  /** Set while an apply is due (a task, then the frame after it): values pushed meanwhile wait for it. */
+  let handle: { frame: number } | { timer: ReturnType<typeof setTimeout> } | undefined
 
   function clear() {
     if (handle === undefined) return
-    if (hasFrames) cancelAnimationFrame(handle as number)
-    else clearTimeout(handle)
+    if ('frame' in handle) cancelAnimationFrame(handle.frame)
+    else clearTimeout(handle.timer)
     handle = undefined
   }
 
   function waitForFrame() {
-    handle = hasFrames ? requestAnimationFrame(onFrame) : setTimeout(onFrame, 16)
+    handle = hasFrames ? { frame: requestAnimationFrame(onFrame) } : { timer: setTimeout(onFrame, 16) }
   }
 
   function onFrame() {
@@ -50,8 +51,12 @@ export function createFrameBatch<T>(apply: (value: T) => void): FrameBatch<T> {
     push(value) {
       pending = { value }
       if (handle !== undefined) return
-      run()
-      waitForFrame()
+      handle = {
+        timer: setTimeout(() => {
+          run()
+          waitForFrame()
+        }, 0),
+      }
     },
     flush() {
       clear()
