@@ -16,6 +16,8 @@ export interface FrameBatch<T> {
  * not the caller's: the render then never lengthens the task that reads the stream. Falls back to a 16 ms timer
  * where there are no frames (tests, workers).
  */
+const QUIET_FRAMES = 2
+
 export function createFrameBatch<T>(apply: (value: T) => void): FrameBatch<T> {
   const hasFrames = typeof requestAnimationFrame === 'function'
   let pending: { value: T } | undefined
@@ -33,11 +35,18 @@ export function createFrameBatch<T>(apply: (value: T) => void): FrameBatch<T> {
     handle = hasFrames ? { frame: requestAnimationFrame(onFrame) } : { timer: setTimeout(onFrame, 16) }
   }
 
+  /** Frames in a row that found nothing to apply. */
+  let quietFrames = 0
+
   function onFrame() {
     handle = undefined
-    if (!pending) return
-    run()
-    // Still a burst: the next value waits for the frame after this one.
+    if (pending) {
+      quietFrames = 0
+      run()
+    }
+    // A burst with short pauses (a fast stream read chunk by chunk) stays on frames: only two quiet frames in a row
+    // end it, so the next value is applied right away at most every few frames.
+    else if (++quietFrames >= QUIET_FRAMES) return
     waitForFrame()
   }
 
@@ -51,6 +60,7 @@ export function createFrameBatch<T>(apply: (value: T) => void): FrameBatch<T> {
     push(value) {
       pending = { value }
       if (handle !== undefined) return
+      quietFrames = 0
       handle = {
         timer: setTimeout(() => {
           run()
