@@ -10,6 +10,8 @@ const FIRST_LOAD_BUDGET_KB = 250
 const MCP_CLIENT = /mcp-session-id/i
 const MEMORY_DATABASE = 'Cannot have an array key path in an object store with a key generator'
 const ARGUMENT_VALIDATOR = 'Instance type '
+// zod's full core (every string format, JWTs among them): the first screen's saved settings need only zod/mini's few checks
+const FULL_ZOD = /["'`]\$ZodJWT["'`]/
 // Reka's positioned layers (popover, menus) and what places them, with the CSS variable they set
 const POPPER = '--reka-popper-available-width'
 // Reka's toasts (their viewport sets it on a swipe); the toaster loads with the first toast
@@ -55,12 +57,13 @@ test.describe('first load', () => {
     expect(kb, `first load: ${kb} KB gzip of JavaScript in ${paths.length} files`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB)
   })
 
-  test('the first screen loads no MCP client, in-memory database or argument validator; a tool run loads the validator', async ({ page }) => {
+  test('the first screen loads no MCP client, full zod, in-memory database or argument validator; a tool run loads the validator', async ({ page }) => {
     const scripts = recordScripts(page)
     await openApp(page)
     await expect(page.getByTestId('composer-input')).toBeVisible()
     await expect.poll(() => scripts.length).toBeGreaterThan(0)
     expect(loaded(scripts, MCP_CLIENT)).toBe(false)
+    expect(loaded(scripts, FULL_ZOD)).toBe(false)
     expect(loaded(scripts, MEMORY_DATABASE)).toBe(false)
     expect(loaded(scripts, ARGUMENT_VALIDATOR)).toBe(false)
 
@@ -92,13 +95,14 @@ test.describe('first load', () => {
     await expect(page.getByTestId('tool-popover-content')).toBeVisible()
   })
 
-  test('a saved MCP server loads the MCP client at start-up, and the server shows in Settings', async ({ page }) => {
+  test('a saved MCP server loads the MCP client (and full zod with it) at start-up, and the server shows in Settings', async ({ page }) => {
     await page.addInitScript(() => {
       localStorage.setItem('plugboard:mcp-servers:v1', JSON.stringify([{ id: 'saved-1', name: 'Saved', url: 'http://127.0.0.1:9/mcp' }]))
     })
     const scripts = recordScripts(page)
     await openApp(page)
     await expect.poll(() => loaded(scripts, MCP_CLIENT), { timeout: 15_000 }).toBe(true)
+    await expect.poll(() => loaded(scripts, FULL_ZOD)).toBe(true)
     await page.getByTestId('settings-open').click()
     await expect(page.locator('[data-testid="mcp-server"][data-name="Saved"]')).toBeVisible()
   })
