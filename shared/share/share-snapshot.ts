@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_SHARED_IMAGES_PER_MESSAGE, MAX_SHARED_MESSAGES, SHARED_IMAGE_TYPES } from './share-constants'
 
 /**
  * A shared chat: a read-only copy of the branch a chat showed when its owner shared it. The browser builds it from
@@ -7,20 +8,7 @@ import { z } from 'zod'
  * settings, no keys, no MCP App HTML (a shared view runs nothing).
  */
 
-/** Largest snapshot the server stores (its JSON, as uploaded). */
-export const SHARE_SNAPSHOT_LIMIT_BYTES = 5 * 1024 * 1024
-
-/** The body limit of `POST /api/share-links`: the snapshot with room for the body around it (`{"snapshot":…}`). */
-export const SHARE_BODY_LIMIT_BYTES = SHARE_SNAPSHOT_LIMIT_BYTES + 1024
-
-/** Most messages one snapshot holds (tool rows included). */
-export const MAX_SHARED_MESSAGES = 2_000
-
-/** Most images one message of a snapshot carries inline. */
-export const MAX_SHARED_IMAGES_PER_MESSAGE = 8
-
-/** Image types a shared page shows inline (what the composer stores after resizing). */
-export const SHARED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const
+export * from './share-constants'
 
 const shortText = (max: number) => z.string().max(max)
 const time = z.number().int().nonnegative().max(8.64e15)
@@ -83,28 +71,3 @@ export type SharedImage = z.infer<typeof sharedImageSchema>
 export type SharedMessage = z.infer<typeof sharedMessageSchema>
 export type ShareSnapshot = z.infer<typeof shareSnapshotSchema>
 
-/** What the owner sees of one of their links (never the snapshot, never the secret). */
-export interface ShareLinkSummary {
-  id: string
-  title: string
-  createdAt: number
-  /** Epoch ms of the revocation; absent while the link works. */
-  revokedAt?: number
-  bytes: number
-}
-
-/** The answer of a share: the link's id and its token, shown once (the server keeps only its hash). */
-export interface CreatedShareLink extends ShareLinkSummary {
-  token: string
-  /** The page's path, `/s/<token>`. */
-  path: string
-}
-
-/** The shared page's path prefix. */
-export const SHARED_VIEW_PREFIX = '/s/'
-
-/** The answer of `GET /api/shared/:token`. */
-export interface SharedChat {
-  snapshot: ShareSnapshot
-  createdAt: number
-}

@@ -137,7 +137,7 @@ test.describe('sharing a chat', () => {
   })
 
   test('the XSS corpus in a shared chat stays inert, with no CSP violation', async ({ page, browser }) => {
-    test.setTimeout(90_000)
+    test.setTimeout(150_000)
     const payloads = JSON.parse(readFileSync(new URL('../fixtures/corpora/xss-vectors/xss-vectors.json', import.meta.url), 'utf8')) as string[]
     const markdown = payloads.map((payload, index) => index % 3 === 1 ? `[link ${index}](${payload.replace(/\s+/g, ' ')})` : index % 3 === 2 ? `![image ${index}](${payload.replace(/\s+/g, ' ')})` : payload).join('\n\n')
     const snapshot = {
@@ -168,7 +168,10 @@ test.describe('sharing a chat', () => {
     })
     await shared.goto(String(created.body!.path))
     const reply = shared.locator('[data-testid="message"][data-role="assistant"]').last()
-    await expect(reply).toContainText('XSS corpus complete.', { timeout: 20_000 })
+    await expect(reply).toBeVisible({ timeout: 20_000 })
+    // 1,584 blocks are shown over many frames, as in a chat
+    await expect(shared.locator('[data-rendering]')).toHaveCount(0, { timeout: 90_000 })
+    await expect(reply).toContainText('XSS corpus complete.')
     await expect.poll(() => shared.evaluate(() => [...document.querySelectorAll('img')].every(image => image.complete || image.loading === 'lazy')), { timeout: 10_000 }).toBe(true)
     const report = await shared.getByTestId('shared-chat-page').evaluate((element) => {
       const active: string[] = []

@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { bodyTooLargeError } from '../http/read-bounded-body'
-import { SHARE_BODY_LIMIT_BYTES } from '#shared/share/share-snapshot'
+import { SHARE_BODY_LIMIT_BYTES, SHARE_TOO_LARGE_MESSAGE } from '#shared/share/share-snapshot'
 import { chatBodyLimitBytes, imageChatBodyLimitBytes, SMALL_BODY_LIMIT_BYTES, TOOL_BODY_LIMIT_BYTES } from '../http/request-limits'
 import { isSignedIn, readBrowserSession } from './browser-session'
 import { crossSiteReason } from './cross-site'
@@ -77,7 +77,7 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
     ? chatRouteBodyLimit(event, path)
     : isToolRoute(path) ? TOOL_BODY_LIMIT_BYTES : path === '/api/share-links' ? SHARE_BODY_LIMIT_BYTES : SMALL_BODY_LIMIT_BYTES
   const declared = Number(getRequestHeader(event, 'content-length') ?? 0)
-  if (declared > limit) throw bodyTooLargeError(event, limit)
+  if (declared > limit) throw bodyTooLargeError(event, limit, path === '/api/share-links' ? SHARE_TOO_LARGE_MESSAGE : undefined)
 
   const crossSite = crossSiteReason(event)
   if (crossSite) throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: crossSite })

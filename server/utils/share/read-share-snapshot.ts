@@ -1,12 +1,11 @@
 import type { H3Event } from 'h3'
-import { SHARE_BODY_LIMIT_BYTES, SHARE_SNAPSHOT_LIMIT_BYTES, shareSnapshotSchema } from '#shared/share/share-snapshot'
+import { SHARE_BODY_LIMIT_BYTES, SHARE_SNAPSHOT_LIMIT_BYTES, SHARE_TOO_LARGE_MESSAGE, shareSnapshotSchema } from '#shared/share/share-snapshot'
 import type { ShareSnapshot } from '#shared/share/share-snapshot'
 import { tryParseJson } from '#shared/security/parse-json'
 import { readBoundedBody } from '../http/read-bounded-body'
-import { formatBytes } from '../http/request-limits'
 
 function tooLarge(): Error {
-  return createError({ statusCode: 413, statusMessage: 'Payload Too Large', message: `This chat is too large to share: a shared chat may take at most ${formatBytes(SHARE_SNAPSHOT_LIMIT_BYTES)}. Share a shorter branch, or one with fewer images.` })
+  return createError({ statusCode: 413, statusMessage: 'Payload Too Large', message: SHARE_TOO_LARGE_MESSAGE })
 }
 
 /**

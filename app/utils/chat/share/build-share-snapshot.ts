@@ -1,5 +1,5 @@
 import type { AttachmentRecord, MessageRecord, MessageStatus, ToolCallStatus } from '~/db/types'
-import { MAX_SHARED_IMAGES_PER_MESSAGE, MAX_SHARED_MESSAGES, SHARED_IMAGE_TYPES } from '#shared/share/share-snapshot'
+import { MAX_SHARED_IMAGES_PER_MESSAGE, MAX_SHARED_MESSAGES, SHARED_IMAGE_TYPES } from '#shared/share/share-constants'
 import type { SharedImage, SharedMessage, ShareSnapshot } from '#shared/share/share-snapshot'
 
 /** The base64 a snapshot's images may take together; images past it are named instead of shown. */

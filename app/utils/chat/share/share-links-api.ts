@@ -1,4 +1,4 @@
-import { SHARE_SNAPSHOT_LIMIT_BYTES } from '#shared/share/share-snapshot'
+import { SHARE_SNAPSHOT_LIMIT_BYTES } from '#shared/share/share-constants'
 import type { CreatedShareLink, ShareLinkSummary, SharedChat, ShareSnapshot } from '#shared/share/share-snapshot'
 
 /** A refusal of the share routes, with the server's sentence and status. */

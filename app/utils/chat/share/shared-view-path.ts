@@ -1,4 +1,4 @@
-import { SHARED_VIEW_PREFIX } from '#shared/share/share-snapshot'
+import { SHARED_VIEW_PREFIX } from '#shared/share/share-constants'
 
 /**
  * Whether the page is a shared chat (`/s/<token>`): it shows a snapshot and runs nothing, so start-up leaves out
