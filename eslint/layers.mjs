@@ -22,6 +22,7 @@ export const layers = [
   { folder: '`shared/tools`', mayImport: 'shared, re2js, @cfworker/json-schema, zod', files: ['shared/tools/**'], checkPackages: true },
   { folder: '`shared/history`', mayImport: 'shared', files: ['shared/history/**'], checkPackages: true },
   { folder: '`shared/mcp`', mayImport: 'shared, @modelcontextprotocol/sdk, @cfworker/json-schema, zod', files: ['shared/mcp/**'], checkPackages: true },
+  { folder: '`shared/share`', mayImport: 'shared, zod', files: ['shared/share/**'], checkPackages: true },
   { folder: '`shared/loop`', mayImport: 'shared', files: ['shared/loop/**'], checkPackages: true },
   { folder: '`app/utils/chat/user-tools`', mayImport: 'shared, vue, quickjs-emscripten-core, app/utils/chat, app/db', files: ['app/utils/chat/user-tools/**'] },
   { folder: '`app/utils/chat/catalog`', mayImport: 'shared, vue, app/utils/chat, app/db', files: ['app/utils/chat/catalog/**'] },

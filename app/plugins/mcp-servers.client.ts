@@ -1,5 +1,6 @@
 import { MCP_SERVERS_STORAGE_KEY } from '~/utils/chat/mcp/mcp-server-settings'
 import { MCP_OAUTH_CALLBACK_PATH } from '#shared/mcp/oauth/mcp-oauth-callback-path'
+import { isSharedViewPath } from '~/utils/chat/share/shared-view-path'
 
 /** Whether Settings saved any MCP server (reading storage can throw when the browser blocks it). */
 function hasSavedServers(): boolean {
@@ -22,7 +23,8 @@ export default defineNuxtPlugin({
   dependsOn: ['plugboard:tool-plugins'],
   setup(nuxtApp) {
     // the sign-in popup's callback only hands its answer over: connecting there would start a new sign-in
-    if (!hasSavedServers() || window.location.pathname === MCP_OAUTH_CALLBACK_PATH) return
+    // nor does a shared chat, which runs no tool
+    if (!hasSavedServers() || window.location.pathname === MCP_OAUTH_CALLBACK_PATH || isSharedViewPath(window.location.pathname)) return
     const ready = (nuxtApp.$toolPluginsReady as Promise<unknown> | undefined) ?? Promise.resolve()
     void ready.catch(() => {})
       .then(() => import('~/utils/chat/mcp/mcp-server-manager-singleton'))

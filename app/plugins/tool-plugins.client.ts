@@ -4,6 +4,7 @@ import { withServerTools } from '~/utils/chat/tool-set/server-tools'
 import { setToolPluginsLoading } from '~/utils/chat/registry/tool-plugins-ready'
 import { nextTask } from '~/utils/chat/scheduling/yield-to-page'
 import { applyConnectOriginOverrides } from '~/utils/chat/registry/connect-origin-overrides'
+import { isSharedViewPath } from '~/utils/chat/share/shared-view-path'
 
 /**
  * Registers the tool plugins of the root `plugins/` folder (one tool per file, found at build time), then the
@@ -18,10 +19,12 @@ export default defineNuxtPlugin({
     const modules = import.meta.glob('../../plugins/*.ts')
     const registry = getToolRegistry()
     const overrides = useRuntimeConfig().public.connectOriginOverrides
+    // a shared chat runs no tool: it does not ask the server for its tools
+    const sharedView = isSharedViewPath(window.location.pathname)
     // In a task of its own: asking for every plugin file (and its preloads) made the plugins after the database
     // opened one long task.
     // overrides first: no handler runs before the plugins are ready, so none fetches without them
-    const loading = nextTask().then(() => applyConnectOriginOverrides(overrides)).then(() => loadToolPlugins(modules, registry)).then(result => withServerTools(result, registry))
+    const loading = nextTask().then(() => applyConnectOriginOverrides(overrides)).then(() => loadToolPlugins(modules, registry)).then(result => sharedView ? result : withServerTools(result, registry))
     setToolPluginsLoading(loading)
     if (import.meta.hot) {
       // the registry lives on globalThis; drop this run's tools so the next run can register them again

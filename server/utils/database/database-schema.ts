@@ -1,4 +1,5 @@
-import { bigint, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
+import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import type { ShareSnapshot } from '#shared/share/share-snapshot'
 import type { WorkflowInput } from '../workflows/workflow-types'
 
 /**
@@ -16,4 +17,24 @@ export const workflows = pgTable('workflows', {
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
 }, table => [index('workflows_owner_created_idx').on(table.ownerId, table.createdAt)])
 
-export const databaseSchema = { workflows }
+/**
+ * Shared chats: a read-only snapshot per link. The link's token is kept only as its SHA-256 (`token_hash`); a
+ * revoked link keeps its row (its page says so) but not its snapshot.
+ */
+export const shareLinks = pgTable('share_links', {
+  id: text('id').primaryKey(),
+  ownerId: text('owner_id').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  title: text('title').notNull(),
+  /** Checked by `shareSnapshotSchema` before it is stored; null once revoked. */
+  snapshot: jsonb('snapshot').$type<ShareSnapshot>(),
+  /** The snapshot's size as uploaded. */
+  bytes: integer('bytes').notNull(),
+  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  revokedAt: bigint('revoked_at', { mode: 'number' }),
+}, table => [
+  uniqueIndex('share_links_token_hash_idx').on(table.tokenHash),
+  index('share_links_owner_created_idx').on(table.ownerId, table.createdAt),
+])
+
+export const databaseSchema = { workflows, shareLinks }

@@ -42,12 +42,12 @@ function closeAfterAnswer(event: H3Event): void {
  * The 413 error for a body over `limitBytes`. The rest of the upload is not wanted: the connection is closed once the
  * answer is sent (`closeAfterAnswer`).
  */
-export function bodyTooLargeError(event: H3Event, limitBytes: number) {
+export function bodyTooLargeError(event: H3Event, limitBytes: number, message?: string) {
   closeAfterAnswer(event)
   return createError({
     statusCode: 413,
     statusMessage: 'Payload Too Large',
-    message: `The request body is larger than this server accepts (${formatBytes(limitBytes)}). Start a new chat or send less.`,
+    message: message ?? `The request body is larger than this server accepts (${formatBytes(limitBytes)}). Start a new chat or send less.`,
   })
 }
 

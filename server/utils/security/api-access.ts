@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import { bodyTooLargeError } from '../http/read-bounded-body'
+import { SHARE_BODY_LIMIT_BYTES, SHARE_TOO_LARGE_MESSAGE } from '#shared/share/share-snapshot'
 import { chatBodyLimitBytes, imageChatBodyLimitBytes, SMALL_BODY_LIMIT_BYTES, TOOL_BODY_LIMIT_BYTES } from '../http/request-limits'
 import { isSignedIn, readBrowserSession } from './browser-session'
 import { crossSiteReason } from './cross-site'
@@ -23,7 +24,15 @@ const MODEL_ROUTES: { prefix: string, bucket: RateLimitBucket }[] = [
   { prefix: '/api/chats/', bucket: 'model' },
   // Workflows belong to a session; running one starts a background chat (one model request).
   { prefix: '/api/workflows/', bucket: 'model' },
+  // Share links belong to a session; sharing one stores up to a few MB, counted like a tool run.
+  { prefix: '/api/share-links/', bucket: 'tool' },
 ]
+
+/**
+ * Shared chats are read by whoever holds the link, with no session and without the access password (the link's
+ * token is the credential); each read is counted against the client's IP.
+ */
+const SHARED_READ_PREFIX = '/api/shared/'
 
 /** Routes whose bodies carry a whole chat; every other /api route accepts only a small body. */
 function isChatRoute(path: string): boolean {
@@ -66,15 +75,19 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   const path = event.path.split('?')[0]!
   const limit = isChatRoute(path)
     ? chatRouteBodyLimit(event, path)
-    : isToolRoute(path) ? TOOL_BODY_LIMIT_BYTES : SMALL_BODY_LIMIT_BYTES
+    : isToolRoute(path) ? TOOL_BODY_LIMIT_BYTES : path === '/api/share-links' ? SHARE_BODY_LIMIT_BYTES : SMALL_BODY_LIMIT_BYTES
   const declared = Number(getRequestHeader(event, 'content-length') ?? 0)
-  if (declared > limit) throw bodyTooLargeError(event, limit)
+  if (declared > limit) throw bodyTooLargeError(event, limit, path === '/api/share-links' ? SHARE_TOO_LARGE_MESSAGE : undefined)
 
   const crossSite = crossSiteReason(event)
   if (crossSite) throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: crossSite })
 
   const password = accessPassword(event)
   if (SIGN_IN_ROUTES.has(path)) return
+  if (path.startsWith(SHARED_READ_PREFIX)) {
+    if (event.method !== 'GET' && event.method !== 'HEAD') throw createError({ statusCode: 405, statusMessage: 'Method Not Allowed', message: 'A shared chat can only be read.' })
+    return consumeRateLimit(event, 'tool', undefined)
+  }
   const session = await readBrowserSession(event)
   if (password && !isSignedIn(session, password)) {
     throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Sign in to use this server: it is protected by a password.' })
@@ -103,5 +116,6 @@ function countedBucket(method: string, path: string, routeBucket: RateLimitBucke
     if (method === 'POST' && /\/(?:approvals|tool-results|stop)$/.test(bare)) return 'chat-answer'
   }
   if (method === 'POST' && (isChatRoute(path) || isWorkflowRun(path) || routeBucket === 'tool')) return routeBucket
+  if (method === 'DELETE' && path.startsWith('/api/share-links/')) return routeBucket
   return undefined
 }
