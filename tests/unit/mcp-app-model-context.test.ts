@@ -6,7 +6,7 @@ import type { MessageRecord } from '~/db/types'
 
 function toolRow(threadId: string, callId: string, modelContext?: string): MessageRecord {
   return {
-    id: `row-${callId}`, threadId, role: 'tool', content: 'The counter shows 7.', status: 'complete', createdAt: 1, toolCallId: callId, toolName: 'apps__show_counter',
+    id: `row-${callId}`, threadId, seq: 1, role: 'tool', content: 'The counter shows 7.', status: 'complete', createdAt: 1, updatedAt: 1, toolCallId: callId, toolName: 'apps__show_counter',
     mcpApp: { toolName: 'apps__show_counter', serverName: 'Apps', uri: 'ui://counter/app.html', html: '<p></p>', csp: { connectDomains: [], resourceDomains: [] }, ...(modelContext !== undefined && { modelContext }) },
   } as MessageRecord
 }
