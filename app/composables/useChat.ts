@@ -146,7 +146,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     }
     // Images go as parts to a model that reads them; otherwise the user's message gets a note saying they were left out.
     const userContent = await attachmentContentsOf(records, { acceptsImages: () => options.readsImages?.(chatModel) ?? Promise.resolve(true) })
-    const appContext = mcpAppModelContextMessage(id)
+    const appContext = mcpAppModelContextMessage(id, records)
     const messages = withSystemPrompt([...toModelMessages(records, { userContent }), ...(more.extraMessages ?? []), ...(appContext ? [appContext] : [])], systemPrompt)
     const server = options.runOnServer?.()
     if (server) {

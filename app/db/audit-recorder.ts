@@ -17,11 +17,16 @@ export interface AuditRecorderOptions {
 }
 
 export interface AuditRecorder {
-  /** Hand it every LoopEvent of a chat, in order, with the chat's id (a run in this tab or on the server). */
-  record: (event: LoopEvent, threadId?: string) => Promise<void>
+  /**
+   * Hand it every LoopEvent of a chat, in order, with the chat's id (a run in this tab or on the server).
+   * `requestedBy` marks a call the model did not ask for (an MCP App's: `app:<tool of its card>`).
+   */
+  record: (event: LoopEvent, threadId?: string, requestedBy?: string) => Promise<void>
   /** Resolves when every write asked for so far has landed. */
   settled: () => Promise<void>
 }
+
+type ByWhom = Pick<AuditRecord, 'requestedBy'>
 
 /** Runs still open in a chat end in one of these; a row in another status is finished and never reopened. */
 const OPEN_STATUSES = new Set<string>(['queued', 'awaiting-approval', 'running'])
@@ -68,7 +73,7 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
    * The open row of a call: this recorder's, else (`mayBeOpen`: an event that comes after a call started) one a
    * recording before a reload left open, else a new one.
    */
-  function rowFor(threadId: string | undefined, callId: string, fields: Pick<AuditRecord, 'toolName' | 'argumentsAsked'>, mayBeOpen: boolean): Promise<string | undefined> {
+  function rowFor(threadId: string | undefined, callId: string, fields: Pick<AuditRecord, 'toolName' | 'argumentsAsked' | 'requestedBy'>, mayBeOpen: boolean): Promise<string | undefined> {
     const key = keyOf(threadId, callId)
     let row = rows.get(key)
     if (!row) {
@@ -101,7 +106,7 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
    * Applies `patch` to the call's row. `stage`: 'start' opens a call (a new row unless this recorder knows it),
    * 'on' goes on with one, 'end' ends it (and forgets it).
    */
-  function update(threadId: string | undefined, callId: string, fields: Pick<AuditRecord, 'toolName' | 'argumentsAsked'>, patch: (row: AuditRecord) => Partial<AuditRecord>, stage: 'start' | 'on' | 'end') {
+  function update(threadId: string | undefined, callId: string, fields: Pick<AuditRecord, 'toolName' | 'argumentsAsked' | 'requestedBy'>, patch: (row: AuditRecord) => Partial<AuditRecord>, stage: 'start' | 'on' | 'end') {
     const last = stage === 'end'
     return enqueue(async () => {
       const id = await rowFor(threadId, callId, fields, stage !== 'start')
@@ -115,8 +120,8 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
     })
   }
 
-  function end(threadId: string | undefined, result: ToolResult) {
-    return update(threadId, result.callId, { toolName: result.name, argumentsAsked: result.arguments }, row => ({
+  function end(threadId: string | undefined, result: ToolResult, by: ByWhom) {
+    return update(threadId, result.callId, { toolName: result.name, argumentsAsked: result.arguments, ...by }, row => ({
       // a refused call ends as an error or a cancel in the loop: the log keeps why it did not run
       status: row.status === 'denied' && result.status !== 'done' ? 'denied' : result.status,
       // the executor's clock: a server-run chat's events may be recorded here long after they happened
@@ -129,15 +134,16 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
     }), 'end')
   }
 
-  async function record(event: LoopEvent, threadId?: string): Promise<void> {
+  async function record(event: LoopEvent, threadId?: string, requestedBy?: string): Promise<void> {
+    const by: ByWhom = requestedBy ? { requestedBy } : {}
     switch (event.type) {
       case 'tool-call-awaiting-approval': {
         const { call } = event
-        return update(threadId, call.id, { toolName: call.function.name, argumentsAsked: call.function.arguments }, () => ({ status: 'awaiting-approval' }), 'start')
+        return update(threadId, call.id, { toolName: call.function.name, argumentsAsked: call.function.arguments, ...by }, () => ({ status: 'awaiting-approval' }), 'start')
       }
       case 'tool-call-approval': {
         const refused = event.decision === 'denied' || event.decision === 'never' || event.decision === 'no-answer'
-        return update(threadId, event.callId, { toolName: event.toolName, argumentsAsked: event.askedArguments }, row => ({
+        return update(threadId, event.callId, { toolName: event.toolName, argumentsAsked: event.askedArguments, ...by }, row => ({
           decision: event.decision,
           decidedAt: event.decidedAt,
           argumentsAsked: event.askedArguments,
@@ -147,14 +153,14 @@ export function createAuditRecorder(options: AuditRecorderOptions = {}): AuditRe
       }
       case 'tool-call-running': {
         const { call } = event
-        return update(threadId, call.id, { toolName: call.function.name, argumentsAsked: call.function.arguments }, () => ({
+        return update(threadId, call.id, { toolName: call.function.name, argumentsAsked: call.function.arguments, ...by }, () => ({
           status: 'running',
           argumentsRun: call.function.arguments,
         }), 'on')
       }
       case 'tool-call-done':
       case 'tool-call-error':
-        return end(threadId, event.result)
+        return end(threadId, event.result, by)
       case 'finish':
       case 'fail':
         // calls that never ended (a run cut short) are not waited for any more: bounded memory for a long session

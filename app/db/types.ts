@@ -159,6 +159,8 @@ export interface AuditRecord {
   /** The model got a cut result (read_tool_result pages through the rest). */
   truncated?: boolean
   error?: string
+  /** Who asked for the run when the model did not: `app:<tool>` for an MCP App on that tool's card. */
+  requestedBy?: string
 }
 
 /** A tool the user wrote in the app: JSON Schema arguments and a JavaScript handler run in QuickJS in a Worker. */
@@ -242,4 +244,6 @@ export interface McpAppRecord {
   result?: Record<string, unknown>
   /** What the app last asked to put in the model's context (`ui/update-model-context`), as text. */
   modelContext?: string
+  /** The frame's last height inline (px), so the card keeps its size when it is shown again. */
+  frameHeight?: number
 }

@@ -18,6 +18,7 @@ const CSV_COLUMNS: readonly [string, (row: AuditRecord) => string | number | boo
   ['chat_title', row => row.threadTitle],
   ['call_id', row => row.toolCallId],
   ['finished_at', row => isoTime(row.finishedAt)],
+  ['requested_by', row => row.requestedBy],
 ]
 
 function isoTime(ms: number | undefined): string | undefined {

@@ -25,6 +25,8 @@ export interface McpAppHostOptions {
   onSize: (size: { width?: number, height?: number }) => void
   /** Switches the display mode; returns the mode in force. */
   onDisplayMode: (mode: McpUiDisplayMode) => McpUiDisplayMode | Promise<McpUiDisplayMode>
+  /** Opens a link the app asked for, after the user agrees; false when refused or declined. Absent: refused. */
+  openLink?: (url: string) => Promise<boolean>
 }
 
 export interface McpAppHost {
@@ -81,7 +83,7 @@ export function createMcpAppHost(options: McpAppHostOptions): McpAppHost {
   }
   bridge.onsizechange = size => options.onSize(size)
   bridge.onrequestdisplaymode = async params => ({ mode: await options.onDisplayMode(params.mode) })
-  bridge.onopenlink = async () => ({ isError: true })
+  bridge.onopenlink = async params => (options.openLink && await options.openLink(params.url) ? {} : { isError: true })
 
   return {
     connect: () => bridge.connect(options.transport),
