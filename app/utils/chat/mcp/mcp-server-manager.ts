@@ -192,7 +192,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     // a pasted token is the user's choice; any other server may ask for a sign-in
     entry.signIn = setting.token
       ? undefined
-      : createMcpServerSignIn({ serverId: setting.id, serverUrl: setting.url, storage: options.storage, fetch, onChange: publish, reconnect: () => connection.connect() })
+      : createMcpServerSignIn({ serverId: setting.id, serverUrl: setting.url, storage: options.storage, fetch, onChange: publish, reconnect: () => connection.connect(), endSession: () => connection.endSession() })
     const connection: McpConnection = createMcpConnection({
       url: setting.url,
       prefix: mcpServerPrefix(setting.name),
