@@ -18,7 +18,9 @@ export interface RevokeMcpTokensOptions {
 
 /** The revocation endpoint the record's discovery found, when it is an http(s) URL. */
 function revocationEndpoint(record: McpOAuthRecord): URL | undefined {
-  const endpoint = record.discovery?.authorizationServerMetadata?.revocation_endpoint
+  // OAuth metadata has it (RFC 8414); the SDK's type for OpenID provider metadata does not name it
+  const metadata = record.discovery?.authorizationServerMetadata as { revocation_endpoint?: unknown } | undefined
+  const endpoint = metadata?.revocation_endpoint
   if (typeof endpoint !== 'string' || !URL.canParse(endpoint)) return undefined
   const url = new URL(endpoint)
   return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined

@@ -54,7 +54,7 @@ export function mcpResourceCommands(manager: Pick<McpServerManager, 'servers' | 
     const entries = listed.value.get(server.id)
     if (!entries) listOnce(manager, server.id)
     const uris = entries?.map(entry => entry.uri) ?? []
-    const parameters = { type: 'object', properties: { uri: { type: 'string', description: text.uri, ...(uris.length > 0 && { enum: uris }) } }, required: ['uri'] }
+    const parameters = { type: 'object' as const, properties: { uri: { type: 'string', description: text.uri, ...(uris.length > 0 && { enum: uris }) } }, required: ['uri'] }
     const definition = toRichToolDefinition(
       { type: 'function', function: { name, description: text.description(server.name), parameters } },
       { service: 'browser', label: text.label(server.name), category: server.name, icon: 'i-lucide-file-text', runtime: 'client' },

@@ -279,7 +279,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       const entry = entries.get(id)
       if (!entry) return { canSignIn: false }
       if (entry.setting.token) return { token: entry.setting.token, canSignIn: false }
-      const tokens = await entry.signIn?.provider.tokens().catch(() => undefined)
+      const tokens = entry.signIn ? await Promise.resolve(entry.signIn.provider.tokens()).catch(() => undefined) : undefined
       return { ...(tokens?.access_token && { token: tokens.access_token }), canSignIn: true }
     },
   }
