@@ -24,8 +24,8 @@ export async function addMessageWithAttachments(message: NewMessage, drafts: rea
 }
 
 function summaryOf(draft: AttachmentDraft): AttachmentSummary {
-  const { id, kind, name, mime, size, width, height } = draft
-  return { id, kind, name, mime, size, ...(width !== undefined && { width }), ...(height !== undefined && { height }) }
+  const { id, kind, name, mime, size, width, height, resourceUri } = draft
+  return { id, kind, name, mime, size, ...(width !== undefined && { width }), ...(height !== undefined && { height }), ...(resourceUri && { resourceUri }) }
 }
 
 /** One stored attachment (with its blob), or undefined when it was deleted. */

@@ -194,6 +194,8 @@ export interface AttachmentSummary {
   height?: number
   /** A document's search index: being built, built (pages and passages read), or failed (why, for the user). */
   index?: DocumentIndexState
+  /** The MCP resource a document was read from: its text is sent inline with the message, under its URI. */
+  resourceUri?: string
 }
 
 export type DocumentIndexState = { status: 'indexing' } | { status: 'ready', pages: number, passages: number } | { status: 'failed', message: string }

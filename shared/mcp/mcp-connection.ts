@@ -87,6 +87,11 @@ export interface McpConnection {
   listResources: (signal?: AbortSignal) => Promise<unknown[]>
   /** `resources/read` (a resource to attach, an MCP App's `ui://` HTML); the raw result (`readMcpResourceText`, `readMcpAppResource` read it). */
   readResource: (uri: string, signal?: AbortSignal) => Promise<unknown>
+  /**
+   * Ends the session on the server (DELETE with its `Mcp-Session-Id`, with the credentials it was opened with) and
+   * drops the client; `connect()` opens a new one. Sign-out calls it before the tokens are forgotten.
+   */
+  endSession: () => Promise<void>
   /** Disconnects for good (ends the session on the server when it can). */
   close: () => Promise<void>
 }
@@ -291,17 +296,28 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     return (await connected()).request({ method: 'resources/read', params: { uri } }, LooseResult, { signal, timeout })
   }
 
+  /** Ends `old`'s session on the server (DELETE); a server that is gone does not hold it up. */
+  async function terminate(old: Client | undefined) {
+    if (!old) return
+    const transport = old.transport as StreamableHTTPClientTransport | undefined
+    await transport?.terminateSession?.().catch(() => {})
+    await old.close().catch(() => {})
+  }
+
+  async function endSession() {
+    clearTimeout(timer)
+    const old = client
+    client = undefined
+    if (state.status !== 'closed') update({ status: 'connecting', attempt: 0 })
+    await terminate(old)
+  }
+
   async function close() {
     clearTimeout(timer)
     const old = client
     client = undefined
     update({ status: 'closed', message: undefined, details: undefined })
-    if (old) {
-      // ends the session on the server (DELETE); a server that is gone does not hold the close up
-      const transport = old.transport as StreamableHTTPClientTransport | undefined
-      await transport?.terminateSession?.().catch(() => {})
-      await old.close().catch(() => {})
-    }
+    await terminate(old)
   }
 
   return {
@@ -313,6 +329,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     getPrompt,
     listResources,
     readResource,
+    endSession,
     close,
   }
 }

@@ -6,6 +6,7 @@ import { addEditedMessage, deleteBranch } from '~/db/message-branches'
 import { replaceDocumentPassages } from '~/db/document-passages'
 import { createThread, deleteThread } from '~/db/threads'
 import { attachmentContentsOf, IMAGES_NOT_SENT } from '~/utils/chat/attachments/attachment-history'
+import { MAX_INLINE_RESOURCE_CHARS } from '~/utils/chat/attachments/attachment-limits'
 import { useFreshDatabase } from './helpers/fresh-database'
 
 const database = useFreshDatabase('attachments-test')
@@ -116,6 +117,20 @@ describe('what the model is sent', () => {
     // the next send on a model that reads images sends it, and the note goes
     await attachmentContentsOf(records, { acceptsImages: true })
     expect((await listMessages(thread.id))[0]!.notice).toBeUndefined()
+  })
+
+  it('sends an MCP resource\'s text inline under its URI, cut at the inline cap with a note', async () => {
+    const thread = await createThread()
+    const long = 'x'.repeat(MAX_INLINE_RESOURCE_CHARS + 10)
+    const resource = (id: string, uri: string, text: string): AttachmentDraft => ({ id, kind: 'document', name: `${id}.txt`, mime: 'text/plain', size: text.length, resourceUri: uri, blob: new Blob([text], { type: 'text/plain' }) })
+    await addMessageWithAttachments({ threadId: thread.id, role: 'user', content: 'Read these', status: 'complete' }, [resource('list', 'note://shopping', 'Milk, eggs.'), resource('big', 'doc://big', long), document('doc', 'notes.md')])
+    const records = await listMessages(thread.id)
+    expect(records[0]!.attachments?.map(each => each.resourceUri)).toEqual(['note://shopping', 'doc://big', undefined])
+    const [message] = toModelMessages(records, { userContent: await attachmentContentsOf(records, { acceptsImages: false }) })
+    const content = message!.content as string
+    expect(content.startsWith('Read these\n\n[Documents attached: notes.md (23 bytes)]\n\n[Resource note://shopping (list.txt, 11 bytes)]\nMilk, eggs.\n[End of resource note://shopping]')).toBe(true)
+    expect(content).toContain(`[Cut at ${MAX_INLINE_RESOURCE_CHARS} of ${long.length} characters; search_documents reads the rest.]`)
+    expect(content.length).toBeLessThan(MAX_INLINE_RESOURCE_CHARS + 500)
   })
 
   it('keeps plain strings for messages without attachments', async () => {

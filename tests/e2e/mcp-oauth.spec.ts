@@ -15,6 +15,8 @@ import { addMcpServer, waitForReplyAllowingCalls } from './support/mcp-settings'
 let app: AppInstance
 let oauth: McpOAuthTestServer
 let elsewhere: McpOAuthTestServer
+/** Keeps MCP sessions and revokes tokens: sign-out is seen there. */
+let keeper: McpOAuthTestServer
 let outsideHits = 0
 let outside: ReturnType<typeof createServer>
 
@@ -27,12 +29,13 @@ test.beforeAll(async () => {
   const outsidePort = (outside.address() as AddressInfo).port
   oauth = await startMcpOAuthTestServer()
   elsewhere = await startMcpOAuthTestServer({ advertisedTokenEndpoint: `http://127.0.0.1:${outsidePort}/token` })
-  app = await startApp({ NUXT_MCP_ALLOWED_HOSTS: `127.0.0.1:${oauth.port},127.0.0.1:${elsewhere.port}` })
+  keeper = await startMcpOAuthTestServer({ sessions: true })
+  app = await startApp({ NUXT_MCP_ALLOWED_HOSTS: `127.0.0.1:${oauth.port},127.0.0.1:${elsewhere.port},127.0.0.1:${keeper.port}` })
 })
 
 test.afterAll(async () => {
   await app?.stop()
-  await Promise.all([oauth?.close(), elsewhere?.close(), new Promise(resolve => outside?.close(resolve))])
+  await Promise.all([oauth?.close(), elsewhere?.close(), keeper?.close(), new Promise(resolve => outside?.close(resolve))])
 })
 
 /** Presses Sign in and waits for the popup to come back to the app's callback and close. */
@@ -90,6 +93,36 @@ test.describe('MCP servers that ask for OAuth', () => {
     expect(kept).not.toContain('"tokens"')
     expect(leaked).toEqual([])
     expect(violations).toEqual([])
+  })
+
+  test('Test server says a server needs sign-in and offers Sign in; signing out ends the session on the server and revokes the tokens', async ({ page }) => {
+    // a whole flow: add, test, sign in through the popup, sign out, test again
+    test.slow()
+    await openApp(page, app.url)
+    const server = await addMcpServer(page, 'Keeper', keeper.url, { connected: false })
+    await expect(server).toHaveAttribute('data-status', 'error', { timeout: 15_000 })
+    await server.getByTestId('mcp-test-run').click()
+    const result = server.getByTestId('mcp-test-result')
+    await expect(result).toHaveAttribute('data-problem', 'auth', { timeout: 15_000 })
+    await expect(result.getByTestId('mcp-test-summary')).toHaveText(`This server asks you to sign in (at 127.0.0.1:${keeper.port}).`)
+    await expect(result.getByTestId('mcp-test-sign-in-needed')).toContainText('Needs sign-in')
+    const popup = page.waitForEvent('popup')
+    await result.getByTestId('mcp-test-sign-in').click()
+    await (await popup).waitForEvent('close', { timeout: 15_000 })
+    await expect(server).toHaveAttribute('data-status', 'connected', { timeout: 15_000 })
+    await expect(server.getByTestId('mcp-server-tools')).toContainText('echo')
+    const session = keeper.sessionsOpened.at(-1)!
+    expect(keeper.sessionsEnded).not.toContain(session)
+
+    await server.getByTestId('mcp-server-sign-out').click()
+    await expect(server.getByTestId('mcp-server-sign-in')).toBeVisible({ timeout: 15_000 })
+    // the server saw the session end, and both tokens handed back
+    expect(keeper.sessionsEnded).toContain(session)
+    await expect.poll(() => keeper.revoked.map(item => item.hint)).toEqual(['refresh_token', 'access_token'])
+    expect(keeper.accepts(keeper.revoked[1]!.token)).toBe(false)
+    // a saved server that needs sign-in, tested again: the same offer
+    await server.getByTestId('mcp-test-run').click()
+    await expect(server.getByTestId('mcp-test-sign-in')).toBeVisible({ timeout: 15_000 })
   })
 
   test('the Sign in and signed-in states on a phone', async ({ browser }, testInfo) => {

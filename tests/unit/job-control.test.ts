@@ -86,6 +86,15 @@ describe('control messages from the channel', () => {
       .toEqual({ type: 'browser-answer', jobId: 'j', callId: 'c', answer: { ok: true, content: 'x' } })
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
+
+  it('reads an answer to an MCP server\'s question, and only a well-formed one', () => {
+    const message = (answer: unknown) => parseControlMessage(JSON.stringify({ type: 'question-answer', jobId: 'j', answer }))
+    expect(message({ callId: 'c', action: 'accept', content: { name: 'Ada' }, extra: 1 })).toEqual({ type: 'question-answer', jobId: 'j', answer: { callId: 'c', action: 'accept', content: { name: 'Ada' } } })
+    expect(message({ callId: 'c', action: 'decline' })).toEqual({ type: 'question-answer', jobId: 'j', answer: { callId: 'c', action: 'decline' } })
+    expect(message({ callId: 'c', action: 'maybe' })).toBeUndefined()
+    expect(message({ action: 'cancel' })).toBeUndefined()
+    expect(message({ callId: 'c', action: 'accept', content: ['not', 'an', 'object'] })).toBeUndefined()
+  })
 })
 
 describe('control over a real redis-server', () => {

@@ -2,7 +2,8 @@
  * MCP servers the operator configures (NUXT_MCP_SERVERS, JSON `[{ "name", "url", "headers"?, "oauth"? }]`, where
  * `oauth` is `{ "clientId", "clientSecret", "scope"?, "issuer"? }` for a server that takes OAuth client credentials): each server's
  * tools become server tools (runtime 'server', ask before running), so chats running on the server can use them and
- * the browser lists them from GET /api/tools. The list follows the server's `tools/list_changed`.
+ * the browser lists them from GET /api/tools. The list follows the server's `tools/list_changed`. The client declares
+ * elicitation: a call inside a server-run chat asks the chat's tabs (job-questions.ts); its progress is the card's status.
  */
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
 import { isRecord } from '#shared/types/is-record'
@@ -13,6 +14,7 @@ import { MAX_MCP_SERVERS } from '#shared/mcp/mcp-limits'
 import { mcpToolHandler } from '#shared/mcp/mcp-tool-handler'
 import { mcpServerPrefix } from '#shared/mcp/mcp-tool-name'
 import { listServerTools, registerServerTool } from '../chat/tool-registry'
+import { jobCallHooks, markToolMayAsk } from '../background-jobs/runner/job-questions'
 
 export interface OperatorMcpServer {
   name: string
@@ -112,7 +114,7 @@ function syncTools(server: OperatorMcpServer, connection: McpConnection, registe
   for (const tool of connection.state.tools) {
     if (registered.has(tool.name)) continue
     try {
-      registered.set(tool.name, registerServerTool({
+      const dispose = registerServerTool({
         type: 'function',
         function: { name: tool.name, description: tool.description, parameters: tool.parameters },
         ui: { label: tool.title || tool.mcpName, category: server.name, defaultEnabled: false },
@@ -121,7 +123,12 @@ function syncTools(server: OperatorMcpServer, connection: McpConnection, registe
         actsOutsideApp: true,
         approval: 'ask',
         timeoutMs: OPERATOR_TOOL_TIMEOUT_MS,
-      }, mcpToolHandler(connection, tool.mcpName), { runtime: 'server' }))
+      }, mcpToolHandler(connection, tool.mcpName, { callHooks: () => jobCallHooks(server.name) }), { runtime: 'server' })
+      const unmark = markToolMayAsk(tool.name)
+      registered.set(tool.name, () => {
+        unmark()
+        dispose()
+      })
     }
     catch (error) {
       console.warn(`[mcp] ${server.name}: tool ${tool.mcpName} skipped: ${(error as Error).message}`)
@@ -144,6 +151,7 @@ export function startOperatorMcpServers(servers: readonly OperatorMcpServer[], o
       takenNames: () => new Set(listServerTools().map(tool => tool.name).filter(name => !registered.has(name))),
       // the operator's servers are meant to be up: keep trying, at most once a minute
       reconnect: { maxDelayMs: 60_000, maxAttempts: Number.POSITIVE_INFINITY },
+      elicitation: true,
       ...options.connection,
       onChange: (state) => {
         syncTools(server, connection, registered)

@@ -113,7 +113,7 @@ function countedBucket(method: string, path: string, routeBucket: RateLimitBucke
     // the router also matches these with a trailing slash
     const bare = path.replace(/\/+$/, '')
     if (method === 'GET' && bare.endsWith('/events')) return 'events'
-    if (method === 'POST' && /\/(?:approvals|tool-results|stop)$/.test(bare)) return 'chat-answer'
+    if (method === 'POST' && /\/(?:approvals|questions|tool-results|stop)$/.test(bare)) return 'chat-answer'
   }
   if (method === 'POST' && (isChatRoute(path) || isWorkflowRun(path) || routeBucket === 'tool')) return routeBucket
   if (method === 'DELETE' && path.startsWith('/api/share-links/')) return routeBucket

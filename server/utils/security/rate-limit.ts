@@ -10,7 +10,7 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 30
 
 /**
  * The kinds of requests counted apart, each with its own budget. 'events': opening a background chat's event stream
- * (`GET /api/chats/:id/events`); 'chat-answer': a tab's answers to a running chat (approvals, browser tool results,
+ * (`GET /api/chats/:id/events`); 'chat-answer': a tab's answers to a running chat (approvals, MCP questions, browser tool results,
  * stop).
  */
 export type RateLimitBucket = 'model' | 'demo' | 'sign-in' | 'tool' | 'events' | 'chat-answer'

@@ -1,6 +1,6 @@
 import type { ContentPart, UserMessage } from '#shared/types/chat'
 import type { AttachmentRecord, MessageRecord } from '~/db/types'
-import { formatFileSize } from './attachment-limits'
+import { formatFileSize, MAX_INLINE_RESOURCE_CHARS } from './attachment-limits'
 
 /** What a user row is sent with, and the images a text-only model did not get (for the note in the chat). */
 export interface AttachmentContent {
@@ -16,20 +16,31 @@ export function imagesNotSentNote(names: readonly string[]): string {
 /**
  * A user row's content for the model: its text, then each image as an `image_url` part (a `data:` URL) when the
  * model reads images, else a line saying which were left out; documents are named in a line (the model reaches
- * their text through the document search, not inline). A row without attachments keeps its plain text.
+ * their text through the document search, not inline), except an MCP resource's, whose text follows under its URI.
+ * A row without attachments keeps its plain text.
  */
 export async function attachmentContent(record: MessageRecord, attachments: readonly AttachmentRecord[], options: { acceptsImages: boolean }): Promise<AttachmentContent> {
   const images = attachments.filter(each => each.kind === 'image')
-  const documents = attachments.filter(each => each.kind === 'document')
+  const resources = attachments.filter(each => each.kind === 'document' && each.resourceUri)
+  const documents = attachments.filter(each => each.kind === 'document' && !each.resourceUri)
   const lines = [record.content]
   const imagesNotSent = options.acceptsImages ? [] : images.map(image => image.name)
   if (imagesNotSent.length) lines.push(`[Images attached but not sent, because this model does not read images: ${imagesNotSent.join(', ')}]`)
   if (documents.length) lines.push(`[Documents attached: ${documents.map(each => `${each.name} (${formatFileSize(each.size)})`).join(', ')}]`)
+  for (const resource of resources) lines.push(await inlineResource(resource))
   const text = lines.filter(line => line.trim()).join('\n\n')
   if (!options.acceptsImages || images.length === 0) return { content: text, imagesNotSent }
   const parts: ContentPart[] = text ? [{ type: 'text', text }] : []
   for (const image of images) parts.push({ type: 'image_url', image_url: { url: await blobToDataUrl(image.blob, image.mime) } })
   return { content: parts, imagesNotSent }
+}
+
+/** An MCP resource's text as the model reads it: under its URI, cut at MAX_INLINE_RESOURCE_CHARS with a note. */
+async function inlineResource(resource: AttachmentRecord): Promise<string> {
+  const text = await resource.blob.text()
+  const cut = text.length > MAX_INLINE_RESOURCE_CHARS
+  const body = cut ? `${text.slice(0, MAX_INLINE_RESOURCE_CHARS)}\n[Cut at ${MAX_INLINE_RESOURCE_CHARS} of ${text.length} characters; search_documents reads the rest.]` : text
+  return `[Resource ${resource.resourceUri} (${resource.name}, ${formatFileSize(resource.size)})]\n${body}\n[End of resource ${resource.resourceUri}]`
 }
 
 /** A blob as a `data:` URL, read in chunks (a spread of a large array overflows the call stack). */

@@ -24,6 +24,12 @@ export const REENCODE_ABOVE_BYTES = 1024 * 1024
 /** Most attachments one message may carry. */
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10
 
+/**
+ * Characters of an attached MCP resource sent inline with its message (every request of the chat carries them);
+ * past it the text is cut with a note, and the whole stays searchable with search_documents.
+ */
+export const MAX_INLINE_RESOURCE_CHARS = 32_000
+
 /** Most bytes of attachments one chat may keep. */
 export const MAX_CHAT_ATTACHMENT_BYTES = 200 * 1024 * 1024
 

@@ -2,6 +2,7 @@ import type { AttachmentDraft } from '~/db/attachments'
 import { createId } from '~/db/create-id'
 import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_CHAT_ATTACHMENT_BYTES, MAX_DOCUMENT_BYTES, MAX_IMAGE_INPUT_BYTES, formatFileSize } from './attachment-limits'
 import { classifyFile } from './attachment-kind'
+import { mcpResourceUriOf } from '../mcp/mcp-resource-handoff'
 import type { ResizedImage } from './resize-image'
 
 export interface PrepareAttachmentsOptions {
@@ -57,7 +58,8 @@ export async function prepareAttachments(files: readonly File[], options: Prepar
         draft = { id: createId(), kind, name, mime: image.mime, size: image.blob.size, width: image.width, height: image.height, blob: image.blob }
       }
       else {
-        draft = { id: createId(), kind, name, mime, size: file.size, blob: file }
+        const resourceUri = mcpResourceUriOf(file)
+        draft = { id: createId(), kind, name, mime, size: file.size, blob: file, ...(resourceUri && { resourceUri }) }
       }
     }
     catch (error) {

@@ -25,6 +25,8 @@ const pixels = z.number().int().min(1).max(100_000).optional()
 /** What a message row says about its files. */
 export const attachmentSummarySchema = z.object({
   id, kind: z.enum(['image', 'document']), name, mime: z.string().max(200), size, width: pixels, height: pixels,
+  // an MCP resource's URI: its text keeps travelling inline with the message after an import
+  resourceUri: z.string().max(2_000).optional(),
 })
 export const messageAttachmentsSchema = z.array(attachmentSummarySchema).max(MAX_ATTACHMENTS_PER_MESSAGE)
 

@@ -11,6 +11,8 @@ export interface McpPendingQuestion {
   /** The server's name as Settings shows it (the card says who asks). */
   serverName: string
   request: McpElicitationRequest
+  /** Why the last answer was refused (a chat on the server checks it against the form), shown above the buttons. */
+  problem?: string
 }
 
 /** Calls whose last progress is kept; older ones are dropped. */
@@ -35,27 +37,35 @@ function setQuestion(callId: string, question: McpPendingQuestion | undefined) {
   questionsByCall.value = next
 }
 
+/**
+ * Shows `question` on the call's card until it is answered (`onAnswer`, once) or `signal` aborts (the call ended,
+ * the server withdrew it). A question shown again for the same call replaces the one before.
+ */
+export function offerMcpQuestion(callId: string, question: McpPendingQuestion, signal: AbortSignal, onAnswer: (answer: McpElicitationAnswer) => void): void {
+  if (signal.aborted) return
+  const finish = () => {
+    signal.removeEventListener('abort', onAbort)
+    if (answerers.get(callId) === answer) answerers.delete(callId)
+    if (questionsByCall.value.get(callId) === question) setQuestion(callId, undefined)
+  }
+  const onAbort = () => finish()
+  const answer = (value: McpElicitationAnswer) => {
+    finish()
+    onAnswer(value)
+  }
+  signal.addEventListener('abort', onAbort, { once: true })
+  answerers.set(callId, answer)
+  setQuestion(callId, question)
+}
+
 /** The hooks of one call of `serverName`'s tools: progress is recorded, questions wait on the card. */
 export function mcpCallHooks(serverName: string): (callId: string) => McpCallHooks {
   return callId => ({
     onProgress: progress => recordProgress(callId, progress),
     onElicit: (request, signal) => new Promise<McpElicitationAnswer>((resolve, reject) => {
-      const finish = () => {
-        signal.removeEventListener('abort', onAbort)
-        answerers.delete(callId)
-        setQuestion(callId, undefined)
-      }
-      const onAbort = () => {
-        finish()
-        reject(signal.reason)
-      }
       if (signal.aborted) return reject(signal.reason)
-      signal.addEventListener('abort', onAbort, { once: true })
-      answerers.set(callId, (answer) => {
-        finish()
-        resolve(answer)
-      })
-      setQuestion(callId, { serverName, request })
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+      offerMcpQuestion(callId, { serverName, request }, signal, resolve)
     }),
   })
 }

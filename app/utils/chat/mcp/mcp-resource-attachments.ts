@@ -23,6 +23,6 @@ export async function attachMcpResource(manager: Pick<McpServerManager, 'connect
   if (!connection) throw new Error('This server is no longer in Settings.')
   const read = readMcpResourceText(entry, await connection.readResource(entry.uri))
   const file = new File([read.text], read.fileName, { type: read.mimeType })
-  handMcpResourceFile(file)
+  handMcpResourceFile(file, entry.uri)
   return file
 }

@@ -9,9 +9,18 @@ import { shallowRef } from 'vue'
 /** Files read from resources that the composer has not taken yet. */
 export const mcpResourceFiles = shallowRef<readonly File[]>([])
 
-/** Hands a file to the composer. */
-export function handMcpResourceFile(file: File): void {
+/** The resource URI of each handed file, for its attachment (its text then travels inline, under the URI). */
+const resourceUris = new WeakMap<File, string>()
+
+/** Hands a file read from the resource `uri` to the composer. */
+export function handMcpResourceFile(file: File, uri?: string): void {
+  if (uri) resourceUris.set(file, uri)
   mcpResourceFiles.value = [...mcpResourceFiles.value, file]
+}
+
+/** The resource a handed file was read from, if it was. */
+export function mcpResourceUriOf(file: File): string | undefined {
+  return resourceUris.get(file)
 }
 
 /** Takes the waiting files (the composer adds them). */

@@ -78,6 +78,11 @@ export interface McpServerManager {
   signIn: (id: string) => void
   /** Forgets the server's OAuth tokens in this browser. */
   signOut: (id: string) => Promise<void>
+  /**
+   * What "Test server" sends for a saved server, as its connection would: the pasted token, or the access token of
+   * its sign-in; `canSignIn` when the server may be signed in to (no pasted token).
+   */
+  probeCredentials: (id: string) => Promise<{ token?: string, canSignIn: boolean }>
 }
 
 /**
@@ -192,7 +197,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     // a pasted token is the user's choice; any other server may ask for a sign-in
     entry.signIn = setting.token
       ? undefined
-      : createMcpServerSignIn({ serverId: setting.id, serverUrl: setting.url, storage: options.storage, fetch, onChange: publish, reconnect: () => connection.connect() })
+      : createMcpServerSignIn({ serverId: setting.id, serverUrl: setting.url, storage: options.storage, fetch, onChange: publish, reconnect: () => connection.connect(), endSession: () => connection.endSession() })
     const connection: McpConnection = createMcpConnection({
       url: setting.url,
       prefix: mcpServerPrefix(setting.name),
@@ -269,6 +274,13 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     },
     async signOut(id) {
       await entries.get(id)?.signIn?.signOut()
+    },
+    async probeCredentials(id) {
+      const entry = entries.get(id)
+      if (!entry) return { canSignIn: false }
+      if (entry.setting.token) return { token: entry.setting.token, canSignIn: false }
+      const tokens = entry.signIn ? await Promise.resolve(entry.signIn.provider.tokens()).catch(() => undefined) : undefined
+      return { ...(tokens?.access_token && { token: tokens.access_token }), canSignIn: true }
     },
   }
   return manager

@@ -1,13 +1,15 @@
 /**
  * Sign-in for one MCP server in Settings: the OAuth provider its connection uses, "Sign in" (a popup on the
  * authorization page, whose callback answers on a same-origin channel), the code traded for tokens once across tabs
- * (under the server's Web Lock, the `state` checked inside it), and "Sign out". Loaded with the MCP client's code,
+ * (under the server's Web Lock, the `state` checked inside it), and "Sign out" (the session ended on the server, the
+ * tokens forgotten, then revoked where the server offers it). Loaded with the MCP client's code,
  * never with the page.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { createMcpOAuthProvider } from '#shared/mcp/oauth/mcp-oauth-provider'
 import type { McpOAuthProvider } from '#shared/mcp/oauth/mcp-oauth-provider'
 import { finishMcpSignIn, isAnswerFor } from '#shared/mcp/oauth/mcp-sign-in'
+import { revokeMcpTokens } from '#shared/mcp/oauth/mcp-token-revocation'
 import { MCP_OAUTH_CALLBACK_PATH } from '#shared/mcp/oauth/mcp-sign-in-answer'
 import type { McpSignInAnswer } from '#shared/mcp/oauth/mcp-sign-in-answer'
 import { appClientMetadataUrl, createServerLock, createStorageOAuthStore, openSignInPopup } from './mcp-oauth-browser'
@@ -25,6 +27,8 @@ export interface McpServerSignInOptions {
   onChange: () => void
   /** Connects the server again (after a sign-in or sign-out). */
   reconnect: () => Promise<void>
+  /** Ends the connection's session on the server (sign-out, while its token still works). */
+  endSession?: () => Promise<void>
   /** @default location.origin */
   origin?: string
 }
@@ -112,8 +116,12 @@ export function createMcpServerSignIn(options: McpServerSignInOptions): McpServe
       await options.reconnect()
     },
     async signOut() {
+      const before = await provider.record()
+      // the session ends while its token still works: the server learns it now, not when the token expires
+      await options.endSession?.()
       await provider.signOut()
       changed({ needed: false, error: undefined })
+      await revokeMcpTokens(before, { fetch: options.fetch })
       await options.reconnect()
     },
   }

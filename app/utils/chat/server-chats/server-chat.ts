@@ -11,6 +11,9 @@ import { getDatabase } from '~/db/database'
 import type { LoopRecorder } from '~/db/loop-recorder'
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
 import { openJobEventSource } from './job-event-source'
+import { createServerChatQuestions } from './server-chat-questions'
+import { isMcpJobQuestionEvent } from '#shared/mcp/mcp-job-question'
+import type { McpJobQuestionEvent } from '#shared/mcp/mcp-job-question'
 import { yieldToPageWhenBusy } from '../scheduling/yield-to-page'
 import { toolSearchForServer } from '../tool-set/chat-tool-search'
 import type { ChatParameters } from '#shared/types/chat-parameters'
@@ -124,7 +127,9 @@ export async function cancelBrowserCall(threadId: string, callId: string): Promi
 export function followServerChat(options: FollowServerChatOptions): Promise<'ended' | 'gone' | 'closed'> {
   const { recorder, threadId, jobId } = options
   return new Promise((resolve) => {
-    const backlog: { id: number, event: LoopEvent }[] = []
+    const backlog: { id: number, event: LoopEvent | McpJobQuestionEvent }[] = []
+    // an MCP server's questions during the job's calls: shown on their cards, never recorded
+    const questions = createServerChatQuestions(jobId)
     /** Calls by id, and the browser-only ones the job waits for (answered once a batch is recorded). */
     const calls = new Map<string, Extract<LoopEvent, { type: 'tool-call-running' }>>()
     const waiting = new Set<string>()
@@ -135,9 +140,12 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
     let lastStep: number | undefined
     const close = (how: 'ended' | 'gone' | 'closed') => {
       source.close()
+      questions.close()
       resolve(how)
     }
     for (const call of options.waitingCalls ?? []) void answerBrowserCall(jobId, { type: 'tool-call-running', step: 0, call }, options.tools, options.threadId)
+    // a reopened chat: a question asked before the events this tab reads from is shown too
+    if (options.afterId > 0) void questions.loadPending()
 
     const drain = async () => {
       if (draining) return
@@ -145,12 +153,19 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
       while (backlog.length > 0) {
         const batch = backlog.splice(0)
         for (const { event } of batch) {
+          if (isMcpJobQuestionEvent(event)) {
+            questions.apply(event)
+            continue
+          }
           await recorder.record(event)
           options.onEvent?.(event)
           if ('step' in event) lastStep = event.step
           if (event.type === 'tool-call-running') calls.set(event.call.id, event)
           if (event.type === 'tool-call-status' && event.text === WAITING_FOR_BROWSER) waiting.add(event.callId)
-          if (event.type === 'tool-call-done' || event.type === 'tool-call-error') waiting.delete(event.result.callId)
+          if (event.type === 'tool-call-done' || event.type === 'tool-call-error') {
+            waiting.delete(event.result.callId)
+            questions.callEnded(event.result.callId)
+          }
           if (event.type === 'finish' || event.type === 'fail') ended = true
           // A reply written at loopback speed arrives as thousands of events at once: let the page render between.
           await yieldToPageWhenBusy()
@@ -178,13 +193,13 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
       url: afterId => `/api/chats/${encodeURIComponent(jobId)}/events?after=${afterId}`,
       afterId: options.afterId,
       onMessage: ({ id, data }) => {
-        const event = parseLoopEvent(data)
+        const event = parseJobEvent(data)
         // A frame that is not a LoopEvent (a proxy's page, a cut line) is skipped; the ids stay in order.
         if (!event) return
         lastReceivedId = id
         backlog.push({ id, event })
         void drain()
-        return event.type === 'finish' || event.type === 'fail'
+        return !isMcpJobQuestionEvent(event) && (event.type === 'finish' || event.type === 'fail')
       },
       // The server lost the job (it restarted) or refuses it (404), or sent an event too large to hold. A refusal
       // for too many streams or requests (429) says so in its own words: the reply itself may still be running.
@@ -199,10 +214,11 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
   })
 }
 
-/** One SSE frame's data as a LoopEvent, or undefined when it is not JSON with a `type`. */
-function parseLoopEvent(data: string): LoopEvent | undefined {
+/** One SSE frame's data as a LoopEvent (or a question event), or undefined when it is not JSON with a `type`. */
+function parseJobEvent(data: string): LoopEvent | McpJobQuestionEvent | undefined {
   try {
     const value = parseJson(data)
+    if (isMcpJobQuestionEvent(value)) return value
     return value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string' ? value as LoopEvent : undefined
   }
   catch {

@@ -5,6 +5,9 @@ import { abortRunningJob, answerBrowserCall } from '../runner/running-jobs'
 import type { BrowserToolAnswer } from '../runner/running-jobs'
 import type { ToolApprovalAnswer } from '#shared/loop/tool-approval'
 import { answerJobApproval } from '../runner/pending-approvals'
+import { answerJobQuestion } from '../runner/job-questions'
+import type { McpJobQuestionAnswerBody } from '#shared/mcp/mcp-job-question'
+import { isRecord } from '#shared/types/is-record'
 
 /**
  * What a request on one instance asks of a job that may run on another: Stop, or a tab's answer to the browser-only
@@ -15,6 +18,8 @@ export type JobControlMessage =
   | { type: 'browser-answer', jobId: string, callId: string, answer: BrowserToolAnswer }
   /** The user's Allow once / Always allow / Deny on a call waiting for approval (pending-approvals.ts). */
   | { type: 'approval-answer', jobId: string, callId: string, answer: ToolApprovalAnswer }
+  /** The user's answer to an MCP server's question during a call (job-questions.ts). */
+  | { type: 'question-answer', jobId: string, answer: McpJobQuestionAnswerBody }
 
 /** Delivers control messages to whichever instance runs the job: this process, or any on the same Redis. */
 export interface JobControl {
@@ -34,6 +39,7 @@ export interface JobControl {
 export function applyJobControl(message: JobControlMessage): boolean {
   if (message.type === 'stop') return abortRunningJob(message.jobId)
   if (message.type === 'approval-answer') return answerJobApproval(message.jobId, message.callId, message.answer).ok
+  if (message.type === 'question-answer') return answerJobQuestion(message.jobId, message.answer).ok
   return answerBrowserCall(message.jobId, message.callId, message.answer)
 }
 
@@ -115,6 +121,7 @@ export function parseControlMessage(text: string): JobControlMessage | undefined
   if (typeof message.jobId !== 'string') return undefined
   if (message.type === 'stop') return { type: 'stop', jobId: message.jobId }
   if (message.type === 'approval-answer') return parseApprovalMessage(message.jobId, message)
+  if (message.type === 'question-answer') return parseQuestionMessage(message.jobId, message)
   const answer = message.answer as Record<string, unknown> | undefined
   if (message.type !== 'browser-answer' || typeof message.callId !== 'string' || !answer) return undefined
   if (answer.ok === true && typeof answer.content === 'string') return { type: 'browser-answer', jobId: message.jobId, callId: message.callId, answer: { ok: true, content: answer.content } }
@@ -130,6 +137,16 @@ function parseApprovalMessage(jobId: string, message: Record<string, unknown>): 
   if (answer.arguments !== undefined && typeof answer.arguments !== 'string') return undefined
   const decision = answer.decision as ToolApprovalAnswer['decision']
   return { type: 'approval-answer', jobId, callId: message.callId, answer: { decision, ...(typeof answer.arguments === 'string' && { arguments: answer.arguments }) } }
+}
+
+const QUESTION_ACTIONS: readonly unknown[] = ['accept', 'decline', 'cancel']
+
+function parseQuestionMessage(jobId: string, message: Record<string, unknown>): JobControlMessage | undefined {
+  const answer = message.answer
+  if (!isRecord(answer) || typeof answer.callId !== 'string' || !QUESTION_ACTIONS.includes(answer.action)) return undefined
+  if (answer.content !== undefined && !isRecord(answer.content)) return undefined
+  const action = answer.action as McpJobQuestionAnswerBody['action']
+  return { type: 'question-answer', jobId, answer: { callId: answer.callId, action, ...(isRecord(answer.content) && { content: answer.content }) } }
 }
 
 let shared: JobControl | undefined

@@ -1,6 +1,7 @@
 import { foldLoopEvents } from '#shared/loop/conversation-state'
 import type { ConversationState } from '#shared/loop/conversation-state'
 import type { LoopEvent } from '#shared/loop/loop-event'
+import { isMcpJobQuestionEvent } from '#shared/mcp/mcp-job-question'
 import type { JobStore } from '../store/job-store-types'
 
 export { INTERRUPTED_TOOL_MESSAGE, interruptedToolResult } from '#shared/loop/resume-step'
@@ -31,7 +32,8 @@ export async function readCutStep(store: JobStore, jobId: string, afterEventId: 
     const page = await store.readEvents<LoopEvent>(jobId, after, PAGE)
     if (page.length === 0) break
     if (page[0]!.id !== after + 1) return undefined
-    events.push(...page.map(item => item.event))
+    // an MCP server's questions share the stream but are no part of the chat
+    events.push(...page.map(item => item.event).filter(event => !isMcpJobQuestionEvent(event)))
     after = page.at(-1)!.id
     if (page.length < PAGE) break
   }

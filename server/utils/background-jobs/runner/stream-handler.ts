@@ -20,6 +20,8 @@ import { admitJob } from '../queue/job-admission'
 import type { JobLimits } from '../queue/job-admission'
 import { createParking } from '../queue/job-parking'
 import { jobApproval } from './job-approval'
+import { toolsThatMayAsk } from './job-questions'
+import type { JobQuestionsOptions } from './job-questions'
 import { claimJobLease } from './job-lease'
 import type { JobLease } from './job-lease'
 import type { JobRecord, JobStatus, JobStore } from '../store/job-store-types'
@@ -235,7 +237,8 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
     if (claimed.record.stopRequested) controller.abort(new Error('Stopped by the user.'))
     if (attempt > 1) console.warn(`[jobs] chat ${jobId}: run ${attempt}, going on after step ${offset}`)
     const waitTimeoutMs = options.waitTimeoutMs ?? DEFAULT_JOB_WAIT_TIMEOUT_MS
-    const tools = jobTools(jobId, state, { onWaiting, waitTimeoutMs })
+    // a question event goes straight onto the stream: it is not the loop's, and a parked run must still send it
+    const tools = jobTools(jobId, state, { onWaiting, waitTimeoutMs }, event => writer.appendEvent(event))
     const approval = jobApproval({ jobId, toolPolicies: state.toolPolicies, onWaiting, waitTimeoutMs })
     const threadId = job.threadId ?? jobId
     // A takeover: fold in what the cut run appended after the last saved step. A step whose calls had all ended is
@@ -309,7 +312,7 @@ function shiftStep(event: LoopEvent, offset: number): LoopEvent {
  * while it ran may run again only when its tool is a server tool with no effect outside the app (`actsOutsideApp`
  * unset): a browser tool may have run in the tab, and any other may have changed something elsewhere.
  */
-function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, waits: Omit<BrowserToolOptions, 'jobId'>): { set: ToolSet, isSafeToRepeat: (name: string) => boolean } {
+function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | 'browserTools'>, waits: Omit<BrowserToolOptions, 'jobId'>, announce: JobQuestionsOptions['announce']): { set: ToolSet, isSafeToRepeat: (name: string) => boolean } {
   const wanted = new Set(input.serverToolNames)
   const serverTools = listServerTools().filter(tool => wanted.has(tool.name) && tool.runtime !== 'client')
   const serverNames = new Set(serverTools.map(tool => tool.executable.definition.function.name))
@@ -317,6 +320,7 @@ function jobTools(jobId: string, input: Pick<ChatJobState, 'serverToolNames' | '
     .filter(definition => !serverNames.has(definition.function.name))
     .map(definition => browserTool(definition, { jobId, ...waits }))
   const repeatable = new Set(serverTools.filter(tool => !tool.actsOutsideApp).map(tool => tool.executable.definition.function.name))
-  const executables: ExecutableTool[] = [...serverTools.map(tool => tool.executable), ...browser]
+  const asking = toolsThatMayAsk(serverTools.map(tool => tool.executable), { jobId, ...waits, announce })
+  const executables: ExecutableTool[] = [...asking, ...browser]
   return { set: toolSetFromArray(executables), isSafeToRepeat: name => repeatable.has(name) }
 }

@@ -18,6 +18,8 @@ export interface ProbeOptions {
   url: string
   /** Sent as `Authorization: Bearer …` when given. */
   token?: string
+  /** Sent with every request, as the server's connection sends them (an API key header...); `token` wins over an `authorization` here. */
+  headers?: Record<string, string>
   /** The fetch to use (the browser's route to the server). @default globalThis.fetch */
   fetch?: typeof fetch
   /** The whole probe's time. @default 10 000 */
@@ -38,6 +40,7 @@ class Verdict extends Error {
 /** Runs the probe. Never throws: every failure is a result with a problem and a summary. */
 export async function probeMcpServer(options: ProbeOptions): Promise<McpProbeResult> {
   const { url, token, timeoutMs = 10_000, maxBytes = 1024 * 1024 } = options
+  const credentials: Record<string, string> = { ...options.headers, ...(token && { authorization: `Bearer ${token}` }) }
   const send = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args))
   const host = new URL(url).host
   const timeout = AbortSignal.timeout(timeoutMs)
@@ -53,7 +56,7 @@ export async function probeMcpServer(options: ProbeOptions): Promise<McpProbeRes
         headers: {
           'content-type': 'application/json',
           'accept': 'application/json, text/event-stream',
-          ...(token && { authorization: `Bearer ${token}` }),
+          ...credentials,
           ...(sessionId && { 'mcp-session-id': sessionId }),
           ...(body.method !== 'initialize' && { 'mcp-protocol-version': protocolVersion }),
         },
@@ -76,7 +79,7 @@ export async function probeMcpServer(options: ProbeOptions): Promise<McpProbeRes
       throw new Verdict({
         ok: false,
         problem: 'auth',
-        summary: token
+        summary: credentials.authorization
           ? `This server refused the token (HTTP ${response.status}): it asks you to sign in${where}.`
           : `This server asks you to sign in${where}.`,
         details: [`HTTP ${response.status}`, response.headers.get('www-authenticate')].filter(Boolean).join('\n'),
@@ -129,6 +132,6 @@ export async function probeMcpServer(options: ProbeOptions): Promise<McpProbeRes
   }
   finally {
     // the probe's session is of no further use: end it, without waiting
-    if (sessionId) void send(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, ...(token && { authorization: `Bearer ${token}` }) } }).catch(() => {})
+    if (sessionId) void send(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, ...credentials } }).catch(() => {})
   }
 }

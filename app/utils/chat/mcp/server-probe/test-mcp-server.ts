@@ -13,6 +13,8 @@ import type { McpProbeResult } from './probe-types'
 export interface TestMcpServerOptions {
   url: string
   token?: string
+  /** Sent with every request (the server's own headers). */
+  headers?: Record<string, string>
   /** The server's origin when the page's CSP does not allow it (blockedConnectOrigin), else undefined. */
   blockedOrigin?: string
   /** @default globalThis.fetch */
@@ -65,7 +67,7 @@ export async function testMcpServer(options: TestMcpServerOptions): Promise<McpP
   }
   async function throughRelay(): Promise<McpProbeResult | undefined> {
     refusal = undefined
-    const result = await probeMcpServer({ url: options.url, token: options.token, fetch: viaRelay, timeoutMs: remaining(), signal: options.signal })
+    const result = await probeMcpServer({ url: options.url, token: options.token, headers: options.headers, fetch: viaRelay, timeoutMs: remaining(), signal: options.signal })
     // set by viaRelay during the probe, which the compiler cannot see
     const refused = refusal as RelayRefusal | undefined
     if (!refused) return { ...result, ...(result.ok && { relayed: true }) }
@@ -92,7 +94,7 @@ export async function testMcpServer(options: TestMcpServerOptions): Promise<McpP
       throw error
     }
   }
-  const result = await probeMcpServer({ url: options.url, token: options.token, fetch: direct, timeoutMs, signal: options.signal })
+  const result = await probeMcpServer({ url: options.url, token: options.token, headers: options.headers, fetch: direct, timeoutMs, signal: options.signal })
   if (!failedDirectly) return result
 
   // an opaque answer to a no-cors request: the server is there, the browser may just not read its answers
