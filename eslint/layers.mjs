@@ -23,6 +23,7 @@ export const layers = [
   { folder: '`shared/history`', mayImport: 'shared', files: ['shared/history/**'], checkPackages: true },
   { folder: '`shared/mcp`', mayImport: 'shared, @modelcontextprotocol/sdk, @cfworker/json-schema, zod', files: ['shared/mcp/**'], checkPackages: true },
   { folder: '`shared/loop`', mayImport: 'shared', files: ['shared/loop/**'], checkPackages: true },
+  { folder: '`shared/sync`', mayImport: 'shared, zod', files: ['shared/sync/**'], checkPackages: true },
   { folder: '`app/utils/chat/user-tools`', mayImport: 'shared, vue, quickjs-emscripten-core, app/utils/chat, app/db', files: ['app/utils/chat/user-tools/**'] },
   { folder: '`app/utils/chat/catalog`', mayImport: 'shared, vue, app/utils/chat, app/db', files: ['app/utils/chat/catalog/**'] },
   { folder: '`app/utils/chat/documents`', mayImport: 'shared, app/db, minisearch, unpdf', files: ['app/utils/chat/documents/**'] },
