@@ -48,6 +48,7 @@ export const layers = [
   { folder: '`server/utils/workflows`', mayImport: 'shared, server/utils, drizzle-orm', files: ['server/utils/workflows/**'] },
   { folder: '`server/utils/mcp`', mayImport: 'shared, server/utils', files: ['server/utils/mcp/**'] },
   { folder: '`server/utils/database`', mayImport: 'shared, server/utils, drizzle-orm, @electric-sql/pglite, pg', files: ['server/utils/database/**'] },
+  { folder: '`server/utils/sync`', mayImport: 'shared, server/utils, drizzle-orm, ioredis', files: ['server/utils/sync/**'] },
   { folder: '`server/utils/redis`', mayImport: 'ioredis', files: ['server/utils/redis/**'] },
   { folder: '`server/utils/openrouter-*`', mayImport: 'shared, server/utils/http, zod', files: ['server/utils/openrouter-*'] },
   { folder: '`server/utils` (the rest)', mayImport: 'shared, server/utils', files: ['server/utils/**'] },

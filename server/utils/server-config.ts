@@ -7,6 +7,7 @@ export interface ServerConfigSource {
   openrouterModels?: unknown
   openrouterMaxTokens?: unknown
   public?: { defaultModel?: string }
+  sync?: unknown
 }
 
 /**
@@ -23,5 +24,6 @@ export function buildServerConfig(config: ServerConfigSource): ServerConfig {
     defaultModel,
     allowedModels: policy.allowedModels,
     maxTokens: policy.maxTokens,
+    sync: ['1', 'true', 'on'].includes(String(config.sync ?? '').trim().toLowerCase()),
   }
 }

@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import { bodyTooLargeError } from '../http/read-bounded-body'
+import { MAX_PUSH_BYTES } from '#shared/sync/sync-limits'
 import { chatBodyLimitBytes, imageChatBodyLimitBytes, SMALL_BODY_LIMIT_BYTES, TOOL_BODY_LIMIT_BYTES } from '../http/request-limits'
 import { isSignedIn, readBrowserSession } from './browser-session'
 import { crossSiteReason } from './cross-site'
@@ -66,7 +67,7 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   const path = event.path.split('?')[0]!
   const limit = isChatRoute(path)
     ? chatRouteBodyLimit(event, path)
-    : isToolRoute(path) ? TOOL_BODY_LIMIT_BYTES : SMALL_BODY_LIMIT_BYTES
+    : isToolRoute(path) ? TOOL_BODY_LIMIT_BYTES : path === '/api/sync/push' ? MAX_PUSH_BYTES : SMALL_BODY_LIMIT_BYTES
   const declared = Number(getRequestHeader(event, 'content-length') ?? 0)
   if (declared > limit) throw bodyTooLargeError(event, limit)
 
