@@ -28,6 +28,7 @@ export const layers = [
   { folder: '`app/utils/chat/catalog`', mayImport: 'shared, vue, app/utils/chat, app/db', files: ['app/utils/chat/catalog/**'] },
   { folder: '`app/utils/chat/documents`', mayImport: 'shared, app/db, minisearch, unpdf', files: ['app/utils/chat/documents/**'] },
   { folder: '`app/utils/chat`', mayImport: 'shared, vue, app/db', files: ['app/utils/chat/**'] },
+  { folder: '`app/utils/sync`', mayImport: 'shared, vue, app/db, dexie', files: ['app/utils/sync/**'] },
   { folder: '`app/db`', mayImport: 'shared, dexie', files: ['app/db/**'] },
   { folder: '`app/utils/audit`', mayImport: 'app/db', files: ['app/utils/audit/**'] },
   { folder: '`app/composables`', mayImport: 'shared, everything in app', files: ['app/composables/**'] },
