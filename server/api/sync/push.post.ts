@@ -1,3 +1,4 @@
+import { decodeHlc, DEFAULT_MAX_DRIFT_MS } from '#shared/sync/hlc'
 import { MAX_PUSH_BYTES } from '#shared/sync/sync-limits'
 import { syncPushSchema } from '#shared/sync/sync-protocol'
 import type { SyncPushResult } from '#shared/sync/sync-protocol'
@@ -20,6 +21,10 @@ export default defineEventHandler(async (event): Promise<SyncPushResult> => {
     const issue = parsed.error.issues[0]
     throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Not a valid sync push: ${issue?.path.join('.') || 'body'}: ${issue?.message}` })
   }
+  // A clock far in the future would win every later write of the owner's other devices.
+  const latest = Date.now() + DEFAULT_MAX_DRIFT_MS
+  const ahead = parsed.data.changes.find(change => decodeHlc(change.hlc)!.wallMs > latest)
+  if (ahead) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Not a valid sync push: the clock of ${ahead.kind} ${ahead.id} is ahead of the server's by more than ${DEFAULT_MAX_DRIFT_MS / 60_000} minutes. Check this device's date and time.` })
   try {
     const outcome = await useSyncStore().push(ownerId, parsed.data.changes)
     if (outcome.applied > 0) {
