@@ -24,6 +24,7 @@ export function buildServerConfig(config: ServerConfigSource): ServerConfig {
     defaultModel,
     allowedModels: policy.allowedModels,
     maxTokens: policy.maxTokens,
-    sync: ['1', 'true', 'on'].includes(String(config.sync ?? '').trim().toLowerCase()),
+    // Only when on: a server without sync says nothing new.
+    ...(['1', 'true', 'on'].includes(String(config.sync ?? '').trim().toLowerCase()) ? { sync: true } : {}),
   }
 }

@@ -1,8 +1,9 @@
 import { Dexie } from 'dexie'
 import { compareHlc } from '#shared/sync/hlc'
-import { LOCAL_ONLY_FIELDS, recordKey } from '#shared/sync/sync-record'
+import { LOCAL_ONLY_FIELDS, recordKey, SYNC_KINDS } from '#shared/sync/sync-record'
 import type { SyncedChange, SyncKind } from '#shared/sync/sync-record'
 import type { PlugboardDatabase } from '../database'
+import type { MessageRecord } from '../types'
 import { activePathRange, setActivePath } from '../active-path'
 import { deviceClock } from './sync-outbox'
 
@@ -19,7 +20,8 @@ function tableOf(db: PlugboardDatabase, kind: SyncKind) {
 export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonly SyncedChange[], cursor: number): Promise<void> {
   await db.transaction('rw', [db.threads, db.messages, db.presets, db.syncOutbox, db.syncState], async () => {
     const pending = await db.syncOutbox.bulkGet(changes.map(change => recordKey(change.kind, change.id)))
-    const touchedThreads = new Set<string>()
+    const winners: SyncedChange[] = []
+    const settled: string[] = []
     for (const [index, change] of changes.entries()) {
       try {
         deviceClock.receive(change.hlc)
@@ -28,29 +30,44 @@ export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonl
         // A clock far ahead: merged all the same, but ours is not dragged along with it.
       }
       const ours = pending[index]
-      const oursWins = ours && compareHlc(ours.hlc, change.hlc) > 0 && !(change.kind === 'message' && change.deleted)
-      if (oursWins) continue
-      if (ours) await db.syncOutbox.delete(ours.key)
-      const table = tableOf(db, change.kind) as unknown as Dexie.Table<Record<string, unknown>, string>
-      const existing = await table.get(change.id)
-      if (change.kind === 'message') touchedThreads.add(String((change.body ?? existing)?.threadId ?? ''))
-      if (change.kind === 'thread') touchedThreads.add(change.id)
-      if (change.deleted || !change.body) {
-        await table.delete(change.id)
-        continue
-      }
-      const row: Record<string, unknown> = { ...change.body }
-      for (const field of LOCAL_ONLY_FIELDS[change.kind]) {
-        if (existing?.[field] !== undefined) row[field] = existing[field]
-        else delete row[field]
-      }
-      await table.put(row)
+      if (ours && compareHlc(ours.hlc, change.hlc) > 0 && !(change.kind === 'message' && change.deleted)) continue
+      if (ours) settled.push(ours.key)
+      winners.push(change)
     }
-    for (const threadId of touchedThreads) {
-      const thread = threadId ? await db.threads.get(threadId) : undefined
+    await db.syncOutbox.bulkDelete(settled)
+    const touchedThreads = new Map<string, MessageRecord[]>()
+    const touch = (threadId: unknown) => {
+      if (typeof threadId === 'string' && !touchedThreads.has(threadId)) touchedThreads.set(threadId, [])
+    }
+    for (const kind of SYNC_KINDS) {
+      // The last change of a record in this page is its latest.
+      const ofKind = [...new Map(winners.filter(change => change.kind === kind).map(change => [change.id, change])).values()]
+      if (ofKind.length === 0) continue
+      const table = tableOf(db, kind) as unknown as Dexie.Table<Record<string, unknown>, string>
+      const existing = await table.bulkGet(ofKind.map(change => change.id))
+      const rows: Record<string, unknown>[] = []
+      const removed: string[] = []
+      ofKind.forEach((change, index) => {
+        const before = existing[index]
+        if (kind === 'thread') touch(change.id)
+        if (kind === 'message') touch((change.body ?? before)?.threadId)
+        if (change.deleted || !change.body) return void removed.push(change.id)
+        const row: Record<string, unknown> = { ...change.body }
+        for (const field of LOCAL_ONLY_FIELDS[kind]) {
+          if (before?.[field] !== undefined) row[field] = before[field]
+          else delete row[field]
+        }
+        rows.push(row)
+        if (kind === 'message') touchedThreads.get(String(row.threadId))?.push(row as unknown as MessageRecord)
+      })
+      await table.bulkDelete(removed)
+      await table.bulkPut(rows)
+    }
+    for (const [threadId, known] of touchedThreads) {
+      const thread = await db.threads.get(threadId)
       if (!thread) continue
       await activePathRange(db, threadId, Dexie.minKey).modify((row) => { delete row.onPath })
-      await setActivePath(db, threadId, thread.activeLeafId)
+      await setActivePath(db, threadId, thread.activeLeafId, known.map(row => ({ ...row, onPath: undefined })))
     }
     await db.syncState.put({ key: 'cursor', value: cursor })
   })
