@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm'
 import { winningChange } from '#shared/sync/merge-change'
 import { MAX_CHANGES_PER_PULL, MAX_PULL_BYTES } from '#shared/sync/sync-limits'
 import type { SyncChange, SyncedChange, SyncKind } from '#shared/sync/sync-record'
@@ -35,7 +35,8 @@ export function createSyncStore(db: Database | PromiseLike<Database>, caps: Sync
         for (const change of changes) incoming.set(`${change.kind}:${change.id}`, winningChange(incoming.get(`${change.kind}:${change.id}`), change))
         const held = await transaction.select({ kind: syncRecords.kind, id: syncRecords.id, hlc: syncRecords.hlc, deleted: syncRecords.deleted, bytes: syncRecords.bytes })
           .from(syncRecords)
-          .where(and(eq(syncRecords.ownerId, ownerId), inArray(sql`${syncRecords.kind} || ':' || ${syncRecords.id}`, [...incoming.keys()])))
+          // By kind, so the primary key's index finds each row (a computed key would read every row of the owner).
+          .where(and(eq(syncRecords.ownerId, ownerId), or(...idsByKind(incoming.values()).map(([kind, ids]) => and(eq(syncRecords.kind, kind), inArray(syncRecords.id, ids))))))
         const current = new Map(held.map(row => [`${row.kind}:${row.id}`, row]))
         const winners: Array<typeof syncRecords.$inferInsert> = []
         let addedRecords = 0
@@ -95,3 +96,9 @@ export function createSyncStore(db: Database | PromiseLike<Database>, caps: Sync
 }
 
 export type SyncStore = ReturnType<typeof createSyncStore>
+
+function idsByKind(changes: Iterable<SyncChange>): Array<[SyncKind, string[]]> {
+  const byKind = new Map<SyncKind, string[]>()
+  for (const change of changes) byKind.set(change.kind, [...byKind.get(change.kind) ?? [], change.id])
+  return [...byKind]
+}
