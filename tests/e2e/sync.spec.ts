@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import type { Browser, BrowserContext, Page } from '@playwright/test'
 import { openApp, sendMessage, waitForIdle } from './helpers'
-import { startApp } from './support/app-instance'
+import { freePort, startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 
 // Sync with accounts off: one browser session is one owner, so two browser contexts sharing its cookie are two
@@ -75,16 +75,18 @@ test('a chat written on one device appears on the other within 2 s, and both con
 })
 
 test('a push is checked whole: a hostile or oversized one stores nothing, a spoofed owner is ignored, another session sees nothing', async () => {
-  const push = (body: unknown, cookie = app.cookie) => fetch(`${app.url}/api/sync/push`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) })
-  const pull = async (cookie = app.cookie) => (await (await fetch(`${app.url}/api/sync/pull?cursor=0`, { headers: { cookie } })).json()) as { changes: Array<{ id: string, body: Record<string, unknown> | null }> }
+  // Two owners of their own: fresh browser sessions, apart from the other tests' devices.
+  const session = async () => {
+    const page = await fetch(`${app.url}/`)
+    await page.text()
+    return (page.headers.getSetCookie?.() ?? []).map(item => item.split(';')[0]).join('; ')
+  }
+  const [victimCookie, otherCookie] = [await session(), await session()]
+  expect(otherCookie).not.toBe(victimCookie)
+  const push = (body: unknown, cookie = victimCookie) => fetch(`${app.url}/api/sync/push`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) })
+  const pull = async (cookie = victimCookie) => (await (await fetch(`${app.url}/api/sync/pull?cursor=0`, { headers: { cookie } })).json()) as { changes: Array<{ id: string, body: Record<string, unknown> | null }> }
   const hlc = `${String(Date.now()).padStart(16, '0')}:0000:attacker`
   const thread = (id: string, patch: Record<string, unknown> = {}) => ({ kind: 'thread', id, hlc, deleted: false, body: { id, title: 'Secret', createdAt: 1, updatedAt: 1, ...patch } })
-
-  // A second owner: another browser session.
-  const other = await fetch(`${app.url}/`)
-  const otherCookie = (other.headers.getSetCookie?.() ?? []).map(item => item.split(';')[0]).join('; ')
-  await other.text()
-  expect(otherCookie).not.toBe(app.cookie)
 
   expect((await push({ changes: [thread('victim-thread')] })).status).toBe(200)
   // One bad change in a batch refuses all of it.
@@ -93,7 +95,7 @@ test('a push is checked whole: a hostile or oversized one stores nothing, a spoo
   expect((await mixed.json()).message).toMatch(/Not a valid sync push/)
   expect((await push({ changes: [thread('far-future', {})].map(change => ({ ...change, hlc: `${String(Date.now() + 3_600_000).padStart(16, '0')}:0000:attacker` })) })).status).toBe(400)
   expect((await push('{"changes": [')).status).toBe(400)
-  const huge = await fetch(`${app.url}/api/sync/push`, { method: 'POST', headers: { 'content-type': 'application/json', 'cookie': app.cookie }, body: JSON.stringify({ changes: [thread('huge', { title: 'x'.repeat(5 * 1024 * 1024) })] }) })
+  const huge = await fetch(`${app.url}/api/sync/push`, { method: 'POST', headers: { 'content-type': 'application/json', 'cookie': victimCookie }, body: JSON.stringify({ changes: [thread('huge', { title: 'x'.repeat(5 * 1024 * 1024) })] }) })
   expect(huge.status).toBe(413)
   expect((await pull()).changes.map(change => change.id)).toEqual(['victim-thread'])
 
@@ -105,4 +107,46 @@ test('a push is checked whole: a hostile or oversized one stores nothing, a spoo
   // No session: nothing.
   expect((await fetch(`${app.url}/api/sync/pull?cursor=0`)).status).toBe(401)
   expect((await fetch(`${app.url}/api/sync/events`)).status).toBe(401)
+})
+
+test('a browser that already has chats asks once before uploading them, then the other device has them', async ({ browser }) => {
+  test.setTimeout(180_000)
+  // The same origin (port) first without sync, so the browser keeps a chat of its own, then with sync.
+  const port = await freePort()
+  const env = { NUXT_SESSION_PASSWORD: 'sync-consent-test-session-password-0123456789' }
+  let plain: AppInstance | undefined = await startApp(env, { port })
+  const context = await browser.newContext()
+  contexts.push(context)
+  const laptop = await context.newPage()
+  try {
+    await openApp(laptop, plain.url)
+    await sendMessage(laptop, 'Notes kept before sync')
+    await waitForIdle(laptop)
+    await expect(status(laptop)).toHaveCount(0)
+  }
+  finally {
+    await plain.stop()
+    plain = undefined
+  }
+  const synced = await startApp({ ...env, NUXT_SYNC: 'on' }, { port })
+  try {
+    await openApp(laptop, synced.url)
+    await expect(status(laptop)).toHaveAttribute('data-state', 'consent', { timeout: 20_000 })
+    await expect(status(laptop)).toContainText('Upload your 1 local chat?')
+    await laptop.getByTestId('sync-upload').click()
+    // The first sync request of this instance opens its database.
+    await expect(status(laptop)).toHaveAttribute('data-state', 'synced', { timeout: 60_000 })
+    const cookie = (await context.cookies()).find(item => item.name === 'plugboard-session')!
+    const phoneContext = await browser.newContext({ storageState: { cookies: [cookie], origins: [] } })
+    contexts.push(phoneContext)
+    const phone = await phoneContext.newPage()
+    await openApp(phone, synced.url)
+    await expect(threadRow(phone, 'Notes kept before sync')).toBeVisible({ timeout: 10_000 })
+    // Asked once: a reload does not ask again.
+    await openApp(laptop, synced.url)
+    await expect(status(laptop)).toHaveAttribute('data-state', 'synced', { timeout: 20_000 })
+  }
+  finally {
+    await synced.stop()
+  }
 })
