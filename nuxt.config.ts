@@ -96,6 +96,8 @@ export default defineNuxtConfig({
     databaseUrl: '',
     /** The embedded database's folder. @default '.data/pglite' */
     databaseDir: '',
+    /** `on`: browsers sync their chats with the server's database (docs/decisions/0022-sync.md). @default off */
+    sync: '',
     /**
      * With Redis: how long a worker's claim on a job lasts without renewal, and how often workers look for lapsed
      * claims (a dead instance's jobs), in ms. 0: the queue's defaults (30 s each).

@@ -4,6 +4,8 @@ import type { AttachmentRecord, AuditRecord, DocumentPassageRecord, MessageRecor
 import { storageStatus } from './storage-status'
 import { installSearchIndexHooks, type SearchIndexRow, type SearchWordRow } from './search-index'
 import { linkRowsInOrder } from './tree-migration'
+import { installSyncOutbox } from './sync/sync-outbox'
+import type { SyncOutboxRow, SyncStateRow } from './sync/sync-outbox'
 
 /** Lets tests (and the in-memory fallback) hand Dexie an IndexedDB implementation. */
 export interface PlugboardDatabaseOptions {
@@ -31,6 +33,10 @@ export class PlugboardDatabase extends Dexie {
   attachments!: EntityTable<AttachmentRecord, 'id'>
   /** The passages of the documents attached to chats, for `search_documents` (`document-passages.ts`). */
   documentPassages!: EntityTable<DocumentPassageRecord, 'id'>
+  /** Records written here that the server has not confirmed yet, one row per record (`sync/sync-outbox.ts`). */
+  syncOutbox!: EntityTable<SyncOutboxRow, 'key'>
+  /** Sync's own state: the server cursor, the upload consent. */
+  syncState!: EntityTable<SyncStateRow, 'key'>
 
   constructor(name = 'plugboard', options: PlugboardDatabaseOptions = {}) {
     // Pass only what was given: an explicit `undefined` would override Dexie's own defaults.
@@ -64,7 +70,10 @@ export class PlugboardDatabase extends Dexie {
     this.version(7).stores({ attachments: 'id, threadId, messageId, [threadId+kind]' })
     // Version 8: the passages of attached documents, by document and by chat (the chat's index is built from them).
     this.version(8).stores({ documentPassages: 'id, attachmentId, threadId' })
+    // Version 9: sync. The outbox by record and in clock order; sync's own state by key.
+    this.version(9).stores({ syncOutbox: 'key, hlc', syncState: 'key' })
     installSearchIndexHooks(this)
+    installSyncOutbox(this)
   }
 }
 

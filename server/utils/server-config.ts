@@ -7,6 +7,7 @@ export interface ServerConfigSource {
   openrouterModels?: unknown
   openrouterMaxTokens?: unknown
   public?: { defaultModel?: string }
+  sync?: unknown
 }
 
 /**
@@ -23,5 +24,7 @@ export function buildServerConfig(config: ServerConfigSource): ServerConfig {
     defaultModel,
     allowedModels: policy.allowedModels,
     maxTokens: policy.maxTokens,
+    // Only when on: a server without sync says nothing new.
+    ...(['1', 'true', 'on'].includes(String(config.sync ?? '').trim().toLowerCase()) ? { sync: true } : {}),
   }
 }

@@ -8,4 +8,6 @@ export interface ServerConfig {
   allowedModels: string[]
   /** The most tokens one reply may use on the server's key; 0 when there is no cap. */
   maxTokens: number
+  /** Whether the server keeps a synced copy of the chats (`NUXT_SYNC`), so the browser syncs them. */
+  sync?: boolean
 }

@@ -9,9 +9,9 @@ import { useFreshDatabase } from './helpers/fresh-database'
 const database = useFreshDatabase('threads-test')
 
 describe('threads', () => {
-  it('declares the version 8 schema with the indexes the queries use', async () => {
+  it('declares the version 9 schema with the indexes the queries use', async () => {
     await database().open()
-    expect(database().verno).toBe(8)
+    expect(database().verno).toBe(9)
     expect(database().attachments.schema.indexes.map(index => index.name).sort()).toEqual(['[threadId+kind]', 'messageId', 'threadId'])
     expect(database().presets.schema.indexes.map(index => index.name)).toEqual(['updatedAt'])
     expect(database().threads.schema.primKey.name).toBe('id')
@@ -21,6 +21,8 @@ describe('threads', () => {
     expect(database().userTools.schema.indexes.map(index => index.name)).toContain('name')
     expect(database().searchIndex.schema.indexes.map(index => [index.name, index.multi])).toEqual([['words', true]])
     expect(database().searchWords.schema.primKey.name).toBe('word')
+    expect(database().syncOutbox.schema.indexes.map(index => index.name)).toEqual(['hlc'])
+    expect(database().syncState.schema.primKey.name).toBe('key')
   })
 
   it('creates a thread called New chat by default', async () => {

@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import type { ShareSnapshot } from '#shared/share/share-snapshot'
 import type { WorkflowInput } from '../workflows/workflow-types'
 
@@ -37,4 +37,28 @@ export const shareLinks = pgTable('share_links', {
   index('share_links_owner_created_idx').on(table.ownerId, table.createdAt),
 ])
 
-export const databaseSchema = { workflows, shareLinks }
+
+/**
+ * Synced chats: the winning change of each record a device pushed (`shared/sync`), a tombstone for a deleted one.
+ * `seq` orders an owner's changes for devices that pull by cursor; a change that wins takes a new one.
+ */
+export const syncRecords = pgTable('sync_records', {
+  ownerId: text('owner_id').notNull(),
+  kind: text('kind').notNull(),
+  id: text('id').notNull(),
+  hlc: text('hlc').notNull(),
+  deleted: boolean('deleted').notNull(),
+  body: jsonb('body').$type<Record<string, unknown> | null>(),
+  /** The body's size as JSON, for the per-owner cap. */
+  bytes: integer('bytes').notNull(),
+  seq: bigserial('seq', { mode: 'number' }).notNull(),
+}, table => [primaryKey({ name: 'sync_records_pk', columns: [table.ownerId, table.kind, table.id] }), index('sync_records_owner_seq_idx').on(table.ownerId, table.seq)])
+
+/** Each owner's totals in `sync_records`, kept in the push's transaction so the caps are one read. */
+export const syncUsage = pgTable('sync_usage', {
+  ownerId: text('owner_id').primaryKey(),
+  records: integer('records').notNull(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull(),
+})
+
+export const databaseSchema = { workflows, shareLinks, syncRecords, syncUsage }

@@ -1,0 +1,74 @@
+import { Dexie } from 'dexie'
+import { compareHlc } from '#shared/sync/hlc'
+import { LOCAL_ONLY_FIELDS, recordKey, SYNC_KINDS } from '#shared/sync/sync-record'
+import type { SyncedChange, SyncKind } from '#shared/sync/sync-record'
+import type { PlugboardDatabase } from '../database'
+import type { MessageRecord } from '../types'
+import { activePathRange, setActivePath } from '../active-path'
+import { deviceClock } from './sync-outbox'
+
+function tableOf(db: PlugboardDatabase, kind: SyncKind) {
+  return kind === 'thread' ? db.threads : kind === 'message' ? db.messages : db.presets
+}
+
+/**
+ * Writes the server's changes into Dexie and moves the cursor past them, in one transaction. A record with a newer
+ * write of ours still in the outbox keeps ours (the server will take it when it is pushed); otherwise the server's
+ * change is the winner and replaces the row, keeping the fields that describe this device only. The active path of
+ * each touched chat is marked again from its thread's active leaf.
+ */
+export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonly SyncedChange[], cursor: number): Promise<void> {
+  await db.transaction('rw', [db.threads, db.messages, db.presets, db.syncOutbox, db.syncState], async () => {
+    const pending = await db.syncOutbox.bulkGet(changes.map(change => recordKey(change.kind, change.id)))
+    const winners: SyncedChange[] = []
+    const settled: string[] = []
+    for (const [index, change] of changes.entries()) {
+      try {
+        deviceClock.receive(change.hlc)
+      }
+      catch {
+        // A clock far ahead: merged all the same, but ours is not dragged along with it.
+      }
+      const ours = pending[index]
+      if (ours && compareHlc(ours.hlc, change.hlc) > 0 && !(change.kind === 'message' && change.deleted)) continue
+      if (ours) settled.push(ours.key)
+      winners.push(change)
+    }
+    await db.syncOutbox.bulkDelete(settled)
+    const touchedThreads = new Map<string, MessageRecord[]>()
+    const touch = (threadId: unknown) => {
+      if (typeof threadId === 'string' && !touchedThreads.has(threadId)) touchedThreads.set(threadId, [])
+    }
+    for (const kind of SYNC_KINDS) {
+      // The last change of a record in this page is its latest.
+      const ofKind = [...new Map(winners.filter(change => change.kind === kind).map(change => [change.id, change])).values()]
+      if (ofKind.length === 0) continue
+      const table = tableOf(db, kind) as unknown as Dexie.Table<Record<string, unknown>, string>
+      const existing = await table.bulkGet(ofKind.map(change => change.id))
+      const rows: Record<string, unknown>[] = []
+      const removed: string[] = []
+      ofKind.forEach((change, index) => {
+        const before = existing[index]
+        if (kind === 'thread') touch(change.id)
+        if (kind === 'message') touch((change.body ?? before)?.threadId)
+        if (change.deleted || !change.body) return void removed.push(change.id)
+        const row: Record<string, unknown> = { ...change.body }
+        for (const field of LOCAL_ONLY_FIELDS[kind]) {
+          if (before?.[field] !== undefined) row[field] = before[field]
+          else delete row[field]
+        }
+        rows.push(row)
+        if (kind === 'message') touchedThreads.get(String(row.threadId))?.push(row as unknown as MessageRecord)
+      })
+      await table.bulkDelete(removed)
+      await table.bulkPut(rows)
+    }
+    for (const [threadId, known] of touchedThreads) {
+      const thread = await db.threads.get(threadId)
+      if (!thread) continue
+      await activePathRange(db, threadId, Dexie.minKey).modify((row) => { delete row.onPath })
+      await setActivePath(db, threadId, thread.activeLeafId, known.map(row => ({ ...row, onPath: undefined })))
+    }
+    await db.syncState.put({ key: 'cursor', value: cursor })
+  })
+}

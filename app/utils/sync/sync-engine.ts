@@ -1,0 +1,195 @@
+import { liveQuery } from 'dexie'
+import type { SyncPullResult, SyncPushResult } from '#shared/sync/sync-protocol'
+import { getDatabase } from '~/db/database'
+import type { PlugboardDatabase } from '~/db/database'
+import { applyRemoteChanges } from '~/db/sync/apply-remote-changes'
+import { enqueueEverything, nextOutboxBatch, settleOutbox } from '~/db/sync/outbox-changes'
+import { deviceClock, setSyncRecording, syncRecording } from '~/db/sync/sync-outbox'
+import { syncStatus } from './sync-status'
+
+export interface SyncEngineOptions {
+  /** @default getDatabase() */
+  db?: PlugboardDatabase
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch
+  /** Wait before pushing a write, so a burst of writes travels in one push. @default 150 */
+  pushDelayMs?: number
+  /** Longest wait between retries after a failure. @default 30000 */
+  maxRetryMs?: number
+}
+
+class SyncRequestError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message)
+  }
+}
+
+/**
+ * Keeps this browser's Dexie and the server's copy in step: pushes the outbox, pulls the server's changes by
+ * cursor, and listens on `GET /api/sync/events` so another device's change is pulled as soon as it is made.
+ * Failures are retried with a growing pause (and at once when the browser is back online); a refusal by the server
+ * (400, 413, 429) stops until the user asks to retry. Returns the stop.
+ */
+export function startSyncEngine(options: SyncEngineOptions = {}) {
+  const { db = getDatabase(), fetch: request = globalThis.fetch.bind(globalThis), pushDelayMs = 150, maxRetryMs = 30_000 } = options
+  let stopped = false
+  let running: Promise<void> | undefined
+  let again = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let failures = 0
+  let pending = 0
+  let refused: string | undefined
+  let lastFailure = ''
+  let events: EventSource | undefined
+
+  async function call<T>(path: string, init?: RequestInit): Promise<T> {
+    const response = await request(path, { credentials: 'same-origin', ...init, headers: { 'content-type': 'application/json', ...init?.headers } })
+    if (!response.ok) {
+      const body = await response.json().catch(() => undefined) as { message?: string } | undefined
+      throw new SyncRequestError(body?.message || `The server answered ${response.status}.`, response.status)
+    }
+    return await response.json() as T
+  }
+
+  async function cycle(): Promise<void> {
+    for (;;) {
+      const batch = await nextOutboxBatch(db)
+      if (batch.tooLarge.length) {
+        console.warn(`[sync] ${batch.tooLarge.length} record(s) are too large to sync and stay on this device only`)
+        await settleOutbox(db, batch.tooLarge)
+      }
+      if (batch.changes.length === 0) break
+      await call<SyncPushResult>('/api/sync/push', { method: 'POST', body: JSON.stringify({ changes: batch.changes }) })
+      await settleOutbox(db, batch.rows)
+    }
+    for (;;) {
+      const cursor = Number((await db.syncState.get('cursor'))?.value ?? 0)
+      const page = await call<SyncPullResult>(`/api/sync/pull?cursor=${cursor}`)
+      if (page.changes.length > 0 || page.cursor !== cursor) await applyRemoteChanges(db, page.changes, page.cursor)
+      if (!page.more) break
+    }
+  }
+
+  function show(): void {
+    if (stopped) return
+    if (refused) syncStatus.value = { state: 'error', pending, message: refused }
+    else if (running) syncStatus.value = { state: 'syncing', pending }
+    else if (failures > 0) syncStatus.value = globalThis.navigator?.onLine === false ? { state: 'offline', pending } : { state: 'error', pending, message: lastFailure }
+    else syncStatus.value = pending > 0 ? { state: 'pending', pending } : { state: 'synced' }
+  }
+
+  /** Runs a push-and-pull now, or once more after the one under way. */
+  function run(): void {
+    if (stopped || refused) return
+    clearTimeout(timer)
+    if (running) {
+      again = true
+      return
+    }
+    running = cycle().then(
+      () => { failures = 0 },
+      (error: unknown) => {
+        if (error instanceof SyncRequestError && [400, 401, 403, 404, 413, 429].includes(error.status)) {
+          refused = error.message
+          return
+        }
+        failures += 1
+        lastFailure = `Could not reach the server (${(error as Error).message}); retrying.`
+        timer = setTimeout(run, Math.min(maxRetryMs, 500 * 2 ** Math.min(failures, 8)))
+      },
+    ).finally(() => {
+      running = undefined
+      show()
+      if (again) {
+        again = false
+        run()
+      }
+    })
+    show()
+  }
+
+  function schedule(): void {
+    if (stopped || refused) return
+    if (running) {
+      again = true
+      return
+    }
+    clearTimeout(timer)
+    timer = setTimeout(run, pushDelayMs)
+  }
+
+  function listen(): void {
+    if (typeof EventSource === 'undefined') return
+    events = new EventSource('/api/sync/events')
+    // `ready` on each (re)connection: changes made while the stream was down are pulled then.
+    events.onmessage = () => run()
+    events.onerror = () => {
+      if (!refused) show()
+    }
+  }
+
+  const pendingCount = liveQuery(() => db.syncOutbox.count()).subscribe({
+    next(count) {
+      pending = count
+      show()
+      // Writes of this page call `onRecorded`; those of other tabs of this browser arrive here.
+      if (count > 0) schedule()
+    },
+    error: error => console.warn('[sync] could not count the outbox', error),
+  })
+  syncRecording.onRecorded = schedule
+  const online = () => {
+    failures = 0
+    run()
+  }
+  const offline = () => show()
+  globalThis.addEventListener?.('online', online)
+  globalThis.addEventListener?.('offline', offline)
+
+  /** Asks once, then syncs: with `localChats` > 0 the user says whether this browser's chats go up too. */
+  async function begin(): Promise<void> {
+    const consent = (await db.syncState.get('consent'))?.value
+    if (!consent) {
+      const localChats = await db.threads.count()
+      if (localChats > 0) {
+        syncStatus.value = { state: 'consent', localChats }
+        return
+      }
+      await db.syncState.put({ key: 'consent', value: 'all' })
+    }
+    setSyncRecording(true)
+    listen()
+    run()
+  }
+
+  void begin().catch((error: unknown) => {
+    refused = `Sync could not start: ${(error as Error).message}`
+    show()
+  })
+
+  return {
+    /** The user's answer to "Upload your n local chats?": `all` uploads them, `new` syncs from now on only. */
+    async answerConsent(answer: 'all' | 'new'): Promise<void> {
+      if (answer === 'all') await enqueueEverything(db, () => deviceClock.now())
+      await db.syncState.put({ key: 'consent', value: answer })
+      await begin()
+    },
+    /** Tries again after a refusal or while waiting out a failure. */
+    retry(): void {
+      refused = undefined
+      failures = 0
+      run()
+    },
+    stop(): void {
+      stopped = true
+      clearTimeout(timer)
+      pendingCount.unsubscribe()
+      events?.close()
+      if (syncRecording.onRecorded === schedule) syncRecording.onRecorded = undefined
+      globalThis.removeEventListener?.('online', online)
+      globalThis.removeEventListener?.('offline', offline)
+    },
+  }
+}
+
+export type SyncEngine = ReturnType<typeof startSyncEngine>

@@ -1,0 +1,39 @@
+import { decodeHlc, DEFAULT_MAX_DRIFT_MS } from '#shared/sync/hlc'
+import { MAX_PUSH_BYTES } from '#shared/sync/sync-limits'
+import { syncPushSchema } from '#shared/sync/sync-protocol'
+import type { SyncPushResult } from '#shared/sync/sync-protocol'
+import { requireOwner } from '../../utils/accounts/request-owner'
+import { readBoundedJson } from '../../utils/http/read-bounded-body'
+import { requireSync } from '../../utils/sync/require-sync'
+import { SyncQuotaError } from '../../utils/sync/sync-quota-error'
+import { useSyncNotifier, useSyncStore } from '../../utils/sync/use-sync'
+
+/**
+ * POST /api/sync/push `{ changes }`: stores the owner's changes that win over what the server holds (a change sent
+ * twice counts once) and tells the owner's other devices. The body is checked whole first: one bad change refuses
+ * the push and nothing is stored.
+ */
+export default defineEventHandler(async (event): Promise<SyncPushResult> => {
+  requireSync()
+  const { ownerId } = await requireOwner(event)
+  const parsed = syncPushSchema.safeParse(await readBoundedJson(event, MAX_PUSH_BYTES))
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Not a valid sync push: ${issue?.path.join('.') || 'body'}: ${issue?.message}` })
+  }
+  // A clock far in the future would win every later write of the owner's other devices.
+  const latest = Date.now() + DEFAULT_MAX_DRIFT_MS
+  const ahead = parsed.data.changes.find(change => decodeHlc(change.hlc)!.wallMs > latest)
+  if (ahead) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Not a valid sync push: the clock of ${ahead.kind} ${ahead.id} is ahead of the server's by more than ${DEFAULT_MAX_DRIFT_MS / 60_000} minutes. Check this device's date and time.` })
+  try {
+    const outcome = await useSyncStore().push(ownerId, parsed.data.changes)
+    if (outcome.applied > 0) {
+      await useSyncNotifier().publish(ownerId, outcome.cursor).catch((error: Error) => console.error(`[sync] could not tell other devices: ${error.message}`))
+    }
+    return outcome
+  }
+  catch (error) {
+    if (!(error instanceof SyncQuotaError)) throw error
+    throw createError({ statusCode: error.limit === 'bytes' ? 413 : 429, statusMessage: error.limit === 'bytes' ? 'Payload Too Large' : 'Too Many Requests', message: error.message })
+  }
+})

@@ -1,0 +1,44 @@
+import type { H3Event } from 'h3'
+import { createOpenSlots } from '../http/open-slots'
+import type { SyncNotifier } from './sync-notifier'
+
+/** Open event streams per owner: a handful of devices and tabs, not an unbounded number of sockets. */
+export const MAX_SYNC_STREAMS_PER_OWNER = 16
+/** A comment line now and then, so proxies keep an idle stream open. */
+const HEARTBEAT_MS = 15_000
+
+const slots = createOpenSlots()
+
+/** Holds the response open as an event stream of the owner's change notifications until the browser leaves. */
+export async function pipeSyncEvents(event: H3Event, ownerId: string, notifier: SyncNotifier): Promise<void> {
+  const release = slots.take(ownerId, MAX_SYNC_STREAMS_PER_OWNER)
+  if (!release) throw createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: `At most ${MAX_SYNC_STREAMS_PER_OWNER} open sync streams per account: close some tabs.` })
+  const response = event.node.res
+  let stop: (() => void) | undefined
+  let heartbeat: ReturnType<typeof setInterval> | undefined
+  try {
+    await new Promise<void>((resolve) => {
+      response.once('close', resolve)
+      notifier.subscribe(ownerId, (cursor) => {
+        if (!response.writableEnded) response.write(`data: ${JSON.stringify({ cursor })}\n\n`)
+      }).then((unsubscribe) => {
+        stop = unsubscribe
+        if (response.destroyed) return resolve()
+        response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' })
+        // The first event says the stream is live: the device pulls once, so nothing between its last pull and now is missed.
+        response.write('data: {"ready":true}\n\n')
+        heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS)
+      }, (error: Error) => {
+        console.error(`[sync] could not listen for changes: ${error.message}`)
+        response.destroy()
+        resolve()
+      })
+    })
+  }
+  finally {
+    clearInterval(heartbeat)
+    stop?.()
+    release()
+    if (!response.writableEnded) response.end()
+  }
+}

@@ -1,0 +1,31 @@
+import { useDatabase } from '../database/use-database'
+import { getRedisClient } from '../redis/redis-client'
+import { createSyncNotifier } from './sync-notifier'
+import type { SyncNotifier } from './sync-notifier'
+import { createSyncStore } from './sync-store'
+import type { SyncStore } from './sync-store'
+
+let store: SyncStore | undefined
+let notifier: SyncNotifier | undefined
+
+/** The instance's sync store, on its one database (opened on first use). */
+export function useSyncStore(): SyncStore {
+  store ??= createSyncStore(useDatabase().catch((error: Error) => {
+    throw createError({ statusCode: 503, statusMessage: 'Service Unavailable', message: `The server's database is unavailable: ${error.message}` })
+  }))
+  return store
+}
+
+/** The instance's notifier: across instances through `NUXT_REDIS_URL`'s pub/sub when set, else in-process. */
+export function useSyncNotifier(): SyncNotifier {
+  if (!notifier) {
+    const redisUrl = String(useRuntimeConfig().redisUrl ?? '').trim()
+    notifier = createSyncNotifier(redisUrl ? getRedisClient(redisUrl) : undefined)
+  }
+  return notifier
+}
+
+/** Whether this server offers sync (`NUXT_SYNC`): off by default, since it keeps a copy of every chat. */
+export function syncEnabled(): boolean {
+  return ['1', 'true', 'on'].includes(String(useRuntimeConfig().sync ?? '').trim().toLowerCase())
+}
