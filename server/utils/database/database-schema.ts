@@ -1,5 +1,6 @@
 import { bigint, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core'
 import type { WorkflowInput } from '../workflows/workflow-types'
+import { accounts, invites, passkeys, webauthnChallenges } from './account-tables'
 
 /**
  * The server's tables. Each row names its owner in `owner_id`: today the browser session's id (the only identity
@@ -16,4 +17,4 @@ export const workflows = pgTable('workflows', {
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
 }, table => [index('workflows_owner_created_idx').on(table.ownerId, table.createdAt)])
 
-export const databaseSchema = { workflows }
+export const databaseSchema = { workflows, accounts, passkeys, invites, webauthnChallenges }
