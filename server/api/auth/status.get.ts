@@ -22,5 +22,6 @@ export default defineEventHandler(async (event) => {
     }
   }
   const password = accessPassword(event)
-  return { passwordRequired: password !== '', accounts, signedIn: password === '' || isSignedIn(session, password), account: null, adminNeeded: false }
+  // without accounts the answer is what it always was (no `accounts` field means off)
+  return { passwordRequired: password !== '', signedIn: password === '' || isSignedIn(session, password) }
 })
