@@ -16,7 +16,7 @@ const authenticate = defineWebAuthnAuthenticateEventHandler({
   async getCredential(_event, credentialId) {
     const passkey = await (await useAccountStore()).getPasskey(String(credentialId))
     if (!passkey) throw createError({ statusCode: 401, message: 'This passkey is not one of this server\'s accounts (it may have been removed).' })
-    return { id: passkey.credentialId, publicKey: passkey.publicKey, counter: passkey.counter, transports: passkey.transports as never, accountId: passkey.accountId }
+    return { id: passkey.credentialId, publicKey: passkey.publicKey, counter: passkey.counter, backedUp: false, transports: passkey.transports as never, accountId: passkey.accountId }
   },
   async onSuccess(event, { credential, authenticationInfo }) {
     const store = await useAccountStore()

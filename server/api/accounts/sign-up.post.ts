@@ -13,7 +13,8 @@ const NEW_ACCOUNT_KEY = 'plugboardNewAccountId'
 const register = defineWebAuthnRegisterEventHandler({
   async validateUser(user) {
     const name = accountName(user.userName)
-    const invite = typeof (user as { invite?: unknown }).invite === 'string' ? (user as { invite: string }).invite : ''
+    const given = (user as unknown as { invite?: unknown }).invite
+    const invite = typeof given === 'string' ? given : ''
     const store = await useAccountStore()
     // checked before the person is asked for a passkey; the same checks run again in the transaction that creates it
     if (invite ? !(await store.inviteUsable(inviteTokenHash(invite), Date.now())) : (await store.countAccounts()) > 0) {
@@ -39,7 +40,7 @@ const register = defineWebAuthnRegisterEventHandler({
     const attempt = takenAttempt(event)
     const store = await useAccountStore()
     const account = { id: attempt.accountId, name: user.userName, createdAt: now }
-    const invite = (user as { invite?: string }).invite
+    const invite = (user as unknown as { invite?: string }).invite
     try {
       const created = invite
         ? await store.createFromInvite(inviteTokenHash(invite), account, passkeyRow(credential, now), now)
