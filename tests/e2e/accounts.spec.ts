@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import type { BrowserContext, Page } from '@playwright/test'
 import { waitForReady } from './helpers'
-import { startApp } from './support/app-instance'
+import { freePort, startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { addVirtualDevice, devicePasskeys, syncPasskeys } from './support/virtual-passkeys'
 import type { VirtualDevice } from './support/virtual-passkeys'
@@ -10,12 +10,18 @@ import type { VirtualDevice } from './support/virtual-passkeys'
 // invites a member who signs up in another browser, each sees only their own records, and the server is probed as
 // an attacker would (another account's ids, no session, a used or forged invite, a replayed challenge, another
 // origin, a removed account's session). Steps build on each other: one server, in order.
-test.describe.configure({ mode: 'serial' })
+// The embedded database opens on the first request: seconds on a loaded machine.
+test.describe.configure({ mode: 'serial', timeout: 120_000 })
 
 let app: AppInstance
+/** Where the browsers open the app: passkeys need a host name (an IP address is never a relying party). */
+let site = ''
 const contexts: BrowserContext[] = []
 test.beforeAll(async () => {
-  app = await startApp({ NUXT_ACCOUNTS: 'passkeys' })
+  test.setTimeout(180_000)
+  const port = await freePort()
+  site = `http://localhost:${port}`
+  app = await startApp({ NUXT_ACCOUNTS: 'passkeys', NUXT_ACCOUNTS_ORIGIN: site }, { port })
 })
 test.afterAll(async () => {
   for (const context of contexts) await context.close()
@@ -54,7 +60,7 @@ test('the first person makes the admin account with a passkey; no API answers be
     expect((await app.fetchWithSession(path)).status, path).toBe(401)
   }
   admin = await device(browser)
-  await admin.page.goto(app.url)
+  await admin.page.goto(site)
   await expect(admin.page).toHaveURL(/\/sign-in/)
   await admin.page.getByTestId('account-name').fill('Ada')
   await admin.page.getByTestId('passkey-sign-up-submit').click()
@@ -78,7 +84,7 @@ test('the admin invites; the invited person signs up in another browser and sees
   await expect(admin.page.getByTestId('account-who')).toContainText('Ada')
   await admin.page.getByTestId('account-invite').click()
   inviteUrl = await admin.page.getByTestId('account-invite-url').inputValue()
-  expect(inviteUrl).toMatch(new RegExp(`^${app.url}/invite/[\\w-]{43}$`))
+  expect(inviteUrl).toMatch(new RegExp(`^${site}/invite/[\\w-]{43}$`))
 
   member = await device(browser)
   await member.page.goto(inviteUrl)
@@ -116,7 +122,7 @@ test('account B asking for A\'s workflows, jobs and event streams by id gets 404
 
 test('a used, forged or guessed invite is refused', async ({ browser }) => {
   const stranger = await device(browser)
-  for (const url of [inviteUrl, `${app.url}/invite/forged-token`]) {
+  for (const url of [inviteUrl, `${site}/invite/forged-token`]) {
     await stranger.page.goto(url)
     await stranger.page.getByTestId('account-name').fill('Mallory')
     await stranger.page.getByTestId('passkey-sign-up-submit').click()
@@ -152,6 +158,7 @@ test('a replayed WebAuthn answer is refused; so are requests from another origin
   const cookie = await member.page.context().cookies().then(cookies => cookies.map(item => `${item.name}=${item.value}`).join('; '))
   const crossSite = await fetch(`${app.url}/api/accounts/sign-in`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', 'origin': 'http://evil.example' }, body: '{"verify":false}' })
   expect(crossSite.status).toBe(403)
+  // a Host and X-Forwarded-Host of the attacker's own site: the passkey origin is the configured one
   const spoofedHost = await fetch(`${app.url}/api/accounts/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', 'origin': 'http://evil.example', 'host': 'evil.example', 'x-forwarded-host': 'evil.example' }, body: '{"verify":false}' })
   expect(spoofedHost.status).toBe(403)
   const noSession = await fetch(`${app.url}/api/workflows`)
@@ -162,7 +169,7 @@ test('a replayed WebAuthn answer is refused; so are requests from another origin
 test('the admin signs in on a second device with a synced passkey, and adds a passkey from Settings', async ({ browser }) => {
   const laptop = await device(browser)
   await syncPasskeys(admin.device, laptop.device)
-  await laptop.page.goto(app.url)
+  await laptop.page.goto(site)
   await laptop.page.getByTestId('passkey-sign-in').click()
   await waitForReady(laptop.page)
   expect((await api(laptop.page, '/api/workflows')).body.workflows.map((row: { name: string }) => row.name)).toEqual(['Ada digest'])
@@ -178,7 +185,7 @@ test('the admin signs in on a second device with a synced passkey, and adds a pa
   await expect(laptop.page.getByTestId('account-passkeys').locator('li')).toHaveCount(2)
   const phone = await device(browser)
   await syncPasskeys({ cdp: laptop.device.cdp, authenticatorId: fresh.authenticatorId }, phone.device)
-  await phone.page.goto(app.url)
+  await phone.page.goto(site)
   await phone.page.getByTestId('passkey-sign-in').click()
   await waitForReady(phone.page)
   expect((await api(phone.page, '/api/accounts/me')).body.account.name).toBe('Ada')

@@ -1,5 +1,5 @@
 import { requireOwner } from '../../utils/accounts/request-owner'
-import { countPasskeyAttempt, passkeyRow, preparePasskeyRequest, storeChallenge, takeChallenge, takenAttempt } from '../../utils/accounts/passkey-ceremony'
+import { countPasskeyAttempt, passkeyRow, passkeyStepAnswer, preparePasskeyRequest, storeChallenge, takeChallenge, takenAttempt } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
 
 /** The signed-in account, or 401; the registration steps below run only for it. */
@@ -40,6 +40,5 @@ const register = defineWebAuthnRegisterEventHandler({
 
 export default defineEventHandler(async (event) => {
   preparePasskeyRequest(event)
-  const verification = await register(event) as { verified?: boolean } | undefined
-  return { verified: verification?.verified === true }
+  return passkeyStepAnswer(await register(event))
 })

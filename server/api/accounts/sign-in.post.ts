@@ -1,4 +1,4 @@
-import { countPasskeyAttempt, preparePasskeyRequest, storeChallenge, takeChallenge } from '../../utils/accounts/passkey-ceremony'
+import { countPasskeyAttempt, passkeyStepAnswer, preparePasskeyRequest, storeChallenge, takeChallenge } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
 import { signInAccountSession } from '../../utils/security/browser-session'
 
@@ -29,6 +29,5 @@ const authenticate = defineWebAuthnAuthenticateEventHandler({
 
 export default defineEventHandler(async (event) => {
   preparePasskeyRequest(event)
-  const verification = await authenticate(event) as { verified?: boolean } | undefined
-  return { verified: verification?.verified === true }
+  return passkeyStepAnswer(await authenticate(event))
 })

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { accountName, countPasskeyAttempt, inviteTokenHash, passkeyRow, preparePasskeyRequest, refusalAsHttp, storeChallenge, takeChallenge, takenAttempt } from '../../utils/accounts/passkey-ceremony'
+import { accountName, countPasskeyAttempt, passkeyStepAnswer, inviteTokenHash, passkeyRow, preparePasskeyRequest, refusalAsHttp, storeChallenge, takeChallenge, takenAttempt } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
 import { signInAccountSession } from '../../utils/security/browser-session'
 
@@ -55,6 +55,5 @@ const register = defineWebAuthnRegisterEventHandler({
 
 export default defineEventHandler(async (event) => {
   preparePasskeyRequest(event)
-  const verification = await register(event) as { verified?: boolean } | undefined
-  return { verified: verification?.verified === true }
+  return passkeyStepAnswer(await register(event))
 })

@@ -89,3 +89,12 @@ export function passkeyRow(credential: { id: string, publicKey: string, counter:
 export function refusalAsHttp(error: unknown): unknown {
   return error instanceof AccountRefusal ? createError({ statusCode: 403, statusMessage: 'Forbidden', message: error.message }) : error
 }
+
+/**
+ * What a passkey route answers: the options step as nuxt-auth-utils made it (the browser needs them whole), the
+ * verification step cut to `{ verified }` (its details are the server's business).
+ */
+export function passkeyStepAnswer(result: unknown): unknown {
+  if (result && typeof result === 'object' && 'verified' in result) return { verified: (result as { verified?: unknown }).verified === true }
+  return result
+}
