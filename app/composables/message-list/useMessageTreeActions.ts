@@ -1,0 +1,53 @@
+import { computed, provide, type Ref } from 'vue'
+import type { MessageRecord } from '~/db/types'
+import { deleteBranch, switchBranch } from '~/db/message-branches'
+import { forkThread } from '~/db/fork-thread'
+import { busyThreadIds } from '~/db/thread-lock'
+import { messageTreeActionsKey } from '~/utils/chat/message-list/message-tree-actions'
+import type { useChat } from '~/composables/useChat'
+import { useBranchPositions } from '~/composables/useBranchPositions'
+
+export interface MessageTreeActionsOptions {
+  threadId: Ref<string | undefined>
+  /** The rows the list shows, whose branch positions the switcher reads. */
+  rows: Ref<MessageRecord[]>
+  chat: ReturnType<typeof useChat>
+  /** Shows another chat (a fork opens the new one). */
+  openThread: (id: string) => Promise<unknown>
+}
+
+/** Provides Edit, regenerate, branch switcher, fork and delete to the messages of the open chat. */
+export function useMessageTreeActions({ threadId, rows, chat, openThread }: MessageTreeActionsOptions) {
+  const toast = useToast()
+  const { positions, refresh } = useBranchPositions(rows)
+
+  /** Runs a change to the chat's tree; a failure is told, never thrown into the list. */
+  async function changeTree(title: string, change: () => Promise<unknown>) {
+    if (chat.streaming.value) return
+    try {
+      // A reply written in another tab goes on at the end of the branch shown: moving it under that reply is refused.
+      if (threadId.value && (await busyThreadIds()).has(threadId.value)) throw new Error('A reply to this chat is being written in another tab. Try again when it has finished.')
+      await change()
+    }
+    catch (error) {
+      toast.add({ title, description: (error as Error).message, color: 'error' })
+    }
+  }
+
+  provide(messageTreeActionsKey, {
+    busy: computed(() => chat.streaming.value || chat.busyElsewhere.value),
+    positionOf: messageId => positions.value.get(messageId),
+    edit: async (messageId, text) => {
+      let sent = false
+      await changeTree('Could not send the edited message', async () => (sent = await chat.edit(messageId, text)))
+      return sent
+    },
+    regenerate: messageId => changeTree('Could not regenerate the reply', () => chat.regenerate(messageId)),
+    switchTo: messageId => changeTree('Could not switch branch', () => switchBranch(messageId)),
+    fork: messageId => changeTree('Could not branch into a new chat', async () => openThread((await forkThread(messageId)).id)),
+    remove: messageId => changeTree('Could not delete the message', async () => {
+      await deleteBranch(messageId)
+      await refresh()
+    }),
+  })
+}
