@@ -36,7 +36,9 @@ export default defineNuxtConfig({
   devtools: { enabled: false },
   ui: { fonts: false },
   // Sessions only on the server (server/utils/security): the app asks /api/auth/status itself.
-  auth: { loadStrategy: 'none' },
+  // WebAuthn on for accounts with passkeys (NUXT_ACCOUNTS=passkeys); its browser half is imported by the sign-in
+  // page and Settings → Account only, never by the first screen.
+  auth: { loadStrategy: 'none', webAuthn: true },
   // Icons: any Iconify icon, since tools pick icons at run time, always through the app's own server
   // (modules/iconify-offline.ts answers @nuxt/icon's route): the installed @iconify-json/* sets offline, any other set
   // fetched by the server from NUXT_ICONIFY_API_URL and cached. The icons named in the source are bundled into the
@@ -60,8 +62,15 @@ export default defineNuxtConfig({
     openrouterAllowWebSearch: false,
     /** Let requests on the server's key choose providers (`provider`, `:nitro` models). */
     openrouterAllowProviderRouting: false,
-    /** When set, every /api route but signing in needs this password. */
+    /** When set, every /api route but signing in needs this password. Ignored when accounts are on. */
     accessPassword: '',
+    /**
+     * `off` (default): one person, browser sessions. `passkeys`: people sign up and in with passkeys; the first
+     * account is the admin, who invites the others. Wins over accessPassword.
+     */
+    accounts: 'off',
+    /** With accounts: the site's origin passkeys are bound to (`https://chat.example.com`); empty = the request's own. */
+    accountsOrigin: '',
     /** Model requests a minute, per session and per IP. */
     rateLimitPerMinute: 30,
     /** Body limit of chat routes, in bytes (2 MB). */

@@ -9,7 +9,7 @@ import { listenApp } from './helpers/listen-app'
 import type { ListeningApp } from './helpers/listen-app'
 
 const store = createMemoryJobStore()
-vi.mock('~~/server/utils/background-jobs/control/job-access', () => ({ requireSessionId: async () => 's1' }))
+vi.mock('~~/server/utils/accounts/request-owner', () => ({ requireOwner: async () => ({ ownerId: 's1', accountId: null, role: null }) }))
 vi.mock('~~/server/utils/background-jobs/store/chat-job-store', () => ({ chatJobStore: () => store }))
 
 const runtimeConfig: Record<string, unknown> = {

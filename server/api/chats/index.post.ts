@@ -8,7 +8,7 @@ import { checkOpenRouterBody } from '../../utils/openrouter-body-policy'
 import { readOpenRouterPolicy } from '../../utils/openrouter-policy'
 import { OPENROUTER_NO_KEY_MESSAGE } from '../../utils/openrouter-proxy'
 import { chatJobStore } from '../../utils/background-jobs/store/chat-job-store'
-import { requireSessionId } from '../../utils/background-jobs/control/job-access'
+import { requireOwner } from '../../utils/accounts/request-owner'
 import { memoryKeyTimings, useChatQueue } from '../../utils/background-jobs/runner/chat-worker'
 import { startMemoryKeyChatJob } from '../../utils/background-jobs/store/memory-key-jobs'
 import { createChatJob } from '../../utils/background-jobs/runner/stream-handler'
@@ -55,7 +55,7 @@ const startChatSchema = z.object({
  */
 export default defineEventHandler(async (event) => {
   const config = useRuntimeConfig(event)
-  const sessionId = await requireSessionId(event)
+  const sessionId = (await requireOwner(event)).ownerId
   const parsed = startChatSchema.safeParse(await readBoundedJson(event, imageChatBodyLimitBytes(config.maxImageBodyBytes, chatBodyLimitBytes(config.maxBodyBytes))))
   if (!parsed.success) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Invalid chat: ${parsed.error.issues[0]?.message ?? 'bad body'}` })
   const body = parsed.data

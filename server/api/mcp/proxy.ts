@@ -1,6 +1,6 @@
 import { relayMcpRequest } from '../../utils/mcp/mcp-proxy'
 import { takeRelaySlot, MAX_RELAYED_REQUESTS_PER_SESSION } from '../../utils/mcp/relay-slots'
-import { readBrowserSession } from '../../utils/security/browser-session'
+import { requireOwner } from '../../utils/accounts/request-owner'
 
 /**
  * /api/mcp/proxy?url=<MCP server URL> (GET, POST, DELETE): relays a browser's MCP requests to a server the operator
@@ -8,8 +8,8 @@ import { readBrowserSession } from '../../utils/security/browser-session'
  * the rate limit; here each session may hold a bounded number of relayed requests open at once.
  */
 export default defineEventHandler(async (event) => {
-  const session = await readBrowserSession(event)
-  const release = takeRelaySlot(session?.id ?? 'no-session')
+  const { ownerId } = await requireOwner(event)
+  const release = takeRelaySlot(ownerId)
   if (!release) {
     throw createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: `At most ${MAX_RELAYED_REQUESTS_PER_SESSION} MCP requests of one page can be relayed at once. Remove servers you do not use.` })
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readBoundedJson } from '../../utils/http/read-bounded-body'
 import { SMALL_BODY_LIMIT_BYTES } from '../../utils/http/request-limits'
-import { requireSessionId } from '../../utils/background-jobs/control/job-access'
+import { requireOwner } from '../../utils/accounts/request-owner'
 import { useWorkflowStore } from '../../utils/workflows/use-workflow-store'
 import { invalidWorkflow } from '../../utils/workflows/workflow-access'
 import { MAX_WORKFLOWS_PER_SESSION, workflowInputSchema } from '../../utils/workflows/workflow-types'
@@ -9,7 +9,7 @@ import type { Workflow } from '../../utils/workflows/workflow-types'
 
 /** POST /api/workflows `{ name, systemPrompt, model, tools, firstMessage? }`: saves a workflow for this session (201). */
 export default defineEventHandler(async (event) => {
-  const sessionId = await requireSessionId(event)
+  const sessionId = (await requireOwner(event)).ownerId
   const parsed = workflowInputSchema.safeParse(await readBoundedJson(event, SMALL_BODY_LIMIT_BYTES))
   if (!parsed.success) throw invalidWorkflow(parsed.error.issues)
   const now = Date.now()

@@ -1,21 +1,46 @@
 import type { H3Event } from 'h3'
 import { readBrowserSession } from '../security/browser-session'
+import type { BrowserSession } from '../security/browser-session'
+import { accountsOn } from './accounts-mode'
+import { useAccountStore } from './use-account-store'
 
-/** Who a request acts for: the owner of the rows it reads and writes. */
+/** Who a request acts for: the one id every owned record (workflows, jobs, slots, rate limits) is keyed by. */
 export interface RequestOwner {
-  /** The `owner_id` of the server's rows. */
+  /** Accounts off: the browser session's id. Accounts on: the account's id. */
   ownerId: string
-  /** The signed-in account, when accounts are on. */
   accountId: string | null
   role: 'admin' | 'member' | null
 }
 
+const OWNER_KEY = 'plugboardOwner'
+
+function unauthorized(message: string): Error {
+  return createError({ statusCode: 401, statusMessage: 'Unauthorized', message })
+}
+
 /**
- * The owner of the request. Without accounts the browser session is the only identity there is, so its id owns
- * the rows; a request without a session gets 401. (With accounts on, the signed-in account owns them.)
+ * The caller's owner identity, or 401. Accounts off: the browser session as before. Accounts on
+ * (`NUXT_ACCOUNTS=passkeys`): the signed-in account, looked up on every request so a removed account's session
+ * stops at once. Kept on the event, so the guard and the route ask the database once.
  */
 export async function requireOwner(event: H3Event): Promise<RequestOwner> {
-  const session = await readBrowserSession(event)
-  if (!session) throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session. Reload the app.' })
-  return { ownerId: session.id, accountId: null, role: null }
+  const known = event.context[OWNER_KEY] as RequestOwner | undefined
+  if (known) return known
+  const owner = await resolveOwner(event, await readBrowserSession(event))
+  event.context[OWNER_KEY] = owner
+  return owner
+}
+
+async function resolveOwner(event: H3Event, session: BrowserSession | undefined): Promise<RequestOwner> {
+  if (!accountsOn(event)) {
+    if (!session) throw unauthorized('No session. Reload the app.')
+    return { ownerId: session.id, accountId: null, role: null }
+  }
+  if (!session?.accountId) throw unauthorized('Sign in with your passkey to use this server: it has accounts.')
+  const store = await useAccountStore().catch((error: unknown) => {
+    throw createError({ statusCode: 503, statusMessage: 'Service Unavailable', message: `The server's database is not available: ${error instanceof Error ? error.message : String(error)}` })
+  })
+  const account = await store.getAccount(session.accountId)
+  if (!account) throw unauthorized('This account no longer exists on this server. Sign in with another one.')
+  return { ownerId: account.id, accountId: account.id, role: account.role }
 }

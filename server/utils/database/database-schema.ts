@@ -1,6 +1,7 @@
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import type { ShareSnapshot } from '#shared/share/share-snapshot'
 import type { WorkflowInput } from '../workflows/workflow-types'
+import { accounts, invites, passkeys, webauthnChallenges } from './account-tables'
 
 /**
  * The server's tables. Each row names its owner in `owner_id`: today the browser session's id (the only identity
@@ -61,4 +62,4 @@ export const syncUsage = pgTable('sync_usage', {
   bytes: bigint('bytes', { mode: 'number' }).notNull(),
 })
 
-export const databaseSchema = { workflows, shareLinks, syncRecords, syncUsage }
+export const databaseSchema = { workflows, accounts, passkeys, invites, webauthnChallenges, shareLinks, syncRecords, syncUsage }

@@ -3,6 +3,8 @@ import { bodyTooLargeError } from '../http/read-bounded-body'
 import { SHARE_BODY_LIMIT_BYTES, SHARE_TOO_LARGE_MESSAGE } from '#shared/share/share-snapshot'
 import { MAX_PUSH_BYTES } from '#shared/sync/sync-limits'
 import { chatBodyLimitBytes, imageChatBodyLimitBytes, SMALL_BODY_LIMIT_BYTES, TOOL_BODY_LIMIT_BYTES } from '../http/request-limits'
+import { accountsOn } from '../accounts/accounts-mode'
+import { requireOwner } from '../accounts/request-owner'
 import { isSignedIn, readBrowserSession } from './browser-session'
 import { crossSiteReason } from './cross-site'
 import { consumeRateLimit } from './rate-limit'
@@ -10,6 +12,9 @@ import type { RateLimitBucket } from './rate-limit'
 
 /** Routes that answer without a signed-in session in password mode: the ones that sign in. */
 const SIGN_IN_ROUTES = new Set(['/api/auth/status', '/api/auth/sign-in'])
+
+/** With accounts on, the routes that answer before an account signs in: signing up (admin or invite) and in. */
+const ACCOUNT_SIGN_IN_ROUTES = new Set(['/api/auth/status', '/api/accounts/sign-up', '/api/accounts/sign-in', '/api/accounts/sign-out'])
 
 /**
  * Model routes and server tool routes: only the app's own page may use them, and each chat request and each tool
@@ -62,8 +67,12 @@ function isToolRoute(path: string): boolean {
   return path.startsWith('/api/tools/') || path.startsWith('/api/mcp/') || (path.startsWith('/api/chats/') && path.endsWith('/tool-results'))
 }
 
-/** The operator's access password (`NUXT_ACCESS_PASSWORD`), or '' when the app is open. */
+/**
+ * The operator's access password (`NUXT_ACCESS_PASSWORD`), or '' when the app is open. With accounts on
+ * (`NUXT_ACCOUNTS=passkeys`) the accounts decide who may come in and the password is not asked.
+ */
 export function accessPassword(event: H3Event): string {
+  if (accountsOn(event)) return ''
   return String(useRuntimeConfig(event).accessPassword ?? '')
 }
 
@@ -83,6 +92,11 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   const crossSite = crossSiteReason(event)
   if (crossSite) throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: crossSite })
 
+  // with accounts on, every route but signing in needs a signed-in account that still exists (401 otherwise)
+  if (accountsOn(event)) {
+    if (ACCOUNT_SIGN_IN_ROUTES.has(path)) return
+    await requireOwner(event)
+  }
   const password = accessPassword(event)
   if (SIGN_IN_ROUTES.has(path)) return
   if (path.startsWith(SHARED_READ_PREFIX)) {
@@ -101,7 +115,8 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
     throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session: the model, tool and chat routes answer only the app\'s own page. Reload the app.' })
   }
   const bucket = countedBucket(event.method, path, modelRoute.bucket)
-  if (bucket) await consumeRateLimit(event, bucket, session.id)
+  // counted per owner: per account with accounts on (all its devices share one budget), else per session
+  if (bucket) await consumeRateLimit(event, bucket, (await requireOwner(event)).ownerId)
 }
 
 /**

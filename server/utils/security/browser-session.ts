@@ -11,6 +11,8 @@ export interface BrowserSessionData {
   issuedAt?: number
   /** Set at sign-in in password mode: the fingerprint of the password signed in with. */
   accessKey?: string
+  /** Set at sign-in with a passkey (`NUXT_ACCOUNTS=passkeys`): the account this browser acts for. */
+  accountId?: string
 }
 
 /** A session as read from the request: its id (rate limits count per id) and data. */
@@ -55,4 +57,14 @@ export function isSignedIn(session: BrowserSession | undefined, password: string
 /** Marks the browser's session as signed in with `password`. */
 export async function signInBrowserSession(event: H3Event, password: string): Promise<void> {
   await replaceUserSession(event, { issuedAt: Date.now(), accessKey: accessPasswordFingerprint(password) }, cookieOptions(event))
+}
+
+/** Signs the browser in to an account: a fresh session (new id), so nothing of the one before carries over. */
+export async function signInAccountSession(event: H3Event, accountId: string): Promise<void> {
+  await replaceUserSession(event, { issuedAt: Date.now(), accountId }, cookieOptions(event))
+}
+
+/** Signs the browser out of its account, keeping a plain session so the app's page keeps working. */
+export async function signOutAccountSession(event: H3Event): Promise<void> {
+  await replaceUserSession(event, { issuedAt: Date.now() }, cookieOptions(event))
 }

@@ -1,12 +1,12 @@
 import type { H3Event } from 'h3'
-import { requireSessionId } from '../background-jobs/control/job-access'
+import { requireOwner } from '../accounts/request-owner'
 import { useWorkflowStore } from './use-workflow-store'
 import type { Workflow } from './workflow-types'
 
-/** The workflow named by the route, when the request's session owns it; anybody else's answers 404 like a missing one. */
+/** The workflow named by the route, when the request's owner (session or account) owns it; anybody else's answers 404 like a missing one. */
 export async function requireOwnWorkflow(event: H3Event): Promise<Workflow> {
-  const sessionId = await requireSessionId(event)
-  const workflow = await useWorkflowStore().get(sessionId, getRouterParam(event, 'id') ?? '')
+  const { ownerId } = await requireOwner(event)
+  const workflow = await useWorkflowStore().get(ownerId, getRouterParam(event, 'id') ?? '')
   if (!workflow) throw createError({ statusCode: 404, statusMessage: 'Not Found', message: 'No such workflow.' })
   return workflow
 }

@@ -1,7 +1,13 @@
-/** GET /api/auth/status: whether the server wants a password and whether this browser is signed in. */
+/** GET /api/auth/status: whether the server wants a password or an account, and whether this browser is signed in. */
 export interface AccessStatus {
   passwordRequired: boolean
   signedIn: boolean
+  /** `passkeys` when the server has accounts (NUXT_ACCOUNTS); missing from older servers. */
+  accounts?: 'off' | 'passkeys'
+  /** With accounts: the signed-in account. */
+  account?: { id: string, name: string, role: 'admin' | 'member' } | null
+  /** With accounts: no account exists yet, so the first one made becomes the admin. */
+  adminNeeded?: boolean
 }
 
 let pending: Promise<AccessStatus> | undefined

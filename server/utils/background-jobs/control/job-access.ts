@@ -1,13 +1,14 @@
 import type { H3Event } from 'h3'
-import { readBrowserSession } from '../../security/browser-session'
+import { requireOwner } from '../../accounts/request-owner'
 import type { JobRecord, JobStore } from '../store/job-store-types'
 import { chatJobStore } from '../store/chat-job-store'
 
-/** The session id of the request; the guard has already refused requests without one on /api/chats. */
+/**
+ * The owner id of the request (`requireOwner`): the browser session's id, or the account's with accounts on. Jobs
+ * keep it in their `sessionId` field, so with accounts a job belongs to the account on every device.
+ */
 export async function requireSessionId(event: H3Event): Promise<string> {
-  const session = await readBrowserSession(event)
-  if (!session) throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session. Reload the app.' })
-  return session.id
+  return (await requireOwner(event)).ownerId
 }
 
 /**
@@ -15,7 +16,7 @@ export async function requireSessionId(event: H3Event): Promise<string> {
  * like a missing one, so ids cannot be probed.
  */
 export async function requireOwnChatJob(event: H3Event): Promise<JobRecord> {
-  const job = await findOwnChatJob(chatJobStore(), await requireSessionId(event), getRouterParam(event, 'id') ?? '')
+  const job = await findOwnChatJob(chatJobStore(), (await requireOwner(event)).ownerId, getRouterParam(event, 'id') ?? '')
   if (!job) throw createError({ statusCode: 404, statusMessage: 'Not Found', message: 'No such chat job.' })
   return job
 }

@@ -1,0 +1,13 @@
+/** The words to show for a failed passkey step: the server's message, or the browser's (e.g. the person cancelled). */
+export function passkeyErrorMessage(error: unknown): string {
+  const data = (error as { data?: { message?: string } }).data
+  if (data?.message) return data.message
+  if (error instanceof Error && error.name === 'NotAllowedError') return 'The passkey was not used: the request was cancelled or timed out.'
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Only a path of this app: never an absolute or protocol-relative URL from the query (open redirect). */
+export function safeRedirect(target: unknown): string {
+  const path = typeof target === 'string' ? target : '/'
+  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? path : '/'
+}
