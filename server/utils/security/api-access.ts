@@ -92,6 +92,11 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   const crossSite = crossSiteReason(event)
   if (crossSite) throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: crossSite })
 
+  // a shared chat's link is its own credential: no session, password or account is asked
+  if (path.startsWith(SHARED_READ_PREFIX)) {
+    if (event.method !== 'GET' && event.method !== 'HEAD') throw createError({ statusCode: 405, statusMessage: 'Method Not Allowed', message: 'A shared chat can only be read.' })
+    return consumeRateLimit(event, 'tool', undefined)
+  }
   // with accounts on, every route but signing in needs a signed-in account that still exists (401 otherwise)
   if (accountsOn(event)) {
     if (ACCOUNT_SIGN_IN_ROUTES.has(path)) return
@@ -99,10 +104,6 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   }
   const password = accessPassword(event)
   if (SIGN_IN_ROUTES.has(path)) return
-  if (path.startsWith(SHARED_READ_PREFIX)) {
-    if (event.method !== 'GET' && event.method !== 'HEAD') throw createError({ statusCode: 405, statusMessage: 'Method Not Allowed', message: 'A shared chat can only be read.' })
-    return consumeRateLimit(event, 'tool', undefined)
-  }
   const session = await readBrowserSession(event)
   if (password && !isSignedIn(session, password)) {
     throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Sign in to use this server: it is protected by a password.' })
