@@ -72,7 +72,7 @@ describe('markInterrupted on a database written by an earlier version', () => {
       opened.push(db)
       setDatabase(db)
       await db.open()
-      expect(db.verno).toBe(8)
+      expect(db.verno).toBe(9)
       expect(await db.messages.count()).toBe(messages.length)
       expect(await db.messages.where('toolStatus').equals('running').primaryKeys()).toEqual(expect.arrayContaining(['cut-tool', 'server-tool']))
 
