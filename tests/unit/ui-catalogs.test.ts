@@ -1,0 +1,65 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const LOCALES_DIR = join(import.meta.dirname, '../../i18n/locales')
+
+type Catalog = { [key: string]: string | Catalog }
+
+function read(code: string): Catalog {
+  return JSON.parse(readFileSync(join(LOCALES_DIR, `${code}.json`), 'utf8')) as Catalog
+}
+
+/** Every message of a catalog by its dotted key. */
+function flatten(catalog: Catalog, prefix = ''): Map<string, string> {
+  const messages = new Map<string, string>()
+  for (const [key, value] of Object.entries(catalog)) {
+    if (typeof value === 'string') messages.set(prefix + key, value)
+    else for (const [inner, text] of flatten(value, `${prefix}${key}.`)) messages.set(inner, text)
+  }
+  return messages
+}
+
+/** A message's named placeholders (`{count}`), sorted, once each. */
+function placeholders(message: string): string[] {
+  return [...new Set([...message.matchAll(/\{\s*([\w.]+)\s*\}/g)].map(match => match[1]!))].sort()
+}
+
+/** The number of plural forms (`one | many`). */
+const pluralForms = (message: string) => message.split(' | ').length
+
+const english = flatten(read('en'))
+const others = readdirSync(LOCALES_DIR).filter(name => name.endsWith('.json') && name !== 'en.json').map(name => name.replace(/\.json$/, ''))
+
+describe('UI catalogs', () => {
+  it('holds English and at least two complete languages', () => {
+    expect(others.sort()).toEqual(['de', 'es'])
+    expect(english.size).toBeGreaterThan(100)
+  })
+
+  for (const code of others) {
+    const catalog = flatten(read(code))
+
+    it(`${code} has exactly English's keys`, () => {
+      expect([...catalog.keys()].filter(key => !english.has(key))).toEqual([])
+      expect([...english.keys()].filter(key => !catalog.has(key))).toEqual([])
+    })
+
+    it(`${code} uses the same placeholders and plural forms as English in every message`, () => {
+      const mismatches = [...english].filter(([key, text]) => {
+        const translated = catalog.get(key) ?? ''
+        return placeholders(translated).join() !== placeholders(text).join() || pluralForms(translated) !== pluralForms(text)
+      }).map(([key]) => key)
+      expect(mismatches).toEqual([])
+    })
+
+    it(`${code} leaves no message empty`, () => {
+      expect([...catalog].filter(([, text]) => !text.trim()).map(([key]) => key)).toEqual([])
+    })
+  }
+
+  it('finds a placeholder that differs (the check can fail)', () => {
+    expect(placeholders('Rename “{title}”')).not.toEqual(placeholders('„{titel}“ umbenennen'))
+    expect(placeholders('{count} results')).toEqual(placeholders('{count} Ergebnisse'))
+  })
+})
