@@ -3,6 +3,7 @@
 // `npm run lint`; `npm test` runs it first.
 import withNuxt from './.nuxt/eslint.config.mjs'
 import layers from './eslint/boundaries.mjs'
+import uiText from './eslint/ui-text.mjs'
 
 export default withNuxt(
   { ignores: ['bench/results/**', 'tests/fixtures/corpora/**', 'tool-registry.generated.json'] },
@@ -37,4 +38,5 @@ export default withNuxt(
     },
   },
   ...layers,
+  ...uiText,
 )
