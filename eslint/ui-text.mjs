@@ -12,8 +12,6 @@ export const NOT_YET_CONVERTED = [
   'app/components/chat/ChatParametersFields.vue',
   'app/components/chat/ChatPresets.vue',
   'app/components/chat/ChatThreadSettings.vue',
-  'app/components/chat/ChatToolApproval.vue',
-  'app/components/chat/ChatToolCard.vue',
   'app/components/chat/ChatToolCatalogItem.vue',
   'app/components/chat/ChatToolSettingsForm.vue',
   'app/components/chat/ChatUsageBreakdown.vue',
