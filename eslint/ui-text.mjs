@@ -14,14 +14,10 @@ export const NOT_YET_CONVERTED = [
   'app/components/chat/ChatThreadSettings.vue',
   'app/components/chat/ChatToolCatalogItem.vue',
   'app/components/chat/ChatToolSettingsForm.vue',
-  'app/components/chat/ChatUsageBreakdown.vue',
   'app/components/chat/ChatUserTools.vue',
   'app/components/chat/ChatWorkflowsPanel.vue',
   'app/components/user-tools/UserToolsEditor.vue',
-  'app/components/user-tools/UserToolsNewButton.vue',
   'app/pages/audit.vue',
-  'app/pages/oauth/callback.vue',
-  'app/pages/sign-in.vue',
   'app/pages/tools.vue',
 ]
 
