@@ -12,7 +12,6 @@ export const NOT_YET_CONVERTED = [
   'app/components/chat/ChatWorkflowsPanel.vue',
   'app/components/user-tools/UserToolsEditor.vue',
   'app/pages/audit.vue',
-  'app/pages/tools.vue',
 ]
 
 export default [
