@@ -7,7 +7,6 @@ export const NOT_YET_CONVERTED = [
   'app/components/audit/AuditFilters.vue',
   'app/components/audit/AuditRunDetails.vue',
   'app/components/chat/ChatMcpServers.vue',
-  'app/components/chat/ChatToolCatalogItem.vue',
   'app/components/chat/ChatUserTools.vue',
   'app/components/chat/ChatWorkflowsPanel.vue',
   'app/components/user-tools/UserToolsEditor.vue',
