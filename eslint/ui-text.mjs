@@ -8,7 +8,6 @@ export const NOT_YET_CONVERTED = [
   'app/components/audit/AuditRunDetails.vue',
   'app/components/chat/ChatMcpServers.vue',
   'app/components/chat/ChatUserTools.vue',
-  'app/components/chat/ChatWorkflowsPanel.vue',
   'app/components/user-tools/UserToolsEditor.vue',
   'app/pages/audit.vue',
 ]
