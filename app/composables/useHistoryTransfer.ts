@@ -10,6 +10,7 @@ import { HistoryImportError } from '~/utils/chat/history-transfer/history-import
  */
 export function useHistoryTransfer() {
   const toast = useToast()
+  const { t } = useI18n()
   const busy = shallowRef(false)
   const transfer = () => import('~/utils/chat/history-transfer/history-transfer')
 
@@ -20,7 +21,7 @@ export function useHistoryTransfer() {
       if (file) downloadText([file.text], file.fileName, file.type)
     }
     catch (error) {
-      toast.add({ title: 'Could not export', description: (error as Error).message, color: 'error' })
+      toast.add({ title: t('history.exportFailed'), description: (error as Error).message, color: 'error' })
     }
   }
 
@@ -35,8 +36,8 @@ export function useHistoryTransfer() {
     catch (error) {
       const problems = error instanceof HistoryImportError ? error.problems : [(error as Error).message]
       toast.add({
-        title: `${file.name} was not imported`,
-        description: problems.slice(0, 4).join('\n') + (problems.length > 4 ? `\n…and ${problems.length - 4} more` : ''),
+        title: t('history.notImported', { name: file.name }),
+        description: problems.slice(0, 4).join('\n') + (problems.length > 4 ? `\n${t('history.moreProblems', { count: problems.length - 4 })}` : ''),
         color: 'error',
         duration: 15_000,
       })
