@@ -6,11 +6,10 @@ import { storageStatus } from '~/db/storage-status'
  * sentence to show the user when they are not.
  */
 export function useStorageStatus() {
-  const { t } = useI18n()
   const persistent = computed(() => storageStatus.value.persistent)
   const warning = computed(() => storageStatus.value.persistent
     ? undefined
-    : t('storage.memoryOnly', { reason: storageStatus.value.reason ?? t('storage.noIndexedDb') }))
+    : `Chats are kept in memory only (${storageStatus.value.reason ?? 'IndexedDB cannot be used'}): they will be lost when you close the tab.`)
 
   return { status: readonly(storageStatus), persistent, warning }
 }
