@@ -105,6 +105,13 @@ export default defineNuxtConfig({
      */
     redisUrl: '',
     /**
+     * Empty: the server's database is PGlite (Postgres in WebAssembly) in `databaseDir`, one process's own. Set
+     * (`postgres://...`): a real Postgres, which several instances share.
+     */
+    databaseUrl: '',
+    /** The embedded database's folder. @default '.data/pglite' */
+    databaseDir: '',
+    /**
      * With Redis: how long a worker's claim on a job lasts without renewal, and how often workers look for lapsed
      * claims (a dead instance's jobs), in ms. 0: the queue's defaults (30 s each).
      */
@@ -137,12 +144,22 @@ export default defineNuxtConfig({
       defaultModel: 'openai/gpt-4o-mini',
       appUrl: 'https://github.com/plugboard/plugboard',
       appTitle: 'Plugboard',
+      /**
+       * Replacements for origins the tool plugins declare (`connects`), `declared=replacement` comma-separated,
+       * e.g. a local host that answers like Open-Meteo in tests. The page's policy and the tools' fetch follow it.
+       */
+      connectOriginOverrides: '',
+      // The origin MCP Apps are framed from (docs/decisions/0018-mcp-apps-sandbox-origin.md); empty: the other
+      // loopback name on a loopback host, none elsewhere.
+      mcpAppsSandboxOrigin: '',
     },
   },
   // Static assets are served precompressed (brotli, gzip) when the browser accepts it; hashed files are cached
   // for a year by Nuxt already. (Cast: the Nitro part of the config type lists neither compressPublicAssets nor headers in routeRules.)
   nitro: {
     compressPublicAssets: { gzip: true, brotli: true },
+    // The database's SQL migrations travel inside the build (server/plugins/04.database.ts reads them).
+    serverAssets: [{ baseName: 'database-migrations', dir: 'utils/database/migrations' }],
     routeRules: {
       // The browser checks for a new version of the service worker against the server each time, never a cached copy.
       '/sw.js': { headers: { 'cache-control': 'no-cache' } },

@@ -12,7 +12,7 @@ const ICONS = { NUXT_ICONIFY_API_URL: `http://127.0.0.1:${FAKE_PORT}/iconify`, N
 const ONE_AT_A_TIME = [
   'approval', 'branches', 'chat-takeover', 'continue-reply', 'cut-tool-takeover', 'openrouter', 'own-key-keep-running',
   'providers', 'server-jobs-redis', 'slash-commands', 'tool-choice-per-chat', 'tool-paging-and-reasons',
-  'server-security', 'streaming-render', 'plugin-dev-reload',
+  'server-security', 'streaming-render', 'plugin-dev-reload', 'server-database',
 ].map(name => `${name}.spec.ts`)
 const WORKERS = Number(process.env.E2E_WORKERS ?? 2)
 
@@ -29,6 +29,7 @@ export default defineConfig({
   workers: WORKERS,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
+  globalSetup: './tests/e2e/support/global-setup.ts',
   reporter: process.env.CI ? 'list' : [['list']],
   use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'retain-on-failure' },
   projects: [
@@ -50,7 +51,8 @@ export default defineConfig({
       command: 'node .output/server/index.mjs',
       url: `http://127.0.0.1:${PORT}`,
       // The rate limit is probed by server-security.spec.ts on its own instance; the suite itself must not hit it.
-      env: { PORT: String(PORT), HOST: '127.0.0.1', NUXT_OPENROUTER_API_KEY: '', NUXT_RATE_LIMIT_PER_MINUTE: '10000', ...ICONS },
+      // Each server its own embedded database folder: PGlite's folder is one process's.
+      env: { PORT: String(PORT), HOST: '127.0.0.1', NUXT_OPENROUTER_API_KEY: '', NUXT_RATE_LIMIT_PER_MINUTE: '10000', NUXT_DATABASE_DIR: `.data/e2e-pglite-${PORT}`, ...ICONS },
       reuseExistingServer: false,
       timeout: 60_000,
     },
@@ -65,6 +67,7 @@ export default defineConfig({
         NUXT_OPENROUTER_BASE_URL: `http://127.0.0.1:${FAKE_PORT}/api/v1`,
         NUXT_PUBLIC_DEFAULT_MODEL: 'fake/text',
         NUXT_RATE_LIMIT_PER_MINUTE: '10000',
+        NUXT_DATABASE_DIR: `.data/e2e-pglite-${PROXY_PORT}`,
         ...ICONS,
       },
       reuseExistingServer: false,

@@ -28,11 +28,12 @@ export default defineConfig({
           name: 'nuxt',
           include: ['tests/component/**/*.test.ts'],
           environment: 'nuxt',
-          setupFiles: ['fake-indexeddb/auto'],
+          setupFiles: ['fake-indexeddb/auto', './tests/component/jsdom-layout.setup.ts'],
           testTimeout: 30_000,
           // starting the Nuxt app takes more than the default 10 s on a loaded 2-core machine
           hookTimeout: 60_000,
-          environmentOptions: { nuxt: { rootDir: '.', domEnvironment: 'happy-dom' } },
+          // jsdom, like the dom project: one DOM implementation for the tests, and DOMPurify behaves there as in a browser
+          environmentOptions: { nuxt: { rootDir: '.', domEnvironment: 'jsdom' } },
         },
       }),
     ],

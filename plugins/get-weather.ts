@@ -1,7 +1,9 @@
 import { defineTool } from '~/utils/chat/plugin-api'
 
-const GEOCODING_URL = 'https://geocoding-api.open-meteo.com/v1/search'
-const FORECAST_URL = 'https://api.open-meteo.com/v1/forecast'
+import type { ToolFetch } from '~/utils/chat/plugin-api'
+
+const GEOCODING_ORIGIN = 'https://geocoding-api.open-meteo.com'
+const FORECAST_ORIGIN = 'https://api.open-meteo.com'
 
 /** WMO weather interpretation codes, as Open-Meteo documents them. */
 const WEATHER_CODES: Record<number, string> = {
@@ -14,10 +16,10 @@ const WEATHER_CODES: Record<number, string> = {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Open-Meteo's JSON, read field by field with fallbacks
-async function getJson(url: string, signal: AbortSignal): Promise<any> {
+async function getJson(fetch: ToolFetch, url: string, signal: AbortSignal): Promise<any> {
   let response: Response
   try {
-    response = await fetch(url, { signal, headers: { accept: 'application/json' } })
+    response = await fetch(url, { headers: { accept: 'application/json' } })
   }
   catch (error) {
     if (signal.aborted) throw error
@@ -30,6 +32,19 @@ async function getJson(url: string, signal: AbortSignal): Promise<any> {
   catch (error) {
     throw new Error('Open-Meteo sent an answer that is not JSON.', { cause: error })
   }
+}
+
+/** The next days from Open-Meteo's `daily` block (parallel arrays); days with a missing field are left out. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Open-Meteo's JSON, read field by field
+function dailyForecast(daily: any, unit: string): Array<Record<string, string | number>> {
+  const days: unknown[] = Array.isArray(daily?.time) ? daily.time : []
+  return days.flatMap((date, index) => {
+    const high = daily.temperature_2m_max?.[index]
+    const low = daily.temperature_2m_min?.[index]
+    const code = daily.weather_code?.[index]
+    if (typeof date !== 'string' || typeof high !== 'number' || typeof low !== 'number') return []
+    return [{ date, [`high${unit}`]: high, [`low${unit}`]: low, conditions: WEATHER_CODES[code as number] ?? `weather code ${code}` }]
+  })
 }
 
 export default defineTool({
@@ -51,6 +66,8 @@ export default defineTool({
   // it reaches a third party with what the model wrote: the user says yes to each call unless they choose otherwise
   actsOutsideApp: true,
   timeoutMs: 15_000,
+  // the page's security policy lets the browser reach these hosts because they are declared here
+  connects: [GEOCODING_ORIGIN, FORECAST_ORIGIN],
   catalog: {
     commandName: 'weather',
     service: 'open-meteo',
@@ -64,7 +81,7 @@ export default defineTool({
     const name = city.split(',')[0]!.trim()
     if (!name) throw new Error('The city is empty.')
     context.status(`Looking up ${name}…`)
-    const places = await getJson(`${GEOCODING_URL}?${new URLSearchParams({ name, count: '1', language: 'en', format: 'json' })}`, context.signal)
+    const places = await getJson(context.fetch, `${GEOCODING_ORIGIN}/v1/search?${new URLSearchParams({ name, count: '1', language: 'en', format: 'json' })}`, context.signal)
     const place = places?.results?.[0]
     if (!place) throw new Error(`No place named "${city}" was found.`)
     context.status(`Fetching the weather for ${place.name}…`)
@@ -72,10 +89,12 @@ export default defineTool({
       latitude: String(place.latitude),
       longitude: String(place.longitude),
       current: 'temperature_2m,apparent_temperature,relative_humidity_2m,weather_code,wind_speed_10m',
+      daily: 'weather_code,temperature_2m_max,temperature_2m_min',
+      forecast_days: '4',
       timezone: 'auto',
       ...(imperial && { temperature_unit: 'fahrenheit', wind_speed_unit: 'mph' }),
     })
-    const forecast = await getJson(`${FORECAST_URL}?${query}`, context.signal)
+    const forecast = await getJson(context.fetch, `${FORECAST_ORIGIN}/v1/forecast?${query}`, context.signal)
     const current = forecast?.current
     if (!current) throw new Error('Open-Meteo sent no current weather.')
     const [temperature, wind] = imperial ? ['F', 'Mph'] : ['C', 'Kmh']
@@ -87,6 +106,7 @@ export default defineTool({
       humidityPercent: current.relative_humidity_2m,
       [`wind${wind}`]: current.wind_speed_10m,
       conditions: WEATHER_CODES[current.weather_code as number] ?? `weather code ${current.weather_code}`,
+      forecast: dailyForecast(forecast?.daily, temperature!),
     }
   },
 })

@@ -40,6 +40,9 @@ export default defineTool({
     if (matches.length === 0) return `No earlier message matches "${text}".`
     return matches.map(match => ({
       thread: match.threadTitle,
+      // the ids let the tool's card open the message
+      threadId: match.threadId,
+      messageId: match.messageId,
       date: new Date(match.createdAt).toISOString().slice(0, 10),
       excerpt: excerpt(match.content, text),
     }))

@@ -26,7 +26,7 @@ async function browserTools(): Promise<RichToolDefinition[]> {
     const normalized = normalizeToolDefinition(plugin.definition)
     definitions.push(toRichToolDefinition(normalized.definition, {
       service: 'browser', label: normalized.definition.ui.label, category: normalized.definition.ui.category, icon: normalized.definition.ui.icon,
-      runtime: 'client', timeoutMs: normalized.timeoutMs, catalog: normalized.catalog,
+      runtime: 'client', timeoutMs: normalized.timeoutMs, catalog: normalized.catalog, connects: normalized.connects,
     }))
   }
   return definitions

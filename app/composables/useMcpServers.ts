@@ -1,7 +1,7 @@
 import { getMcpServerManager } from '~/utils/chat/mcp/mcp-server-manager-singleton'
 
-/** The MCP servers of Settings: `servers` (reactive views with status and tools), `add`, `remove`, `retry`. */
+/** The MCP servers of Settings: `servers` (reactive views with status, sign-in and tools), `add`, `remove`, `retry`, `signIn`, `signOut`. */
 export function useMcpServers() {
-  const { servers, add, remove, retry } = getMcpServerManager()
-  return { servers, add, remove, retry }
+  const { servers, add, remove, retry, signIn, signOut } = getMcpServerManager()
+  return { servers, add, remove, retry, signIn, signOut }
 }

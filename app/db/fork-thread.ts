@@ -1,5 +1,6 @@
 import { StorageError } from '#shared/errors/storage-error'
 import { createId } from './create-id'
+import { copyAttachmentsForFork } from './fork-attachments'
 import { getDatabase, type PlugboardDatabase } from './database'
 import type { MessageRecord, ThreadRecord } from './types'
 
@@ -19,11 +20,11 @@ async function pathTo(db: PlugboardDatabase, row: MessageRecord): Promise<Messag
 /**
  * A new chat holding a copy of the conversation up to `messageId`: the path to it, and for a reply the rest of its
  * turn on the branch shown (its tool results and later steps, up to the next user message). The copy has its own
- * ids and is one branch; the original chat is untouched. Resolves with the new thread.
+ * ids and is one branch, with copies of its files (and their search passages); the original chat is untouched. Resolves with the new thread.
  */
 export async function forkThread(messageId: string): Promise<ThreadRecord> {
   const db = getDatabase()
-  return db.transaction('rw', db.threads, db.messages, async () => {
+  return db.transaction('rw', [db.threads, db.messages, db.attachments, db.documentPassages], async () => {
     const row = await db.messages.get(messageId)
     const source = row && await db.threads.get(row.threadId)
     if (!row || !source) throw new StorageError('This message no longer exists.', { operation: 'fork chat' })
@@ -51,6 +52,7 @@ export async function forkThread(messageId: string): Promise<ThreadRecord> {
       return copy
     })
     thread.activeLeafId = parentId
+    await copyAttachmentsForFork(db, copied, copies)
     await db.threads.add(thread)
     await db.messages.bulkAdd(copies)
     return thread

@@ -115,6 +115,8 @@ export interface MessageRecord {
   usage?: TokenUsage
   /** User rows: the files sent with it (their blobs are rows of `attachments`, linked by `messageId`). */
   attachments?: AttachmentSummary[]
+  /** Tool rows of an MCP tool with an interface: the app's HTML and last state, so the card shows it after a reload. */
+  mcpApp?: McpAppRecord
   /**
    * A reply written on by Continue: how many characters of `content` it held before (its cut text). A tab that
    * reopens it mid-continuation (a server-run chat) keeps that text when the step's own text arrives.
@@ -218,4 +220,26 @@ export interface DocumentPassageRecord {
   /** Position of the passage in its document, from 0. */
   index: number
   text: string
+}
+
+/**
+ * An MCP App shown on a tool call's card (the tool's `ui://` resource), kept on the tool row: what the frame needs
+ * to show it again (its HTML, declared domains) and the state it last had (the call's input and result, what it
+ * last told the model).
+ */
+export interface McpAppRecord {
+  /** The registry name of the tool whose call shows it (`server__tool`). */
+  toolName: string
+  /** The MCP server's name in Settings (its tools are the ones the app may call). */
+  serverName: string
+  uri: string
+  html: string
+  csp: { connectDomains: string[], resourceDomains: string[] }
+  prefersBorder?: boolean
+  /** The call's arguments, sent to the app as `ui/notifications/tool-input`. */
+  input?: Record<string, unknown>
+  /** The server's `tools/call` result, sent as `ui/notifications/tool-result` (absent when too large to keep). */
+  result?: Record<string, unknown>
+  /** What the app last asked to put in the model's context (`ui/update-model-context`), as text. */
+  modelContext?: string
 }

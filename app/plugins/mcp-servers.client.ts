@@ -1,4 +1,5 @@
 import { MCP_SERVERS_STORAGE_KEY } from '~/utils/chat/mcp/mcp-server-settings'
+import { MCP_OAUTH_CALLBACK_PATH } from '#shared/mcp/oauth/mcp-oauth-callback-path'
 
 /** Whether Settings saved any MCP server (reading storage can throw when the browser blocks it). */
 function hasSavedServers(): boolean {
@@ -20,7 +21,8 @@ export default defineNuxtPlugin({
   name: 'plugboard:mcp-servers',
   dependsOn: ['plugboard:tool-plugins'],
   setup(nuxtApp) {
-    if (!hasSavedServers()) return
+    // the sign-in popup's callback only hands its answer over: connecting there would start a new sign-in
+    if (!hasSavedServers() || window.location.pathname === MCP_OAUTH_CALLBACK_PATH) return
     const ready = (nuxtApp.$toolPluginsReady as Promise<unknown> | undefined) ?? Promise.resolve()
     void ready.catch(() => {})
       .then(() => import('~/utils/chat/mcp/mcp-server-manager-singleton'))

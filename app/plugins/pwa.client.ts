@@ -1,6 +1,8 @@
 import { shallowRef } from 'vue'
 import type { Workbox } from 'workbox-window'
 import { keepAppShell } from '~/utils/pwa/app-shell'
+import { toolPluginsReady } from '~/utils/chat/registry/tool-plugins-ready'
+import { deferredMountsDone } from '~/utils/chat/message-list/deferred-mounts'
 
 /** What the page knows of the service worker: whether a new version waits, and how to switch to it. */
 export interface AppUpdate {
@@ -12,6 +14,18 @@ export interface AppUpdate {
 
 /** How often an open tab asks the server whether a new version was deployed. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000
+
+/** Resolves in the browser's next idle period (or after a timer where there is none). */
+const nextIdle = () => new Promise<void>((resolve) => {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(() => resolve(), { timeout: 2_000 })
+  else setTimeout(resolve, 0)
+})
+
+/** Resolves once the page is ready for input (what it waits for before it says so) and the browser is idle. */
+async function pageSettled(): Promise<void> {
+  await Promise.all([toolPluginsReady(), deferredMountsDone()])
+  await nextIdle()
+}
 
 /**
  * Registers the service worker (the app shell and its scripts kept for offline use) once the page has loaded, so its
@@ -25,8 +39,9 @@ export default defineNuxtPlugin({
     let reload = async () => {}
     if (!import.meta.dev && 'serviceWorker' in navigator) {
       let workbox: Workbox | undefined
-      // Its own chunk, loaded after the first screen: nothing of it is needed before the page has loaded.
-      import('workbox-window').then(({ Workbox }) => {
+      // Its own chunk, fetched once the page is mounted, ready for input and idle: nothing of it is needed for the
+      // first screen, so it neither delays that screen nor adds to its bytes.
+      onNuxtReady(() => pageSettled().then(() => import('workbox-window')).then(({ Workbox }) => {
         workbox = new Workbox('/sw.js', { scope: '/' })
         // Also when the waiting version is one this tab did not install (a deploy found by another tab or by the
         // hourly check): the user is asked either way.
@@ -45,7 +60,7 @@ export default defineNuxtPlugin({
         window.addEventListener('online', check)
       }).catch(() => {
         // No worker (blocked by the browser, an insecure origin, the chunk not loaded): the app works online
-      })
+      }))
       reload = async () => {
         if (!workbox) return
         // Any change of controller reloads, also to a version this tab did not install (Workbox's "external").

@@ -3,6 +3,7 @@ import { loadToolPlugins } from '~/utils/chat/registry/load-tool-plugins'
 import { withServerTools } from '~/utils/chat/tool-set/server-tools'
 import { setToolPluginsLoading } from '~/utils/chat/registry/tool-plugins-ready'
 import { nextTask } from '~/utils/chat/scheduling/yield-to-page'
+import { applyConnectOriginOverrides } from '~/utils/chat/registry/connect-origin-overrides'
 
 /**
  * Registers the tool plugins of the root `plugins/` folder (one tool per file, found at build time), then the
@@ -16,9 +17,11 @@ export default defineNuxtPlugin({
   setup() {
     const modules = import.meta.glob('../../plugins/*.ts')
     const registry = getToolRegistry()
+    const overrides = useRuntimeConfig().public.connectOriginOverrides
     // In a task of its own: asking for every plugin file (and its preloads) made the plugins after the database
     // opened one long task.
-    const loading = nextTask().then(() => loadToolPlugins(modules, registry)).then(result => withServerTools(result, registry))
+    // overrides first: no handler runs before the plugins are ready, so none fetches without them
+    const loading = nextTask().then(() => applyConnectOriginOverrides(overrides)).then(() => loadToolPlugins(modules, registry)).then(result => withServerTools(result, registry))
     setToolPluginsLoading(loading)
     if (import.meta.hot) {
       // the registry lives on globalThis; drop this run's tools so the next run can register them again

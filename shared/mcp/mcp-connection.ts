@@ -1,16 +1,23 @@
 /**
- * One MCP server, reached over Streamable HTTP with the SDK's client: connects, lists its tools (checked and
- * bounded), follows `notifications/tools/list_changed`, calls tools, and reconnects with a bounded backoff when the
+ * One MCP server, reached over Streamable HTTP with the SDK's client: connects, lists its tools and prompts (checked
+ * and bounded), follows `notifications/tools/list_changed`, calls tools (with progress and the server's questions to
+ * the user), gets prompts, lists and reads resources, and reconnects with a bounded backoff when the
  * connection drops (the server restarted, the network went away). Used by the browser (settings) and the server
  * (operator servers) alike: no Vue, no Nitro.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolResultSchema, ElicitRequestSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as z from 'zod/v4'
 import { LinearJsonSchemaValidator } from './linear-json-schema-validator'
-import { MAX_MCP_LIST_PAGES, MAX_MCP_LISTED_TOOLS } from './mcp-limits'
+import { createMcpRunningCalls } from './mcp-call-hooks'
+import type { McpCallHooks } from './mcp-call-hooks'
+import { MAX_MCP_LIST_PAGES, MAX_MCP_LISTED_TOOLS, MAX_MCP_PROMPTS, MAX_MCP_RESOURCES, MCP_CALL_MAX_MS } from './mcp-limits'
+import { checkMcpPrompts } from './mcp-prompts'
+import type { McpPromptEntry } from './mcp-prompts'
 import { checkMcpTools, describeSkippedTools } from './mcp-tool-list'
 import { explainMcpError } from './mcp-error-text'
 import type { McpErrorText } from './mcp-error-text'
@@ -27,6 +34,10 @@ export interface McpConnectionState {
   details?: string
   tools: McpToolEntry[]
   skipped: SkippedMcpTool[]
+  /** The server's prompts (offered as slash commands), when it has any. */
+  prompts?: McpPromptEntry[]
+  /** The server lists resources (`resources/list`). */
+  hasResources?: boolean
   /** Reconnection attempts since the connection was last up. */
   attempt: number
 }
@@ -48,11 +59,15 @@ export interface McpConnectionOptions {
   headers?: Record<string, string>
   /** @default globalThis.fetch */
   fetch?: FetchLike
+  /** OAuth for a server that asks for a sign-in (`shared/mcp/oauth`); its tokens are sent instead of `headers`' . */
+  authProvider?: OAuthClientProvider
   /** Registry names other tools hold, so this server's names avoid them. @default none */
   takenNames?: () => ReadonlySet<string>
   reconnect?: McpReconnectOptions
-  /** Longest wait for one request (connect, list, call) in ms. @default 60_000 */
+  /** Longest wait for one request (connect, list) in ms, and for a call the longest silence (progress restarts it). @default 60_000 */
   requestTimeoutMs?: number
+  /** Declare `elicitation` (form and URL) so the server may ask the user during a call (`callTool`'s `onElicit`). @default false */
+  elicitation?: boolean
   /** Called after every change of the state (status, tools). */
   onChange?: (state: McpConnectionState) => void
 }
@@ -61,17 +76,31 @@ export interface McpConnection {
   readonly state: McpConnectionState
   /** Connects (again). Resolves when connected or when the attempt failed (see `state`). */
   connect: () => Promise<void>
-  /** Calls a tool by the server's name for it. Throws a protocol or network error; a result may be `isError`. */
-  callTool: (mcpName: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>
+  /**
+   * Calls a tool by the server's name for it. Throws a protocol or network error; a result may be `isError`.
+   * `hooks` receive the call's progress and the server's questions to the user.
+   */
+  callTool: (mcpName: string, args: Record<string, unknown>, signal?: AbortSignal, hooks?: McpCallHooks) => Promise<unknown>
+  /** `prompts/get` by the server's name for the prompt; the raw result (`readMcpPromptMessages` reads it). */
+  getPrompt: (mcpName: string, args: Record<string, string>, signal?: AbortSignal) => Promise<unknown>
+  /** `resources/list`, every page up to the limits; the raw entries (`checkMcpResources` reads them). */
+  listResources: (signal?: AbortSignal) => Promise<unknown[]>
+  /** `resources/read` (a resource to attach, an MCP App's `ui://` HTML); the raw result (`readMcpResourceText`, `readMcpAppResource` read it). */
+  readResource: (uri: string, signal?: AbortSignal) => Promise<unknown>
   /** Disconnects for good (ends the session on the server when it can). */
   close: () => Promise<void>
 }
 
 /** `tools/list` as the app reads it: tools are checked one by one later, so one bad tool cannot hide the others. */
 const LooseListToolsResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() })
+const LooseListPromptsResult = z.looseObject({ prompts: z.array(z.unknown()), nextCursor: z.string().optional() })
+const LooseListResourcesResult = z.looseObject({ resources: z.array(z.unknown()), nextCursor: z.string().optional() })
+const LooseResult = z.looseObject({})
 
 /** An HTTP answer that will not change by asking again (bad token, forbidden, not an MCP endpoint). */
 function isPermanent(error: unknown): boolean {
+  // a sign-in is needed: asking again would only start another authorization request
+  if (error instanceof UnauthorizedError) return true
   const code = error instanceof StreamableHTTPError ? error.code : undefined
   return code !== undefined && code >= 400 && code < 500 && ![404, 408, 429].includes(code)
 }
@@ -87,6 +116,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   let checkingDrop = false
   /** The connection was up and dropped: every failed attempt until it is back says so, not only the first. */
   let lostConnection = false
+  const running = createMcpRunningCalls({ idleMs: timeout })
 
   function update(patch: Partial<McpConnectionState>) {
     state = { ...state, ...patch }
@@ -106,6 +136,20 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     if (cursor) checked.skipped.push({ name: '…', reason: `the listing went on past ${listed.length} tools and was not read further` })
     if (current !== client) return
     update({ tools: checked.tools, skipped: checked.skipped, message: describeSkippedTools(checked.skipped) || undefined, details: undefined })
+  }
+
+  /** The prompts of a server that has them (a failure to list them leaves the tools working). */
+  async function listPrompts(current: Client): Promise<void> {
+    if (!current.getServerCapabilities()?.prompts) return
+    const listed: unknown[] = []
+    let cursor: string | undefined
+    let pages = 0
+    do {
+      const page = await current.request({ method: 'prompts/list', params: cursor ? { cursor } : {} }, LooseListPromptsResult, { timeout })
+      listed.push(...page.prompts)
+      cursor = page.nextCursor
+    } while (cursor && ++pages < MAX_MCP_LIST_PAGES && listed.length < MAX_MCP_PROMPTS)
+    if (current === client) update({ prompts: checkMcpPrompts(listed, options.prefix) })
   }
 
   function scheduleReconnect(reason: McpErrorText) {
@@ -145,9 +189,13 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   }
 
   async function open(): Promise<void> {
-    const current = new Client({ name: 'plugboard', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: new LinearJsonSchemaValidator() })
+    // Sampling and roots are not implemented, so they are not declared.
+    const capabilities = options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}
+    const current = new Client({ name: 'plugboard', version: '0.1.0' }, { capabilities, jsonSchemaValidator: new LinearJsonSchemaValidator() })
+    if (options.elicitation) current.setRequestHandler(ElicitRequestSchema, (request, extra) => running.elicit(request.params, extra.signal))
     const transport = new StreamableHTTPClientTransport(new URL(options.url), {
       fetch: options.fetch,
+      authProvider: options.authProvider,
       requestInit: { headers: options.headers },
       // The notification stream retries a little by itself; past that, the whole connection starts again.
       reconnectionOptions: { initialReconnectionDelay: 1_000, maxReconnectionDelay: 5_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
@@ -162,15 +210,17 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         void onTransportError(current)
       }
     })
+    current.setNotificationHandler(PromptListChangedNotificationSchema, () => listPrompts(current).catch(() => {}))
     current.onerror = () => void onTransportError(current)
     client = current
     update({ status: state.attempt > 0 ? 'reconnecting' : 'connecting' })
     try {
       await current.connect(transport, { timeout })
       await listTools(current)
+      await listPrompts(current).catch(() => {})
       if (current !== client) return
       lostConnection = false
-      update({ status: 'connected', attempt: 0 })
+      update({ status: 'connected', attempt: 0, hasResources: !!current.getServerCapabilities()?.resources })
     }
     catch (error) {
       if (current !== client) return
@@ -192,18 +242,53 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     }))
   }
 
-  async function callTool(mcpName: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  async function callTool(mcpName: string, args: Record<string, unknown>, signal?: AbortSignal, hooks: McpCallHooks = {}): Promise<unknown> {
     if (state.status !== 'connected' && state.status !== 'closed') await connect()
     const current = client
     if (!current || state.status !== 'connected') throw new Error(`the MCP server is not connected${state.message ? `: ${state.message}` : ''}`)
+    // the call's own clock (idle since the last progress, paused while the user is asked) replaces the SDK's timeout
+    const run = running.begin(hooks, signal)
     try {
-      return await current.callTool({ name: mcpName, arguments: args }, CallToolResultSchema, { signal, timeout })
+      return await current.callTool({ name: mcpName, arguments: args }, CallToolResultSchema, { signal: run.signal, timeout: MCP_CALL_MAX_MS, onprogress: run.onprogress })
     }
     catch (error) {
       // a network failure or an unknown session: find out whether the connection is gone, for the next call
       if (!signal?.aborted && !(error instanceof z.ZodError) && (error instanceof TypeError || error instanceof StreamableHTTPError)) void onTransportError(current)
       throw error
     }
+    finally {
+      run.end()
+    }
+  }
+
+  /** The connected client, connecting first when needed. */
+  async function connected(): Promise<Client> {
+    if (state.status !== 'connected' && state.status !== 'closed') await connect()
+    if (!client || state.status !== 'connected') throw new Error(`the MCP server is not connected${state.message ? `: ${state.message}` : ''}`)
+    return client
+  }
+
+  async function getPrompt(mcpName: string, args: Record<string, string>, signal?: AbortSignal): Promise<unknown> {
+    return (await connected()).request({ method: 'prompts/get', params: { name: mcpName, arguments: args } }, LooseResult, { signal, timeout })
+  }
+
+  async function listResources(signal?: AbortSignal): Promise<unknown[]> {
+    const current = await connected()
+    const listed: unknown[] = []
+    let cursor: string | undefined
+    let pages = 0
+    do {
+      const page = await current.request({ method: 'resources/list', params: cursor ? { cursor } : {} }, LooseListResourcesResult, { signal, timeout })
+      listed.push(...page.resources)
+      cursor = page.nextCursor
+    } while (cursor && ++pages < MAX_MCP_LIST_PAGES && listed.length < MAX_MCP_RESOURCES)
+    return listed
+  }
+
+  // read loosely: the callers check the contents themselves (readMcpResourceText, readMcpAppResource), so one bad
+  // field does not hide the rest
+  async function readResource(uri: string, signal?: AbortSignal): Promise<unknown> {
+    return (await connected()).request({ method: 'resources/read', params: { uri } }, LooseResult, { signal, timeout })
   }
 
   async function close() {
@@ -225,6 +310,9 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     },
     connect,
     callTool,
+    getPrompt,
+    listResources,
+    readResource,
     close,
   }
 }

@@ -3,6 +3,7 @@
  * (often this app's relay's JSON): the message names the usual causes and their fix, and the full text stays
  * available as details for whoever needs it.
  */
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 
@@ -55,6 +56,7 @@ function isTimeout(error: unknown, text: string): boolean {
 
 function plainMessage(error: unknown, text: string, said: string | undefined): string {
   const status = statusOf(error)
+  if (error instanceof UnauthorizedError) return 'This server asks you to sign in: press Sign in.'
   if (/NUXT_MCP_ALLOWED_HOSTS/.test(said ?? text)) {
     return `This app's server does not relay that server: its operator can add the host to NUXT_MCP_ALLOWED_HOSTS. If the server allows this app's origin (CORS), allow it for a direct connection instead.`
   }

@@ -18,3 +18,27 @@ export const MAX_MCP_RESULT_CHARS = 1024 * 1024
 export const MAX_MCP_IMAGE_CHARS = 2 * 1024 * 1024
 /** Servers one browser or one operator may configure. */
 export const MAX_MCP_SERVERS = 16
+/** Largest `requestedSchema` of an elicitation shown as a form, as JSON text; a larger one is declined. */
+export const MAX_ELICITATION_SCHEMA_CHARS = 16 * 1024
+/** Most fields of one elicitation form. */
+export const MAX_ELICITATION_FIELDS = 32
+/** Most choices of one select field. */
+export const MAX_ELICITATION_OPTIONS = 100
+/** Longest text one field takes, whatever the schema's maxLength says. */
+export const MAX_ELICITATION_TEXT_CHARS = 10_000
+/** Longest message of an elicitation shown (the rest is cut). */
+export const MAX_ELICITATION_MESSAGE_CHARS = 2_000
+/** An MCP call that has sent nothing (result, progress) for this long and waits for no answer of the user fails. */
+export const MCP_CALL_IDLE_TIMEOUT_MS = 60_000
+/** Longest an MCP call may run however often it reports progress or asks the user. */
+export const MCP_CALL_MAX_MS = 15 * 60_000
+/** Prompts offered per server as slash commands. */
+export const MAX_MCP_PROMPTS = 128
+/** Arguments of one prompt; a prompt with more is not offered. */
+export const MAX_MCP_PROMPT_ARGUMENTS = 32
+/** Longest text a prompt puts in the composer's message. */
+export const MAX_MCP_PROMPT_TEXT_CHARS = 100_000
+/** Resources of one server listed in the picker. */
+export const MAX_MCP_RESOURCES = 500
+/** Longest text of one resource attached to a message. */
+export const MAX_MCP_RESOURCE_TEXT_CHARS = 1024 * 1024

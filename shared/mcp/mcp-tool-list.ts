@@ -2,6 +2,8 @@ import { isRecord } from '../types/is-record'
 import type { JsonSchemaObject } from '../types/chat'
 import { MAX_MCP_DESCRIPTION_CHARS, MAX_MCP_SCHEMA_CHARS, MAX_MCP_SCHEMA_DEPTH, MAX_MCP_TOOLS } from './mcp-limits'
 import { mcpToolName } from './mcp-tool-name'
+import { readMcpAppToolUi } from './apps/mcp-app-tool-ui'
+import type { McpAppToolUi } from './apps/mcp-app-tool-ui'
 
 /** One MCP tool, checked, as a registry will hold it. */
 export interface McpToolEntry {
@@ -12,6 +14,8 @@ export interface McpToolEntry {
   title?: string
   description?: string
   parameters: JsonSchemaObject
+  /** `_meta.ui` (MCP Apps): the interface the tool brings and who may call it. */
+  ui?: McpAppToolUi
 }
 
 /** A tool the server listed that the app does not offer, and why. */
@@ -91,7 +95,8 @@ export function checkMcpTools(listed: readonly unknown[], prefix: string, taken:
     names.add(name)
     const description = typeof tool.description === 'string' ? tool.description.slice(0, MAX_MCP_DESCRIPTION_CHARS) : undefined
     const title = typeof tool.title === 'string' ? tool.title.slice(0, 80) : undefined
-    tools.push({ name, mcpName, title, description, parameters: JSON.parse(JSON.stringify(tool.inputSchema)) as JsonSchemaObject })
+    const ui = readMcpAppToolUi(tool)
+    tools.push({ name, mcpName, title, description, parameters: JSON.parse(JSON.stringify(tool.inputSchema)) as JsonSchemaObject, ...(ui && { ui }) })
   }
   return { tools, skipped }
 }

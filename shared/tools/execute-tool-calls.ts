@@ -12,6 +12,7 @@ import { readToolCall } from './read-tool-call'
 import type { ToolCallFields } from './read-tool-call'
 import { resolveTimeoutMs } from './tool-timeout'
 import { onAbort } from '../stream/on-abort'
+import { lazyToolFetch } from './lazy-tool-fetch'
 
 export interface ExecuteToolCallsOptions {
   threadId: string
@@ -121,6 +122,7 @@ async function runCall(call: ToolCall, fields: ToolCallFields, tools: ToolSet,
         if (running) options.onStatus?.(fields.id, String(text))
       },
       settings: tool.settings ?? {},
+      fetch: lazyToolFetch(controller.signal),
     }
     const value = await Promise.race([Promise.resolve().then(() => tool.handler(parsed.value, context)), aborted])
     const output = serialiseToolOutput(value)

@@ -1,4 +1,7 @@
 import type { ToolCall, ToolDefinition } from '../types/chat'
+import type { ToolFetch } from './tool-fetch'
+
+export type { ToolFetch }
 
 /** What a handler receives besides its arguments. */
 export interface ToolExecutionContext {
@@ -11,6 +14,16 @@ export interface ToolExecutionContext {
   status: (text: string) => void
   /** The user's settings for this tool (its `catalog.settings` schema, saved on the catalog page); `{}` when none. */
   settings: Readonly<Record<string, unknown>>
+  /**
+   * `fetch` with the call's signal, which says "blocked by this page's security policy: <origin> is not declared"
+   * when the page may not connect to the origin (declare it in `connects`). Always set for a plugin's handler.
+   */
+  fetch?: ToolFetch
+}
+
+/** The context a handler written with `defineTool({ name, handler, ... })` receives: `fetch` is always there. */
+export interface PluginToolContext extends ToolExecutionContext {
+  fetch: ToolFetch
 }
 
 /**

@@ -133,5 +133,7 @@ export interface RichToolMetadata {
   strict?: boolean
   /** Listed from a static file: no handler here, so it is never offered to the model. */
   static?: boolean
+  /** The origins a plugin's browser handler connects to (its `connects`): the page's policy allows them. */
+  connects?: string[]
   [key: string]: unknown
 }

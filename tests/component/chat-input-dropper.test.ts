@@ -14,7 +14,7 @@ function tool(name: string, extra: Partial<RegisterableToolDefinition> = {}, des
 }
 
 /**
- * Mount, open with the trigger, then hold it open through `v-model:open`: happy-dom cannot move focus into
+ * Mount, open with the trigger, then hold it open through `v-model:open`: jsdom cannot move focus into
  * a popover without a focusable child (empty list, every switch disabled) and Reka closes it again at once.
  */
 async function open(registry: ToolRegistry, props: { disabled?: boolean } = {}) {

@@ -16,7 +16,7 @@ async function mountList(messages: MessageRecord[], streamingMessageId?: string)
   return wrapper
 }
 
-/** happy-dom has no layout: give the scroller a size so scrolling can be simulated. */
+/** jsdom has no layout: give the scroller a size so scrolling can be simulated. */
 function fakeLayout(element: HTMLElement, sizes: { scrollHeight: number, clientHeight: number }) {
   Object.defineProperty(element, 'scrollHeight', { configurable: true, get: () => sizes.scrollHeight })
   Object.defineProperty(element, 'clientHeight', { configurable: true, get: () => sizes.clientHeight })

@@ -68,7 +68,7 @@ describe('ChatMessage while a reply streams', () => {
     await wrapper.setProps({ message: { ...message, status: 'complete', content: `${message.content}\nconst b = 2\n\`\`\`` }, streaming: false })
     await vi.waitFor(() => expect(highlight).toHaveBeenCalledTimes(1))
     const root = highlight.mock.calls[0]![0] as HTMLElement
-    // (happy-dom's DOMPurify drops the <pre> wrapper, so look for the code element only.)
+    // the root handed to the highlighter holds the finished code block
     expect(root.querySelector('code.language-ts')?.textContent).toBe('const a = 1\nconst b = 2\n')
   })
 })

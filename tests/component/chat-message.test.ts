@@ -24,7 +24,7 @@ describe('ChatMessage', () => {
   })
 
   it('renders the assistant reply as markdown', async () => {
-    // (happy-dom's DOM misleads DOMPurify about some tags, e.g. headings; sanitising is tested under jsdom.)
+    // (what sanitising removes is tested with the XSS corpus in the dom project)
     const wrapper = await mountMessage({ message: row({ role: 'assistant', content: 'Some **bold** text\n\n- one\n- two' }) })
     expect(wrapper.find('strong').text()).toBe('bold')
     expect(wrapper.findAll('li').map(item => item.text())).toEqual(['one', 'two'])

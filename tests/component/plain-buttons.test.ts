@@ -84,7 +84,7 @@ describe('plain buttons and the composer\'s textarea with Nuxt UI\'s classes', (
     expect(box.classes().sort()).toEqual(reference.find('textarea').classes().sort())
     expect(box.element.parentElement!.className.split(' ').sort()).toEqual(reference.find('textarea').element.parentElement!.className.split(' ').sort())
     expect(box.attributes('rows')).toBe('1')
-    // happy-dom has no layout: give the box one a browser would, 24 px lines, 12 px of padding
+    // jsdom has no layout: give the box one a browser would, 24 px lines, 12 px of padding
     const element = box.element as HTMLTextAreaElement
     Object.defineProperty(element, 'scrollHeight', { configurable: true, get: () => 12 + 24 * element.value.split('\n').length })
     const computed = window.getComputedStyle

@@ -5,6 +5,8 @@ import { addMessage, listMessages } from '~/db/messages'
 import { createThread } from '~/db/threads'
 import { HistoryImportError } from '~/utils/chat/history-transfer/history-import-error'
 import { exportChats, importHistoryFile } from '~/utils/chat/history-transfer/history-transfer'
+import { indexImportedDocuments } from '~/composables/index-message-documents'
+import { searchDocuments } from '~/utils/chat/documents/document-index'
 import { useFreshDatabase } from './helpers/fresh-database'
 
 useFreshDatabase('history-attachments-test')
@@ -49,6 +51,17 @@ describe('attachments in history files', () => {
     expect(question!.attachments!.map(summary => summary.id)).toEqual(rows.map(row => row.id))
     // the originals are untouched
     expect((await attachmentsOfThread(original.id)).map(row => row.id)).toEqual(['img', 'doc'])
+  })
+
+  it('makes an imported chat\'s documents searchable again, their chips saying so', async () => {
+    const file = (await exportChats('json', [(await chatWithFiles()).id]))!
+    const { threadIds: [imported] } = await importHistoryFile(fileOf(file.text))
+    expect(await searchDocuments(imported!, 'Tokyo')).toEqual([])
+    await indexImportedDocuments([imported!])
+    const hits = await searchDocuments(imported!, 'Tokyo')
+    expect(hits.map(hit => hit.name)).toEqual(['notes.md'])
+    const [question] = await listMessages(imported!)
+    expect(question!.attachments!.find(summary => summary.kind === 'document')!.index).toEqual({ status: 'ready', pages: 1, passages: 1 })
   })
 
   it('names the files in the Markdown export', async () => {

@@ -20,7 +20,8 @@ test('a full session runs with zero CSP violations, and the policy is strict', a
   expect(policy).toContain(`base-uri 'none'`)
   expect(policy).toContain(`form-action 'self'`)
   expect(policy).toContain(`frame-ancestors 'none'`)
-  expect(policy).toMatch(/connect-src 'self' https:\/\/openrouter\.ai;/)
+  // the app, OpenRouter and the origins the plugins declare (Weather's), nothing else
+  expect(policy).toContain(`connect-src 'self' https://openrouter.ai https://geocoding-api.open-meteo.com https://api.open-meteo.com;`)
   await waitForReady(page)
 
   // The same headers on static assets.
@@ -51,7 +52,7 @@ test('a full session runs with zero CSP violations, and the policy is strict', a
   await waitForIdle(page)
   await expect(lastAssistant(page)).toContainText('Pebbles and Skipper')
   const allowed = await page.request.get('/')
-  expect(allowed.headers()['content-security-policy']).toContain(`connect-src 'self' https://openrouter.ai ${FAKE_URL}`)
+  expect(allowed.headers()['content-security-policy']).toContain(`connect-src 'self' https://openrouter.ai https://geocoding-api.open-meteo.com https://api.open-meteo.com ${FAKE_URL}`)
 
   expect(violations).toEqual([])
 })

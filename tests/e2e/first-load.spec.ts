@@ -1,13 +1,19 @@
 // The first screen fetches what it runs, and the rest when it is first used (issue 11, a small first load).
 // Each check names code by a string it contains, so it holds whatever the build calls its chunks.
+import { gzipSync } from 'node:zlib'
 import { expect, test, type Page } from '@playwright/test'
 import { openApp, sendMessage, waitForIdle } from './helpers'
+
+/** The first screen's JavaScript, gzip-compressed, as `bench/ui/first-load-bytes.ts` counts it. */
+const FIRST_LOAD_BUDGET_KB = 250
 
 const MCP_CLIENT = /mcp-session-id/i
 const MEMORY_DATABASE = 'Cannot have an array key path in an object store with a key generator'
 const ARGUMENT_VALIDATOR = 'Instance type '
 // Reka's positioned layers (popover, menus) and what places them, with the CSS variable they set
 const POPPER = '--reka-popper-available-width'
+// Reka's toasts (their viewport sets it on a swipe); the toaster loads with the first toast
+const TOASTER = '--reka-toast-swipe-move-x'
 
 /** Records the text of every script the page fetches. */
 function recordScripts(page: Page): string[] {
@@ -28,6 +34,27 @@ test.describe('first load', () => {
     expect(html).not.toContain('rel="prefetch"')
   })
 
+  test(`the first screen's scripts weigh at most ${FIRST_LOAD_BUDGET_KB} KB gzip until it is ready for input`, async ({ page, request }) => {
+    await openApp(page)
+    // what was requested before the page marked itself ready (the service worker's script comes after, at idle)
+    const paths = await page.evaluate(() => {
+      const ready = performance.getEntriesByName('plugboard:ready', 'mark')[0]?.startTime ?? Infinity
+      return [...new Set(performance.getEntriesByType('resource')
+        .filter(entry => entry.startTime <= ready)
+        .map(entry => new URL(entry.name).pathname)
+        .filter(path => path.endsWith('.js')))]
+    })
+    expect(paths.length).toBeGreaterThan(0)
+    let bytes = 0
+    for (const path of paths) {
+      const response = await request.get(path)
+      expect(response.ok(), path).toBe(true)
+      bytes += gzipSync(await response.body()).length
+    }
+    const kb = Math.round(bytes / 102.4) / 10
+    expect(kb, `first load: ${kb} KB gzip of JavaScript in ${paths.length} files`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB)
+  })
+
   test('the first screen loads no MCP client, in-memory database or argument validator; a tool run loads the validator', async ({ page }) => {
     const scripts = recordScripts(page)
     await openApp(page)
@@ -45,12 +72,13 @@ test.describe('first load', () => {
     expect(loaded(scripts, MCP_CLIENT)).toBe(false)
   })
 
-  test('the first screen loads no popover or menu code; the tools button loads it on its first press and opens the tool list', async ({ page }) => {
+  test('the first screen loads no popover, menu or toast code; the tools button loads it on its first press and opens the tool list', async ({ page }) => {
     const scripts = recordScripts(page)
     await openApp(page)
     await expect(page.getByTestId('tool-popover-trigger')).toBeVisible()
     await expect.poll(() => scripts.length).toBeGreaterThan(0)
     expect(loaded(scripts, POPPER)).toBe(false)
+    expect(loaded(scripts, TOASTER)).toBe(false)
 
     await page.getByTestId('tool-popover-trigger').click()
     await expect(page.getByTestId('tool-popover-content')).toBeVisible()

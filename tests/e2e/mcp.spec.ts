@@ -1,11 +1,12 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
-import { lastAssistant, openApp, sendMessage, waitForIdle, waitForReady } from './helpers'
+import { lastAssistant, openApp, sendMessage, waitForReady } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import type { McpTestServer } from '../fixtures/mcp-server/mcp-test-server'
+import { addMcpServer, waitForReplyAllowingCalls } from './support/mcp-settings'
 
 // Real MCP servers (the SDK's, on loopback ports) and the built app with the relay allowed for one of them and an
 // operator server configured. The demo model calls the tool the message names ("call notes__echo with {...}").
@@ -29,29 +30,9 @@ test.afterAll(async () => {
   await Promise.all([noCors?.close(), withCors?.close(), operator?.close()])
 })
 
-async function addServer(page: Page, name: string, url: string) {
-  if (!(await page.getByTestId('mcp-servers').isVisible())) await page.getByTestId('settings-open').click()
-  await page.getByTestId('mcp-name').fill(name)
-  await page.getByTestId('mcp-url').fill(url)
-  await page.getByTestId('mcp-add').click()
-  const server = page.locator(`[data-testid="mcp-server"][data-name="${name}"]`)
-  await expect(server).toHaveAttribute('data-status', 'connected', { timeout: 15_000 })
-  return server
-}
-
 async function closeSettings(page: Page) {
   await page.getByTestId('settings-cancel').click()
   await expect(page.getByTestId('mcp-servers')).toHaveCount(0)
-}
-
-/** Waits for the reply, allowing each tool call if the app asks first (tools of MCP servers ask by default). */
-async function waitForReplyAllowingCalls(page: Page) {
-  const allow = page.getByRole('button', { name: /^Allow once$/ })
-  await expect.poll(async () => {
-    if (await allow.first().isVisible().catch(() => false)) await allow.first().click()
-    return page.locator('main').getAttribute('data-streaming')
-  }, { timeout: 20_000 }).toBe('false')
-  await waitForIdle(page)
 }
 
 test.describe('MCP servers', () => {
@@ -67,7 +48,7 @@ test.describe('MCP servers', () => {
     })
     page.on('pageerror', error => problems.push(error.message))
     await openApp(page, app.url)
-    const server = await addServer(page, 'Notes', noCors.url)
+    const server = await addMcpServer(page, 'Notes', noCors.url)
     await expect(server.getByTestId('mcp-server-route')).toHaveText('through this app\'s server')
     await expect(server.getByTestId('mcp-server-tools')).toContainText('echo')
     await expect(server.getByTestId('mcp-server-tools')).toContainText('tiny_image')
@@ -91,7 +72,7 @@ test.describe('MCP servers', () => {
 
   test('an image result is shown on the card and described to the model; an isError result fails the card', async ({ page }) => {
     await openApp(page, app.url)
-    await addServer(page, 'Pics', noCors.url)
+    await addMcpServer(page, 'Pics', noCors.url)
     await closeSettings(page)
 
     await sendMessage(page, 'call pics__tiny_image')
@@ -118,7 +99,7 @@ test.describe('MCP servers', () => {
     const origin = new URL(withCors.url).origin
     await context.addCookies([{ name: 'plugboard-connect', value: encodeURIComponent(origin), url: app.url }])
     await openApp(page, app.url)
-    const server = await addServer(page, 'Direct', withCors.url)
+    const server = await addMcpServer(page, 'Direct', withCors.url)
     await expect(server.getByTestId('mcp-server-route')).toHaveText('direct')
     await closeSettings(page)
 
@@ -139,7 +120,7 @@ test.describe('MCP servers', () => {
     try {
       await context.addCookies([{ name: 'plugboard-connect', value: encodeURIComponent(new URL(restartable.url).origin), url: app.url }])
       await openApp(page, app.url)
-      const server = await addServer(page, 'Flaky', restartable.url)
+      const server = await addMcpServer(page, 'Flaky', restartable.url)
       await restartable.close()
       // the page notices on its own (its notification stream broke) and keeps trying with a backoff
       await expect(server).toHaveAttribute('data-status', 'reconnecting', { timeout: 20_000 })
@@ -187,7 +168,7 @@ test.describe('MCP servers', () => {
     await expect(refused.getByTestId('mcp-server-details')).toContainText('is not among the MCP servers this server relays')
     await expect(refused.getByTestId('mcp-server-allow')).toBeVisible()
 
-    const kept = await addServer(page, 'Gone soon', noCors.url)
+    const kept = await addMcpServer(page, 'Gone soon', noCors.url)
     // the section, with a connected and a failed server and a form error, has no serious axe violations
     await page.getByTestId('mcp-add').click()
     await expect(page.getByTestId('mcp-add-form')).toContainText('Give the server a name')

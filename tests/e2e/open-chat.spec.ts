@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { openApp } from './helpers'
 import { importChat, longChat, type SeededChat } from './support/seed-chat'
 
-// Opening a chat is spread over short tasks: the page mounts in steps, the toaster after the first paint, and the
+// Opening a chat is spread over short tasks: the page mounts in steps, the toaster with the first toast, and the
 // markdown of finished messages within a per-task budget (the rest of a long answer over the next frames). What the
 // user sees must not change: every message whole, no caret on a finished answer, toasts still shown.
 
@@ -75,7 +75,7 @@ test.describe('opening a chat', () => {
     expect(await page.evaluate(() => (window as unknown as { __caretSeen: boolean }).__caretSeen)).toBe(false)
   })
 
-  test('a toast is still shown although the toaster mounts after the first paint', async ({ page }) => {
+  test('a toast is still shown although the toaster loads with the first toast', async ({ page }) => {
     // the database is opened (and created) at start-up on every page
     await page.goto('/audit')
     await expect(page.getByTestId('audit-retention')).toBeVisible({ timeout: 20_000 })

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import type { ToolExecutionContext } from '#shared/tools/tool-types'
+import type { PluginToolContext } from '#shared/tools/tool-types'
 import { defineTool } from '../../shared/tools/definition/define-tool'
 import type { FromSchema } from '../../shared/tools/definition/json-schema-type'
 
@@ -33,7 +33,7 @@ describe('defineTool with a JSON Schema written as const', () => {
           note?: string | null
           version?: 2
         }>()
-        expectTypeOf(context).toEqualTypeOf<ToolExecutionContext>()
+        expectTypeOf(context).toEqualTypeOf<PluginToolContext>()
         // @ts-expect-error city is a string, not a number
         args.city.toFixed()
         // @ts-expect-error no such property

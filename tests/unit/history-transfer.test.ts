@@ -67,6 +67,14 @@ describe('the history file', () => {
     expect(stored.thread.serverJob).toBeUndefined()
   })
 
+  it('carries an MCP App kept on a tool row (its HTML and last state), so an imported chat shows it again', () => {
+    const original = branchedChat()
+    const mcpApp = { toolName: 'apps__show_counter', serverName: 'Apps', uri: 'ui://counter/app.html', html: '<p>counter</p>', csp: { connectDomains: [], resourceDomains: ['https://cdn.example.com'] }, input: { label: 'mine' }, result: { structuredContent: { count: 7 } }, modelContext: 'The counter shows 7' }
+    original.messages[2] = { ...original.messages[2]!, mcpApp }
+    const stored = toStoredChat(parseHistoryFile(exportHistoryJson([original])).chats[0]!, freshId)
+    expect(stored.messages.find(row => row.role === 'tool')?.mcpApp).toEqual(mcpApp)
+  })
+
   it('gives the thread and every row fresh ids, and marks the path to the active leaf', () => {
     const stored = toStoredChat(parseHistoryFile(exportHistoryJson([branchedChat()])).chats[0]!, freshId)
     const oldIds = new Set(['thread-1', 'q1', 'a1', 't1', 'a2', 'q2', 'a3'])

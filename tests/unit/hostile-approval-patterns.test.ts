@@ -1,4 +1,4 @@
-// Issue 20's probe, as an attacker runs it on the server: POST /api/chats with a browser tool whose parameters
+// The probe as an attacker runs it on the server: POST /api/chats with a browser tool whose parameters
 // carry a backtracking pattern, the model calls it, and the approval answer's edited arguments (or the model's
 // own) are checked on the server's thread. They must be refused at once, with the schema's words.
 import { createServer } from 'node:http'
@@ -54,7 +54,8 @@ describe('an approval answer against a client\'s backtracking pattern', () => {
     }
     expect(answerJobApproval(job.id, 'c1', { decision: 'allowed-once', arguments: '{"q":"aaaa"}' })).toEqual({ ok: true })
     await waitForEvent(store, job.id, event => event.type === 'tool-call-approval')
-    expect(answerBrowserCall(job.id, 'c1', { ok: true, content: 'found' })).toBe(true)
+    // the approved call then waits for the tab's answer; the job registers that wait a moment after the event
+    await vi.waitFor(() => expect(answerBrowserCall(job.id, 'c1', { ok: true, content: 'found' })).toBe(true))
     await waitForEvent(store, job.id, event => event.type === 'finish')
   })
 

@@ -7,6 +7,7 @@ import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memo
 import { startChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { abortRunningJob } from '~~/server/utils/background-jobs/runner/running-jobs'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
+import { startMcpOAuthTestServer } from '../fixtures/mcp-server/mcp-oauth-test-server'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 
 const cleanup: Array<() => Promise<unknown>> = []
@@ -40,6 +41,32 @@ describe('parseOperatorMcpServers', () => {
       'NUXT_MCP_SERVERS[4] (inject): header "x-a" is not a plain string header',
     ])
     expect(parseOperatorMcpServers('{ nope').problems[0]).toMatch(/^NUXT_MCP_SERVERS is not valid JSON/)
+  })
+
+  it('reads OAuth client credentials and names an entry whose credentials are not strings', () => {
+    const { servers, problems } = parseOperatorMcpServers([
+      { name: 'cc', url: 'https://a.example/mcp', oauth: { clientId: 'id', clientSecret: 'secret', scope: 'mcp:tools' } },
+      { name: 'bad', url: 'https://b.example/mcp', oauth: { clientId: 'id' } },
+    ])
+    expect(servers[0]!.oauth).toEqual({ clientId: 'id', clientSecret: 'secret', scope: 'mcp:tools' })
+    expect(servers[1]!.oauth).toBeUndefined()
+    expect(problems).toEqual(['NUXT_MCP_SERVERS[1] (bad): "oauth" must be { "clientId", "clientSecret", "scope"?, "issuer"? } of strings'])
+  })
+})
+
+describe('an operator server with OAuth client credentials', () => {
+  it('gets a token by the client_credentials grant and lists its tools as server tools', async () => {
+    const server = await startMcpOAuthTestServer({ clientCredentials: { clientId: 'ops', clientSecret: 's3cret' } })
+    cleanup.push(() => server.close())
+    const connected = new Promise<void>(resolve => {
+      const stop = startOperatorMcpServers([{ name: 'secured', url: server.url, oauth: { clientId: 'ops', clientSecret: 's3cret', issuer: server.origin } }], {
+        onState: (_server, state) => state.status === 'connected' && resolve(),
+      })
+      cleanup.push(stop)
+    })
+    await connected
+    expect(server.grants).toEqual(['client_credentials'])
+    expect(getServerTool('secured__echo')).toBeDefined()
   })
 })
 

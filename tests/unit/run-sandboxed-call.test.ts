@@ -51,10 +51,10 @@ describe('inside a sandbox worker', () => {
     ])
   })
 
-  it('gives the handler only the ids, a status function, a signal and its settings (the page kills the worker instead of aborting)', async () => {
+  it('gives the handler only the ids, a status function, a signal, its settings and fetch (the page kills the worker instead of aborting)', async () => {
     contexts.length = 0
     await runInWorker(request('echo.ts', 'echo'))
-    expect(Object.keys(contexts[0]!).sort()).toEqual(['callId', 'settings', 'signal', 'status', 'threadId'])
+    expect(Object.keys(contexts[0]!).sort()).toEqual(['callId', 'fetch', 'settings', 'signal', 'status', 'threadId'])
     expect(contexts[0]).toMatchObject({ threadId: 'thread-1', callId: 'call-1', signal: { aborted: false }, settings: {} })
     contexts.length = 0
     await runInWorker({ ...request('echo.ts', 'echo'), settings: { units: 'imperial' } })

@@ -97,6 +97,13 @@ describe('the page\'s Content-Security-Policy', () => {
     expect(parseConnectOrigins(encodeURIComponent(`${smuggled},http://localhost:11434`))).toEqual(['http://localhost:11434'])
   })
 
+  it('frames nothing, or the MCP Apps sandbox origin alone', () => {
+    expect(buildContentSecurityPolicy()).toContain(`frame-src 'none'`)
+    const policy = buildContentSecurityPolicy({ frameOrigins: ['http://localhost:3000'] })
+    expect(policy).toContain('frame-src http://localhost:3000;')
+    expect(policy).toContain(`frame-ancestors 'none'`)
+  })
+
   it('lists at most a few origins, newest first', () => {
     let cookie = ''
     for (let port = 1; port <= 20; port++) cookie = withConnectOrigin(parseConnectOrigins(cookie), `http://localhost:${port}`)

@@ -63,14 +63,18 @@ describe('get_weather', () => {
     expect(getWeather.definition.defaultEnabled).toBe(false)
   })
 
-  it('geocodes the city, then reads the current weather, passing the abort signal', async () => {
+  it('geocodes the city, then reads the current weather and the next days, passing the abort signal', async () => {
     const signal = new AbortController().signal
     const fetchMock = vi.fn(async (url: string) => new Response(JSON.stringify(url.includes('geocoding')
       ? { results: [{ name: 'Lisbon', country: 'Portugal', latitude: 38.7, longitude: -9.1 }] }
-      : { current: { time: '2025-01-01T12:00', temperature_2m: 15.2, apparent_temperature: 14, relative_humidity_2m: 70, wind_speed_10m: 12, weather_code: 2 } })))
+      : {
+          current: { time: '2025-01-01T12:00', temperature_2m: 15.2, apparent_temperature: 14, relative_humidity_2m: 70, wind_speed_10m: 12, weather_code: 2 },
+          // the second day lacks its low: left out rather than shown half
+          daily: { time: ['2025-01-01', '2025-01-02'], temperature_2m_max: [17, 18], temperature_2m_min: [9, null], weather_code: [2, 61] },
+        })))
     vi.stubGlobal('fetch', fetchMock)
     const result = await getWeather.handler({ city: 'Lisbon' }, context(signal))
-    expect(result).toEqual({ location: 'Lisbon, Portugal', time: '2025-01-01T12:00', temperatureC: 15.2, feelsLikeC: 14, humidityPercent: 70, windKmh: 12, conditions: 'partly cloudy' })
+    expect(result).toEqual({ location: 'Lisbon, Portugal', time: '2025-01-01T12:00', temperatureC: 15.2, feelsLikeC: 14, humidityPercent: 70, windKmh: 12, conditions: 'partly cloudy', forecast: [{ date: '2025-01-01', highC: 17, lowC: 9, conditions: 'partly cloudy' }] })
     expect(fetchMock.mock.calls[1]![0]).toContain('latitude=38.7&longitude=-9.1')
     expect(fetchMock.mock.calls.every(call => (call as unknown[])[1] && ((call as unknown[])[1] as RequestInit).signal === signal)).toBe(true)
   })

@@ -1,6 +1,4 @@
-import { Redis } from 'ioredis'
-import { createStorage } from 'unstorage'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import { createInProcessJobQueue } from '~~/server/utils/background-jobs/queue/in-process-job-queue'
 import type { JobQueue } from '~~/server/utils/background-jobs/queue/job-queue'
@@ -9,13 +7,9 @@ import { runChatJob } from '~~/server/utils/background-jobs/runner/stream-handle
 import type { ChatJobState, ChatQueueData } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { startWorkflowRun, workflowToolHandlers, WorkflowRunError } from '~~/server/utils/workflows/background-execution'
-import { createRedisWorkflowStore, createStorageWorkflowStore } from '~~/server/utils/workflows/workflow-store'
-import type { WorkflowStore } from '~~/server/utils/workflows/workflow-store'
 import { workflowInputSchema } from '~~/server/utils/workflows/workflow-types'
 import type { Workflow } from '~~/server/utils/workflows/workflow-types'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
-import { startRedisServer } from './helpers/redis-server'
-import type { RedisServer } from './helpers/redis-server'
 import { watchSavedStates } from './helpers/saved-states'
 
 const disposers: Array<() => void | Promise<void>> = []
@@ -29,40 +23,6 @@ function workflow(patch: Partial<Workflow> = {}): Workflow {
   clock += 1
   return { id: `wf-${clock}`, sessionId: 'session-a', name: 'Daily digest', systemPrompt: 'Be brief.', model: 'fake/tools', tools: [], firstMessage: 'Summarise today.', createdAt: clock, updatedAt: clock, ...patch }
 }
-
-let redis: RedisServer
-let client: Redis
-beforeAll(async () => {
-  redis = await startRedisServer()
-  client = new Redis(redis.url)
-})
-afterAll(async () => {
-  client?.disconnect()
-  await redis?.stop()
-})
-
-describe.each([
-  ['unstorage (embedded)', () => createStorageWorkflowStore(createStorage())],
-  ['Redis', () => createRedisWorkflowStore(client, `wf-test-${Math.random()}:`)],
-])('the workflow store on %s', (_name, make: () => WorkflowStore) => {
-  it('keeps a session\'s workflows apart from another session\'s, newest first, and deletes them', async () => {
-    const store = make()
-    const older = workflow()
-    const newer = workflow({ name: 'Weekly report' })
-    const theirs = workflow({ sessionId: 'session-b' })
-    for (const item of [older, newer, theirs]) await store.put(item)
-    expect((await store.list('session-a')).map(item => item.name)).toEqual(['Weekly report', 'Daily digest'])
-    expect(await store.get('session-a', theirs.id)).toBeUndefined()
-    expect(await store.get('session-b', theirs.id)).toEqual(theirs)
-    expect(await store.remove('session-a', theirs.id)).toBe(false)
-    expect(await store.remove('session-a', older.id)).toBe(true)
-    expect((await store.list('session-a')).map(item => item.id)).toEqual([newer.id])
-    // Reads are copies: changing one does not change what is stored.
-    const read = (await store.get('session-a', newer.id))!
-    read.tools.push('sneaky')
-    expect((await store.get('session-a', newer.id))!.tools).toEqual([])
-  })
-})
 
 describe('workflow input', () => {
   it('refuses what is missing, too long or unknown, with a message in words', () => {

@@ -21,8 +21,10 @@ export type {
   RegisterableToolDefinition, RegisteredTool, RegisteredToolDefinition, RegisterToolOptions, ResolvedToolUi,
   ToolAvailability, ToolAvailabilityContext, ToolRegistry, ToolSandbox, ToolUiMetadata,
 } from './registry/tool-registry-types'
-export type { ToolExecutionContext, ToolHandler } from '#shared/tools/tool-types'
+export type { PluginToolContext, ToolExecutionContext, ToolFetch, ToolHandler } from '#shared/tools/tool-types'
 export type { ToolDefinition } from '#shared/types/chat'
+export { registerToolCard } from './tool-cards/tool-card-registry'
+export type { ToolCardProps, ToolCardPropsOf } from './tool-cards/tool-card-registry'
 export { DuplicateToolError } from './registry/errors/duplicate-tool-error'
 export { InvalidToolDefinitionError } from '#shared/errors/invalid-tool-definition-error'
 

@@ -3,7 +3,7 @@ import { checkChatParameters } from '#shared/loop/chat-settings'
 import type { ChatParameters } from '#shared/types/chat-parameters'
 import { parameterFields } from '#shared/stream/parameter-fields'
 import { readBoundedJson } from '../../utils/http/read-bounded-body'
-import { chatBodyLimitBytes, imageChatBodyLimitBytes, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from '../../utils/http/request-limits'
+import { chatBodyLimitBytes, imageChatBodyLimitBytes, MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS, MAX_SEARCHED_TOOLS } from '../../utils/http/request-limits'
 import { checkOpenRouterBody } from '../../utils/openrouter-body-policy'
 import { readOpenRouterPolicy } from '../../utils/openrouter-policy'
 import { OPENROUTER_NO_KEY_MESSAGE } from '../../utils/openrouter-proxy'
@@ -26,8 +26,10 @@ const startChatSchema = z.object({
   model: z.string().min(1).max(200),
   // The wire shapes of shared/types/chat.ts; the loop and the provider read them as they are.
   messages: z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_CHAT_MESSAGES),
-  serverTools: z.array(z.string().max(64)).max(MAX_CHAT_TOOLS).default([]),
-  browserTools: z.array(toolDefinition).max(MAX_CHAT_TOOLS).default([]),
+  serverTools: z.array(z.string().max(64)).max(MAX_SEARCHED_TOOLS).default([]),
+  // With tool search the model is offered a few of them per step, so a chat may switch on more than one request offers.
+  browserTools: z.array(toolDefinition).max(MAX_SEARCHED_TOOLS).default([]),
+  toolSearch: z.object({ threshold: z.number().int().min(1).max(MAX_CHAT_TOOLS), alwaysOn: z.array(z.string().max(64)).max(MAX_CHAT_TOOLS) }).optional(),
   // the chat's sampling parameters (temperature, top_p, max tokens, reasoning effort), checked as the tab checks them
   parameters: z.record(z.string(), z.unknown()).superRefine((value, context) => {
     const issue = checkChatParameters(value)[0]
@@ -37,13 +39,13 @@ const startChatSchema = z.object({
   maxSteps: z.number().int().min(1).max(50).default(10),
   // each offered tool's approval policy ('ask': the job waits for POST /api/chats/:id/approvals)
   toolPolicies: z.record(z.string().max(64), z.enum(['auto', 'ask', 'never']))
-    .refine(policies => Object.keys(policies).length <= MAX_CHAT_TOOLS * 2, 'too many tool policies').optional(),
+    .refine(policies => Object.keys(policies).length <= MAX_SEARCHED_TOOLS * 2, 'too many tool policies').optional(),
   /**
    * "Keep running when I close the tab" with the user's own OpenRouter key: held only in this instance's memory
    * while the reply runs, never stored, queued, logged or sent in an event.
    */
   apiKey: z.string().trim().min(8).max(512).regex(/^[\x21-\x7e]+$/, 'The key has characters a key never has.').optional(),
-})
+}).refine(body => body.toolSearch || (body.browserTools.length <= MAX_CHAT_TOOLS && body.serverTools.length <= MAX_CHAT_TOOLS), `more than ${MAX_CHAT_TOOLS} tools need tool search`)
 
 /**
  * POST /api/chats: answer a chat on the server, with the server's OpenRouter key and the operator's policy (or the
@@ -64,6 +66,7 @@ export default defineEventHandler(async (event) => {
     browserTools: body.browserTools as never, messages: body.messages as never, toolCallMode: body.toolCallMode, maxSteps: body.maxSteps,
     ...(body.toolPolicies && { toolPolicies: body.toolPolicies }),
     ...(body.parameters && { parameters: body.parameters as ChatParameters }),
+    ...(body.toolSearch && { toolSearch: body.toolSearch }),
   }
   if (body.apiKey) {
     const model = { apiKey: body.apiKey, baseUrl: String(config.openrouterBaseUrl), model: body.model, appUrl: config.public.appUrl, appTitle: config.public.appTitle }

@@ -12,13 +12,11 @@ export default defineEventHandler(async (event) => {
   const sessionId = await requireSessionId(event)
   const parsed = workflowInputSchema.safeParse(await readBoundedJson(event, SMALL_BODY_LIMIT_BYTES))
   if (!parsed.success) throw invalidWorkflow(parsed.error.issues)
-  const store = useWorkflowStore()
-  if ((await store.list(sessionId)).length >= MAX_WORKFLOWS_PER_SESSION) {
-    throw createError({ statusCode: 409, statusMessage: 'Conflict', message: `You have ${MAX_WORKFLOWS_PER_SESSION} workflows already: delete one first.` })
-  }
   const now = Date.now()
   const workflow: Workflow = { ...parsed.data, id: randomUUID(), sessionId, createdAt: now, updatedAt: now }
-  await store.put(workflow)
+  if (!(await useWorkflowStore().create(workflow, MAX_WORKFLOWS_PER_SESSION))) {
+    throw createError({ statusCode: 409, statusMessage: 'Conflict', message: `You have ${MAX_WORKFLOWS_PER_SESSION} workflows already: delete one first.` })
+  }
   setResponseStatus(event, 201)
   return workflow
 })

@@ -25,6 +25,9 @@ export const MAX_CHAT_MESSAGES = 2_000
 /** Most tools a chat request may offer: OpenAI's own limit. */
 export const MAX_CHAT_TOOLS = 128
 
+/** Most tools a chat with tool search may switch on: the model is offered a few of them per step. */
+export const MAX_SEARCHED_TOOLS = 1_024
+
 /**
  * The chat body limit configured by the operator (`NUXT_MAX_BODY_BYTES`), or the default.
  * Nonsense (not a positive integer) falls back to the default rather than to "unlimited".

@@ -1,8 +1,10 @@
 /**
- * MCP servers the operator configures (NUXT_MCP_SERVERS, JSON `[{ "name", "url", "headers"? }]`): each server's
+ * MCP servers the operator configures (NUXT_MCP_SERVERS, JSON `[{ "name", "url", "headers"?, "oauth"? }]`, where
+ * `oauth` is `{ "clientId", "clientSecret", "scope"?, "issuer"? }` for a server that takes OAuth client credentials): each server's
  * tools become server tools (runtime 'server', ask before running), so chats running on the server can use them and
  * the browser lists them from GET /api/tools. The list follows the server's `tools/list_changed`.
  */
+import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
 import { isRecord } from '#shared/types/is-record'
 import { parseJson } from '#shared/security/parse-json'
 import { createMcpConnection } from '#shared/mcp/mcp-connection'
@@ -16,6 +18,8 @@ export interface OperatorMcpServer {
   name: string
   url: string
   headers?: Record<string, string>
+  /** OAuth client credentials (the client_credentials grant; the SDK discovers the token endpoint). */
+  oauth?: { clientId: string, clientSecret: string, scope?: string, issuer?: string }
 }
 
 /** One call of an operator's MCP tool may take this long (the server registry's cap is 120 s). */
@@ -35,6 +39,17 @@ function parseHeaders(value: unknown, problems: string[], where: string): Record
   return headers
 }
 
+function parseOAuth(value: unknown, problems: string[], where: string): OperatorMcpServer['oauth'] {
+  if (value === undefined) return undefined
+  const { clientId, clientSecret, scope, issuer } = isRecord(value) ? value : {}
+  const optional = [scope, issuer].every(item => item === undefined || typeof item === 'string')
+  if (typeof clientId !== 'string' || !clientId || typeof clientSecret !== 'string' || !clientSecret || !optional) {
+    problems.push(`${where}: "oauth" must be { "clientId", "clientSecret", "scope"?, "issuer"? } of strings`)
+    return undefined
+  }
+  return { clientId, clientSecret, ...(scope ? { scope: scope as string } : {}), ...(issuer ? { issuer: issuer as string } : {}) }
+}
+
 /**
  * The servers of NUXT_MCP_SERVERS (a JSON string, or the array Nuxt already parsed it into), and the entries it
  * could not use, with why. At most MAX_MCP_SERVERS servers; names must be unique.
@@ -52,7 +67,7 @@ export function parseOperatorMcpServers(configured: unknown): { servers: Operato
     }
   }
   if (value === undefined || value === null || value === '') return { servers: [], problems }
-  if (!Array.isArray(value)) return { servers: [], problems: ['NUXT_MCP_SERVERS must be a JSON array of { "name", "url", "headers"? }'] }
+  if (!Array.isArray(value)) return { servers: [], problems: ['NUXT_MCP_SERVERS must be a JSON array of { "name", "url", "headers"?, "oauth"? }'] }
   const servers: OperatorMcpServer[] = []
   const prefixes = new Set<string>()
   value.forEach((entry: unknown, index) => {
@@ -72,7 +87,8 @@ export function parseOperatorMcpServers(configured: unknown): { servers: Operato
     if (prefixes.has(prefix)) return problems.push(`${where} (${name}): another server already has this name`)
     if (servers.length >= MAX_MCP_SERVERS) return problems.push(`${where} (${name}): at most ${MAX_MCP_SERVERS} servers`)
     prefixes.add(prefix)
-    servers.push({ name, url: url.href, headers: parseHeaders(item.headers, problems, `${where} (${name})`) })
+    const oauth = parseOAuth(item.oauth, problems, `${where} (${name})`)
+    servers.push({ name, url: url.href, headers: parseHeaders(item.headers, problems, `${where} (${name})`), ...(oauth ? { oauth } : {}) })
   })
   return { servers, problems }
 }
@@ -123,6 +139,8 @@ export function startOperatorMcpServers(servers: readonly OperatorMcpServer[], o
       url: server.url,
       prefix: mcpServerPrefix(server.name),
       headers: server.headers,
+      // the issuer, when given, is the only authorization server the secret is ever sent to
+      authProvider: server.oauth ? new ClientCredentialsProvider({ ...server.oauth, expectedIssuer: server.oauth.issuer }) : undefined,
       takenNames: () => new Set(listServerTools().map(tool => tool.name).filter(name => !registered.has(name))),
       // the operator's servers are meant to be up: keep trying, at most once a minute
       reconnect: { maxDelayMs: 60_000, maxAttempts: Number.POSITIVE_INFINITY },

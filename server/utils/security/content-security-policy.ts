@@ -36,18 +36,23 @@ export interface ContentSecurityPolicyOptions {
   scriptHashes?: string[]
   /** Model endpoints the user configured (see parseConnectOrigins). @default [] */
   connectOrigins?: string[]
+  /** Origins the tool plugins declared with `connects` (see pluginConnectOrigins). @default [] */
+  declaredOrigins?: readonly string[]
   /** `nuxt dev`: Vite's hot reload talks over a WebSocket. @default false */
   dev?: boolean
+  /** Origins the page may frame (the MCP Apps sandbox origin). @default none */
+  frameOrigins?: string[]
 }
 
 /**
  * The Content-Security-Policy of every response. Scripts: the app's own files and the exact inline scripts
  * Nuxt wrote into the page (by hash), nothing inline otherwise and no eval (WebAssembly may be compiled). Connections: the app, OpenRouter,
- * and the endpoints the user configured, nothing else. Remote images stay allowed over https because a user may
+ * the origins the tool plugins declared and the endpoints the user configured, nothing else. Remote images stay allowed over https because a user may
  * click to load one (replies show a placeholder until then).
  */
 export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions = {}): string {
-  const { scriptHashes = [], connectOrigins = [], dev = false } = options
+  const { scriptHashes = [], connectOrigins = [], declaredOrigins = [], dev = false, frameOrigins = [] } = options
+  const connect = [...new Set([OPENROUTER_ORIGIN, ...declaredOrigins, ...connectOrigins])]
   return [
     `default-src 'self'`,
     // 'wasm-unsafe-eval' compiles WebAssembly (the QuickJS sandbox of the tools written in the app); JavaScript eval
@@ -57,10 +62,10 @@ export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions
     // blob: the images attached to messages, shown from the browser's own storage (object URLs)
     `img-src 'self' data: blob: https:`,
     `font-src 'self' data:`,
-    `connect-src 'self' ${OPENROUTER_ORIGIN}${connectOrigins.map(origin => ` ${origin}`).join('')}${dev ? ' ws: wss:' : ''}`,
+    `connect-src 'self' ${connect.join(' ')}${dev ? ' ws: wss:' : ''}`,
     `worker-src 'self'`,
     `manifest-src 'self'`,
-    `frame-src 'none'`,
+    `frame-src ${frameOrigins.length > 0 ? frameOrigins.join(' ') : `'none'`}`,
     `object-src 'none'`,
     `base-uri 'none'`,
     `form-action 'self'`,

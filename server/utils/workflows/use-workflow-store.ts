@@ -1,17 +1,36 @@
 import { createStorage } from 'unstorage'
 import fsDriver from 'unstorage/drivers/fs'
 import { JOB_DATA_DIR } from '../background-jobs/store/create-job-store'
+import { useDatabase } from '../database/use-database'
 import { getRedisClient } from '../redis/redis-client'
-import { createRedisWorkflowStore, createStorageWorkflowStore } from './workflow-store'
+import { createDatabaseWorkflowStore } from './database-workflow-store'
+import { moveLegacyWorkflows } from './legacy-workflows'
 import type { WorkflowStore } from './workflow-store'
 
 let shared: WorkflowStore | undefined
 
-/** The server's workflows, beside its jobs: on Redis with `NUXT_REDIS_URL`, else under `.data/workflows` (Nitro only). */
+/**
+ * The server's workflows, in its database (Nitro only). The first use moves any workflows an older version kept
+ * under `.data` or in Redis into it. While the database cannot be opened, every use answers 503.
+ */
 export function useWorkflowStore(): WorkflowStore {
   if (!shared) {
     const redisUrl = String(useRuntimeConfig().redisUrl ?? '').trim()
-    shared = redisUrl ? createRedisWorkflowStore(getRedisClient(redisUrl)) : createStorageWorkflowStore(createStorage({ driver: fsDriver({ base: JOB_DATA_DIR }) }))
+    const ready = useDatabase().then(
+      async (db) => {
+        const legacy = { storage: createStorage({ driver: fsDriver({ base: JOB_DATA_DIR }) }), redis: redisUrl ? getRedisClient(redisUrl) : undefined }
+        const moved = await moveLegacyWorkflows(createDatabaseWorkflowStore(db), legacy).catch((error: Error) => {
+          console.error(`[workflows] older workflows stay where they were until the next start: ${error.message}`)
+          return 0
+        })
+        if (moved) console.info(`[workflows] moved ${moved} workflow(s) into the database`)
+        return db
+      },
+      (error: Error) => {
+        throw createError({ statusCode: 503, statusMessage: 'Service Unavailable', message: `The server's database is unavailable: ${error.message}` })
+      },
+    )
+    shared = createDatabaseWorkflowStore(ready)
   }
   return shared
 }

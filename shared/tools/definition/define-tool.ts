@@ -1,8 +1,9 @@
 import type { $ZodType, output as ZodOutput } from 'zod/v4/core'
 import type { JsonSchemaObject } from '../../types/chat'
-import type { ToolExecutionContext, ToolHandler } from '../tool-types'
+import type { PluginToolContext, ToolExecutionContext, ToolHandler } from '../tool-types'
+import { lazyToolFetch } from '../lazy-tool-fetch'
 import type { FromSchema } from './json-schema-type'
-import { normalizeToolDefinition } from './tool-definition-validation'
+import { checkDeclaredOrigins, normalizeToolDefinition } from './tool-definition-validation'
 import { InvalidToolDefinitionError } from '../../errors/invalid-tool-definition-error'
 import type { RegisterableToolDefinition, ToolDefinitionMetadata } from './tool-definition-types'
 import type { DesignToolDefinition, ReadonlyJsonSchemaObject, TypedToolDefinition } from './typed-tool-definition'
@@ -14,23 +15,29 @@ export type ToolParameters = $ZodType | Readonly<JsonSchemaObject>
 export type InferToolArgs<P> = P extends $ZodType ? ZodOutput<P> : FromSchema<P>
 
 /** What `defineTool` takes: the name, parameters and handler, `strict`, and the metadata `registerTool` takes. */
-export interface DefineToolOptions<P extends ToolParameters> extends ToolDefinitionMetadata {
+export interface DefineToolOptions<P extends ToolParameters, R = unknown> extends ToolDefinitionMetadata {
   /** `^[a-zA-Z0-9_-]{1,64}$`; by convention snake_case, the file the same name in kebab-case. */
   name: string
   /** Tells the model when to use the tool. Also shown in the popover unless `ui.descriptionHint` is set. */
   description?: string
   /** Omitted: the tool takes no arguments. */
   parameters?: P
-  handler: (args: InferToolArgs<P>, context: ToolExecutionContext) => unknown
+  /** Runs a call; `context.fetch` is the fetch to reach the origins of `connects`. */
+  handler: (args: InferToolArgs<P>, context: PluginToolContext) => R
   /** Sets OpenAI's `strict` on the function. @default undefined */
   strict?: boolean
 }
 
-/** A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. */
-export interface ToolPlugin {
+/**
+ * A tool plugin: what a file in `plugins/` default-exports, ready for `registerTool`. `Args` and `Result` are the
+ * handler's argument and (awaited) result types, kept for a tool card typed from the tool (`ToolCardPropsOf`).
+ */
+export interface ToolPlugin<Args = unknown, Result = unknown> {
   readonly kind: 'plugboard.tool'
   readonly definition: RegisterableToolDefinition
   readonly handler: (args: unknown, context: ToolExecutionContext) => unknown
+  /** Types only, never set: what the handler takes and gives. */
+  readonly types?: { args: Args, result: Result }
 }
 
 function isZodSchema(value: unknown): value is $ZodType {
@@ -63,9 +70,9 @@ export function defineTool<const P extends ReadonlyJsonSchemaObject = { type: 'o
   definition: DesignToolDefinition<P>,
   handler: (args: InferToolArgs<P>, context: ToolExecutionContext) => unknown,
 ): DefinedTool<InferToolArgs<P>> & ToolPlugin
-export function defineTool<const P extends ToolParameters = { type: 'object', properties: {} }>(
-  options: DefineToolOptions<P>,
-): ToolPlugin
+export function defineTool<const P extends ToolParameters = { type: 'object', properties: {} }, R = unknown>(
+  options: DefineToolOptions<P, R>,
+): ToolPlugin<InferToolArgs<P>, Awaited<R>>
 export function defineTool(input: DefineToolOptions<ToolParameters> | RegisterableToolDefinition, handler?: ToolHandler): DefinedTool<unknown> | ToolPlugin {
   if (isDesignForm(input)) {
     // checked now, so a mistake is reported where the tool is written rather than when it registers
@@ -103,7 +110,12 @@ function isDesignForm(input: object): input is RegisterableToolDefinition {
 }
 
 function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P>): ToolPlugin {
-  const { name, description, parameters, handler, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox, catalog, actsOutsideApp, approval } = options
+  const { name, description, parameters, ui, icon, category, defaultEnabled, timeoutMs, available, unavailableReason, strict, sandbox, catalog, actsOutsideApp, approval, connects } = options
+  // checked where the tool is written: the build reads these into the page's policy
+  checkDeclaredOrigins(name, connects)
+  // a handler called without the executor (a test, the sandbox worker) still gets its fetch
+  const handler = (args: InferToolArgs<P>, context: ToolExecutionContext) =>
+    options.handler(args, context.fetch ? context as PluginToolContext : { ...context, fetch: lazyToolFetch(context.signal) })
   let jsonSchema: JsonSchemaObject | undefined
   let run: ToolPlugin['handler'] = handler as ToolPlugin['handler']
   if (isZodSchema(parameters)) {
@@ -138,6 +150,7 @@ function definePluginTool<P extends ToolParameters>(options: DefineToolOptions<P
     ...(actsOutsideApp !== undefined && { actsOutsideApp }),
     ...(approval !== undefined && { approval }),
     ...(catalog !== undefined && { catalog }),
+    ...(connects !== undefined && { connects }),
   }
   return { kind: 'plugboard.tool', definition, handler: run }
 }

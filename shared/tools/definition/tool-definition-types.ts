@@ -66,6 +66,12 @@ export interface ToolDefinitionMetadata {
   actsOutsideApp?: boolean
   /** The default approval policy (the user can change it). @default 'ask' when `actsOutsideApp`, else 'auto' */
   approval?: ToolApprovalPolicy
+  /**
+   * The origins the handler fetches from in the browser, e.g. `['https://api.open-meteo.com']`: https origins
+   * alone (no path, no wildcard), at most 8. For a file in `plugins/`, the build adds them to the page's
+   * Content-Security-Policy (`connect-src`); the page refuses any other origin. @default []
+   */
+  connects?: readonly string[]
   /** The catalog's metadata (design 003): slash command, cost, settings schema, version... Never sent to the model. */
   catalog?: ToolCatalogMetadata
 }

@@ -9,6 +9,7 @@ import type {
 } from './tool-definition-types'
 import type { ToolCatalogMetadata } from '../../types/rich-tool-definition'
 import { isRecord } from '../../types/is-record'
+import { declaredOriginProblem, MAX_DECLARED_ORIGINS } from '../../security/declared-origins'
 
 import { TOOL_NAME_PATTERN } from '../../history/tool-call-shape'
 
@@ -29,6 +30,8 @@ export interface NormalizedToolDefinition {
   sandbox?: ToolSandbox
   /** The approval policy before the user chooses: `approval`, else 'ask' when `actsOutsideApp`, else 'auto'. */
   defaultApproval: ToolApprovalPolicy
+  /** The origins the handler connects to, frozen; empty when none is declared. */
+  connects: readonly string[]
   /** A frozen plain-JSON copy of `catalog` (checked in full by the catalog's `validate()`). */
   catalog?: ToolCatalogMetadata
 }
@@ -87,6 +90,8 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     fail(rawName, 'sandbox', `must be "worker" or left out (got ${JSON.stringify(input.sandbox)})`)
   }
 
+  const connects = checkDeclaredOrigins(rawName, input.connects)
+
   if (input.catalog !== undefined && !isRecord(input.catalog)) fail(rawName, 'catalog', `must be an object (got ${describeJsonKind(input.catalog)})`)
   const catalog = input.catalog === undefined ? undefined : toFrozenJson(rawName, input.catalog)
 
@@ -108,8 +113,26 @@ export function normalizeToolDefinition(input: RegisterableToolDefinition): Norm
     unavailableReason: typeof input.unavailableReason === 'string' ? input.unavailableReason : undefined,
     sandbox: input.sandbox,
     defaultApproval: defaultApprovalPolicy(input),
+    connects,
     catalog,
   }
+}
+
+const NO_ORIGINS: readonly string[] = Object.freeze([])
+
+/**
+ * A definition's `connects`, checked (https origins alone, at most MAX_DECLARED_ORIGINS) and frozen.
+ * @throws InvalidToolDefinitionError naming the tool and the entry
+ */
+export function checkDeclaredOrigins(name: string, value: unknown): readonly string[] {
+  if (value === undefined) return NO_ORIGINS
+  if (!Array.isArray(value)) return fail(name, 'connects', `must be an array of origins (got ${describeJsonKind(value)})`)
+  if (value.length > MAX_DECLARED_ORIGINS) fail(name, 'connects', `may list at most ${MAX_DECLARED_ORIGINS} origins (got ${value.length})`)
+  value.forEach((origin, index) => {
+    const problem = declaredOriginProblem(origin)
+    if (problem) fail(name, `connects[${index}]`, problem)
+  })
+  return Object.freeze([...new Set(value as string[])])
 }
 
 function toFrozenJson<T>(name: string, value: T): T {

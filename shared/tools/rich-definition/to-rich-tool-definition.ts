@@ -13,6 +13,8 @@ export interface RichToolSource {
   runtime?: RichToolMetadata['runtime']
   timeoutMs?: number
   catalog?: ToolCatalogMetadata
+  /** The origins the tool's browser handler connects to (`connects`), kept in `metadata.connects` when any. */
+  connects?: readonly string[]
 }
 
 const MEDIA_PREFIXES: Array<[string, InputFieldType]> = [['image/', 'image'], ['video/', 'video'], ['audio/', 'audio']]
@@ -75,6 +77,7 @@ export function toRichToolDefinition(definition: ToolDefinition, source: RichToo
     ...(catalog.settings !== undefined && { settings: catalog.settings }),
     parameters: fn.parameters ?? { type: 'object', properties: {} },
     ...(fn.strict !== undefined && { strict: fn.strict }),
+    ...(source.connects?.length && { connects: [...source.connects] }),
   }
   return {
     toolId: fn.name,

@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { instanceDatabaseDir } from './instance-database'
 
 export interface AppInstance {
   url: string
@@ -51,13 +52,19 @@ async function waitUntilUp(url: string, child: ChildProcess, output: () => strin
  */
 export async function startApp(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<AppInstance> {
   const port = options.port ?? await freePort()
+  // The embedded database is one process's own: unless the spec names a folder (or a Postgres), a fresh one.
+  const database = env.NUXT_DATABASE_DIR || env.NUXT_DATABASE_URL ? undefined : await instanceDatabaseDir()
   const child = spawn(process.execPath, ['.output/server/index.mjs'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NUXT_OPENROUTER_API_KEY: '', NUXT_RATE_LIMIT_PER_MINUTE: '1000', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NUXT_OPENROUTER_API_KEY: '', NUXT_RATE_LIMIT_PER_MINUTE: '1000', ...(database ? { NUXT_DATABASE_DIR: database.dir } : {}), ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  child.once('exit', () => database?.remove())
   let log = ''
-  child.stdout!.on('data', (data: Buffer) => { log += data.toString() })
-  child.stderr!.on('data', (data: Buffer) => { log += data.toString() })
+  const onData = (data: Buffer) => {
+    log += data.toString()
+  }
+  child.stdout!.on('data', onData)
+  child.stderr!.on('data', onData)
   const url = `http://127.0.0.1:${port}`
   await waitUntilUp(url, child, () => log)
 

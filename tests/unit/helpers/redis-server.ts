@@ -41,7 +41,8 @@ function assertInstalled(): void {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on right now (loopback). */
+export async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
   const { port } = server.address() as AddressInfo

@@ -6,15 +6,25 @@
 import { shallowRef, watch } from 'vue'
 import type { ShallowRef } from 'vue'
 import type { McpConnection, McpConnectionState, McpReconnectOptions } from '#shared/mcp/mcp-connection'
+import { MCP_CALL_MAX_MS } from '#shared/mcp/mcp-limits'
 import { mcpToolHandler } from '#shared/mcp/mcp-tool-handler'
 import type { McpToolEntry } from '#shared/mcp/mcp-tool-list'
+import type { McpPromptEntry } from '#shared/mcp/mcp-prompts'
 import { mcpServerPrefix } from '#shared/mcp/mcp-tool-name'
 import { blockedConnectOrigin } from '../provider/connect-permission'
 import type { ToolRegistry } from '../registry/tool-registry-types'
 import { createMcpBrowserFetch } from './mcp-browser-fetch'
 import type { McpRoute } from './mcp-browser-fetch'
 import { recordMcpResultImages } from './mcp-result-images'
+import { mcpCallHooks } from './mcp-call-activity'
+import { visibleToModel } from '#shared/mcp/apps/mcp-app-tool-ui'
+import { removeMcpAppServer, setMcpAppServer } from '../mcp-apps/mcp-app-servers'
+import type { McpAppServer } from '../mcp-apps/mcp-app-servers'
+import { recordMcpAppOfCall } from '../mcp-apps/mcp-app-views'
 import { useSavedMcpServers, validateMcpServerInput } from './mcp-server-settings'
+import { withTokenRenewal } from '#shared/mcp/oauth/mcp-oauth-fetch'
+import { forgetMcpSignIn, listenForSignInAnswers } from './mcp-oauth-browser'
+import type { McpServerSignIn, McpSignInStatus } from './mcp-server-sign-in'
 import type { McpServerInput, McpServerInputErrors, McpServerSetting } from './mcp-server-settings'
 
 /** One server as Settings shows it. */
@@ -31,6 +41,14 @@ export interface McpServerView {
   /** The page's CSP does not allow the server's origin (so the browser cannot try it directly). */
   blockedOrigin?: string
   tools: Array<Pick<McpToolEntry, 'name' | 'mcpName' | 'description'>>
+  /** Its prompts (slash commands `/server__prompt`). */
+  prompts: readonly McpPromptEntry[]
+  /** It lists resources that can be attached to a message. */
+  hasResources: boolean
+  /** OAuth: the server asks for a sign-in, or tokens are kept for it (none for a server with a pasted token). */
+  signIn?: McpSignInStatus
+  /** Why the last sign-in failed. */
+  signInError?: string
 }
 
 export interface McpServerManagerOptions {
@@ -54,10 +72,19 @@ export interface McpServerManager {
   remove: (id: string) => Promise<void>
   /** Connects again now (after an error). */
   retry: (id: string) => void
+  /** The connection of a server (prompts, resources), once its code has loaded. */
+  connectionOf: (id: string) => McpConnection | undefined
+  /** Opens the server's sign-in popup (call it in the click's turn). */
+  signIn: (id: string) => void
+  /** Forgets the server's OAuth tokens in this browser. */
+  signOut: (id: string) => Promise<void>
 }
 
-/** An MCP call may run this long: remote tools are slower than the page's own. */
-const MCP_TOOL_TIMEOUT_MS = 60_000
+/**
+ * The executor's limit for an MCP call: the connection keeps the call's real clock (silence since the last progress,
+ * paused while the user answers the server's question), so this is only the outer bound.
+ */
+const MCP_TOOL_TIMEOUT_MS = MCP_CALL_MAX_MS
 
 interface Entry {
   setting: McpServerSetting
@@ -66,6 +93,8 @@ interface Entry {
   registered: Map<string, () => void>
   route?: McpRoute
   registrationNote?: string
+  /** OAuth sign-in, for a server added without a pasted token. */
+  signIn?: McpServerSignIn
 }
 
 export function createMcpServerManager(options: McpServerManagerOptions): McpServerManager {
@@ -74,7 +103,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
   let started = false
 
   function publish() {
-    servers.value = [...entries.values()].map(({ setting, connection, route, registrationNote }) => ({
+    servers.value = [...entries.values()].map(({ setting, connection, route, registrationNote, signIn }) => ({
       id: setting.id,
       name: setting.name,
       url: setting.url,
@@ -85,6 +114,10 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       route,
       blockedOrigin: blockedConnectOrigin(setting.url),
       tools: (connection?.state.tools ?? []).filter(tool => entries.get(setting.id)?.registered.has(tool.name)).map(({ name, mcpName, description }) => ({ name, mcpName, description })),
+      prompts: connection?.state.status === 'connected' ? connection.state.prompts ?? [] : [],
+      hasResources: connection?.state.status === 'connected' && !!connection.state.hasResources,
+      signIn: signIn?.status(),
+      signInError: signIn?.error(),
     }))
   }
 
@@ -99,8 +132,14 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       }
     }
     const refused: string[] = []
+    const appServer: McpAppServer = { name: entry.setting.name, connection }
     for (const tool of tools) {
-      if (entry.registered.has(tool.name)) continue
+      // a tool for its app's interface only is never offered to the model (the app calls it through its card)
+      if (entry.registered.has(tool.name) || !visibleToModel(tool.ui)) continue
+      const uri = tool.ui?.resourceUri
+      const onResult = uri
+        ? (call: Parameters<typeof recordMcpAppOfCall>[0]['call'], result: unknown) => void recordMcpAppOfCall({ call, result, toolName: tool.name, uri, server: appServer })
+        : undefined
       try {
         entry.registered.set(tool.name, options.registry.registerTool({
           type: 'function',
@@ -113,7 +152,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
           actsOutsideApp: true,
           approval: 'ask',
           timeoutMs: MCP_TOOL_TIMEOUT_MS,
-        }, mcpToolHandler(connection, tool.mcpName, recordMcpResultImages)))
+        }, mcpToolHandler(connection, tool.mcpName, { onImages: recordMcpResultImages, callHooks: mcpCallHooks(entry.setting.name), onResult })))
       }
       catch (error) {
         refused.push(`${tool.mcpName} (${error instanceof Error ? error.message : String(error)})`)
@@ -122,28 +161,46 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
     entry.registrationNote = refused.length > 0 ? `Not added: ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? ` and ${refused.length - 3} more` : ''}.` : undefined
   }
 
+  let listening = false
+  /** Sign-in answers reach this tab's servers from the first server opened (at start-up or added in Settings). */
+  function listenOnce() {
+    if (listening) return
+    listening = true
+    listenForSignInAnswers((answer) => {
+      for (const entry of entries.values()) void entry.signIn?.handle(answer)
+    })
+  }
+
   async function open(setting: McpServerSetting) {
+    listenOnce()
     const blocked = blockedConnectOrigin(setting.url)
     const entry: Entry = { setting, registered: new Map() }
     entries.set(setting.id, entry)
     publish()
     // the SDK is most of the MCP code: a page without MCP servers never loads it
-    const { createMcpConnection } = await import('#shared/mcp/mcp-connection')
+    const [{ createMcpConnection }, { createMcpServerSignIn }] = await Promise.all([import('#shared/mcp/mcp-connection'), import('./mcp-server-sign-in')])
     if (entries.get(setting.id) !== entry) return
+    const fetch = createMcpBrowserFetch({
+      direct: !blocked,
+      fetch: options.fetch,
+      onRoute: (route) => {
+        if (entry.route === route) return
+        entry.route = route
+        publish()
+      },
+    })
+    // a pasted token is the user's choice; any other server may ask for a sign-in
+    entry.signIn = setting.token
+      ? undefined
+      : createMcpServerSignIn({ serverId: setting.id, serverUrl: setting.url, storage: options.storage, fetch, onChange: publish, reconnect: () => connection.connect() })
     const connection: McpConnection = createMcpConnection({
       url: setting.url,
       prefix: mcpServerPrefix(setting.name),
       headers: setting.token ? { authorization: `Bearer ${setting.token}` } : undefined,
-      fetch: createMcpBrowserFetch({
-        direct: !blocked,
-        fetch: options.fetch,
-        onRoute: (route) => {
-          if (entry.route === route) return
-          entry.route = route
-          publish()
-        },
-      }),
+      authProvider: entry.signIn?.provider,
+      fetch: entry.signIn ? withTokenRenewal(fetch, entry.signIn.provider) : fetch,
       reconnect: options.reconnect,
+      elicitation: true,
       takenNames: () => new Set(options.registry.listTools.value.map(tool => tool.name).filter(name => !entry.registered.has(name))),
       onChange: () => {
         if (entries.get(setting.id) !== entry) return
@@ -152,6 +209,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       },
     })
     entry.connection = connection
+    setMcpAppServer({ name: setting.name, connection })
     publish()
     await connection.connect()
   }
@@ -193,13 +251,24 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       const entry = entries.get(id)
       if (!entry) return
       entries.delete(id)
+      removeMcpAppServer(entry.setting.name)
       for (const dispose of entry.registered.values()) dispose()
       save()
       publish()
+      forgetMcpSignIn(options.storage, id)
       await entry.connection?.close()
     },
     retry(id) {
       void entries.get(id)?.connection?.connect()
+    },
+    connectionOf(id) {
+      return entries.get(id)?.connection
+    },
+    signIn(id) {
+      entries.get(id)?.signIn?.start()
+    },
+    async signOut(id) {
+      await entries.get(id)?.signIn?.signOut()
     },
   }
   return manager

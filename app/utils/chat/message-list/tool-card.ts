@@ -1,7 +1,7 @@
 import type { ToolCall } from '#shared/types/chat'
 import { CUT_OFF_RESULT } from '#shared/history/repair-tool-history'
 import { isCutToolCall } from '#shared/history/tool-call-shape'
-import type { MessageRecord, MessageStatus, ToolCallStatus } from '~/db/types'
+import type { McpAppRecord, MessageRecord, MessageStatus, ToolCallStatus } from '~/db/types'
 
 /** What one tool-call card shows. Built from a stored tool row, or from a call that has no row yet. */
 export interface ToolCardData {
@@ -35,6 +35,8 @@ export interface ToolCardData {
   truncated?: boolean
   /** Stop or an error cut the call while the model was still writing it (no name, or unfinished arguments). */
   cutOff?: boolean
+  /** The MCP App the call's row keeps (shown on the card). */
+  mcpApp?: McpAppRecord
 }
 
 /** Longest preview, in characters, before an ellipsis. @default 120 */
@@ -75,6 +77,7 @@ function rowCard(row: MessageRecord, labels?: Record<string, { label: string, ic
     unanswered: status === 'denied' && row.error?.kind === 'no-answer',
     durationMs,
     truncated: row.truncated,
+    ...(row.mcpApp && { mcpApp: row.mcpApp }),
   }
 }
 

@@ -5,6 +5,8 @@ import { createWorkerToolSandbox } from '../sandbox/worker-tool-sandbox'
 import type { SandboxWorker } from '../sandbox/worker-tool-sandbox'
 import type { ToolRegistry } from './tool-registry-types'
 import { nextTask } from '../scheduling/yield-to-page'
+import { registerToolCard } from '../tool-cards/tool-card-registry'
+import type { Component } from 'vue'
 
 export interface LoadToolPluginsOptions {
   /** Starts a worker for tools that declare `sandbox: 'worker'`; called lazily, on their first call. @default spawnToolWorker */
@@ -63,6 +65,9 @@ export async function loadToolPlugins(
         throw new Error('the default export is not a tool made with defineTool() (export default defineTool({ ... }))')
       }
       disposers.push(registerPlugin(registry, plugin, file, spawnWorker))
+      // `export const card = defineAsyncComponent(() => import('./my-card.vue'))` beside the tool: its own card
+      const card = (outcome.value as { card?: Component }).card
+      if (card !== undefined) disposers.push(registerToolCard(plugin.definition.function.name, card))
       result.loaded.push(plugin.definition.function.name)
     }
     catch (error) {

@@ -12,6 +12,7 @@ import type { LoopRecorder } from '~/db/loop-recorder'
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
 import { openJobEventSource } from './job-event-source'
 import { yieldToPageWhenBusy } from '../scheduling/yield-to-page'
+import { toolSearchForServer } from '../tool-set/chat-tool-search'
 import type { ChatParameters } from '#shared/types/chat-parameters'
 
 /** What POST /api/chats needs to answer a chat on the server. */
@@ -46,6 +47,8 @@ export async function startServerChat(options: StartServerChatOptions): Promise<
       serverTools: definitions.map(definition => definition.function.name),
       ...(options.toolPolicies && { toolPolicies: options.toolPolicies }),
       ...(options.parameters && { parameters: options.parameters }),
+      // past the threshold the server offers the tools as the tab would: a few at a time, found by find_tools
+      toolSearch: toolSearchForServer(definitions.length),
       browserTools: definitions.map(({ type, function: fn }) => ({ type, function: { name: fn.name, description: fn.description, parameters: fn.parameters } })),
     }),
   })

@@ -7,6 +7,7 @@ import { runChatLoop } from '#shared/loop/run-chat-loop'
 import { createConversationState, foldLoopEvent, isStepCut, isStepSettled } from '#shared/loop/conversation-state'
 import { resumableReply } from '#shared/loop/resume-step'
 import { toolSetFromArray } from '#shared/tools/tool-set'
+import { withToolSearch } from '#shared/tools/tool-search/with-tool-search'
 import type { ExecutableTool, ToolSet } from '#shared/tools/tool-types'
 import type { ModelMessage, ToolDefinition } from '#shared/types/chat'
 import type { ChatParameters } from '#shared/types/chat-parameters'
@@ -47,6 +48,14 @@ export interface ChatJobInput {
   toolPolicies?: Record<string, ToolApprovalPolicy>
   /** The chat's sampling parameters, sent with every request of the run. */
   parameters?: ChatParameters
+  /** Tool search over the tools above (shared/tools/tool-search): the tab's threshold and always-on tools. */
+  toolSearch?: JobToolSearch
+}
+
+/** The tab's tool search setting, as a job keeps it. */
+export interface JobToolSearch {
+  threshold: number
+  alwaysOn: string[]
 }
 
 /** The job's status once its loop has ended. */
@@ -71,6 +80,7 @@ export interface ChatJobState {
   maxSteps?: number
   toolPolicies?: Record<string, ToolApprovalPolicy>
   parameters?: ChatParameters
+  toolSearch?: JobToolSearch
   /** Steps whose messages are in `messages` already: a takeover goes on with the next one. */
   stepsDone: number
   /**
@@ -103,6 +113,7 @@ export async function createChatJob(store: JobStore, spec: ChatJobSpec, limits?:
     ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}),
     ...(spec.toolPolicies ? { toolPolicies: spec.toolPolicies } : {}),
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
+    ...(spec.toolSearch ? { toolSearch: spec.toolSearch } : {}),
     stepsDone: 0,
   }
   const stateBytes = jsonBytes(state)
@@ -245,7 +256,8 @@ export async function runChatJob(store: JobStore, jobId: string, options: RunCha
       await runChatLoop({
         model: typeof options.model === 'function' ? options.model(state) : options.model,
         messages,
-        tools: tools.set,
+        // Tools found by find_tools in the steps saved so far are offered again (a takeover goes on with them).
+        tools: state.toolSearch ? withToolSearch(tools.set, { ...state.toolSearch, history: fold.messages }) : tools.set,
         threadId,
         signal: controller.signal,
         maxSteps: maxSteps - offset,
