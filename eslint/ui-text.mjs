@@ -3,14 +3,7 @@
 // it off this list (docs/decisions/0020-ui-text-in-catalogs.md, "Converting a component").
 import noRawUiText from './no-raw-ui-text.mjs'
 
-export const NOT_YET_CONVERTED = [
-  'app/components/audit/AuditFilters.vue',
-  'app/components/audit/AuditRunDetails.vue',
-  'app/components/chat/ChatMcpServers.vue',
-  'app/components/chat/ChatUserTools.vue',
-  'app/components/user-tools/UserToolsEditor.vue',
-  'app/pages/audit.vue',
-]
+export const NOT_YET_CONVERTED = []
 
 export default [
   {
