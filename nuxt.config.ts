@@ -4,8 +4,7 @@ export default defineNuxtConfig({
   // not Nuxt plugins. tests/unit/nuxt-config.test.ts fails if this changes.
   future: { compatibilityVersion: 4 },
   compatibilityDate: '2025-07-15',
-  // @nuxt/eslint writes .nuxt/eslint.config.mjs on prepare (eslint.config.mjs builds on it); nothing of it ships.
-  modules: ['@nuxt/ui', 'nuxt-auth-utils', '@nuxt/eslint', '@nuxtjs/i18n'],
+  modules: ['@nuxt/ui', 'nuxt-auth-utils', '@nuxtjs/i18n'],
   css: ['~/assets/css/main.css'],
   app: {
     head: {
@@ -38,7 +37,7 @@ export default defineNuxtConfig({
       { code: 'es', language: 'es-ES', name: 'Español', file: 'es.json' },
     ],
     detectBrowserLanguage: { useCookie: true, cookieKey: 'plugboard_locale', redirectOn: 'root', fallbackLocale: 'en' },
-    bundle: { dropMessageCompiler: true, fullInstall: false },
+    bundle: { runtimeOnly: true, compositionOnly: true, dropMessageCompiler: true, fullInstall: false },
   },
   // The header's links (catalog, audit) fetch their page when pointed at or focused, not when they appear: the
   // first screen loads only what it shows.
