@@ -24,7 +24,7 @@ export default {
     type: 'problem',
     docs: { description: 'UI text in templates comes from the i18n catalogs, not raw strings' },
     schema: [{ type: 'object', properties: { ignoreText: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }],
-    messages: { raw: 'Raw UI text "{{ text }}": put it in i18n/locales/en.json (and de, es) and show it with t(\'key\').' },
+    messages: { raw: 'Raw UI text "{{ text }}": put it in i18n/locales/en.json or i18n/more/en.json (and de, es) and show it with t(\'key\').' },
   },
   create(context) {
     const ignored = new Set(context.options[0]?.ignoreText ?? [])

@@ -34,7 +34,7 @@ export function useHistoryTransfer() {
       toast.add({ title: result.summary, color: 'success', icon: 'i-lucide-check' })
       // the files came with the chats, their search passages did not: documents are read again in the background
       indexImportedDocuments(result.threadIds).catch((error: unknown) => {
-        toast.add({ title: 'Imported documents could not be made searchable', description: (error as Error).message, color: 'warning' })
+        toast.add({ title: t('history.documentsNotIndexed'), description: (error as Error).message, color: 'warning' })
       })
       return result.threadIds
     }

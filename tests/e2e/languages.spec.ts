@@ -59,6 +59,31 @@ test.describe('languages', () => {
     await context.close()
   })
 
+  test('the text beyond the first screen is in the language too: Settings → MCP servers in German, the audit log in Spanish', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const german = await openIn(browser, { locale: 'de-DE' })
+    await german.page.getByTestId('settings-open').click()
+    await german.page.getByTestId('settings-nav').getByRole('button', { name: 'MCP-Server' }).click()
+    const servers = german.page.getByTestId('mcp-servers')
+    await expect(servers.getByTestId('mcp-add')).toHaveText('Server hinzufügen')
+    await expect(servers).toContainText('Werkzeuge von Model-Context-Protocol-Servern (Streamable HTTP). Sie fragen vor jedem Lauf nach.')
+    await expect(servers.getByLabel('Server-URL')).toBeVisible()
+    expect(german.violations).toEqual([])
+    await german.context.close()
+
+    // a page opened directly waits for its part of the catalog: no key is ever shown in place of its text
+    const spanish = await browser.newContext({ locale: 'es-ES', baseURL: test.info().project.use.baseURL })
+    const page = await spanish.newPage()
+    const violations = await watchCspViolations(page)
+    await page.goto('/audit', { waitUntil: 'commit' })
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Registro de auditoría')
+    await expect(page.getByTestId('audit-empty')).toHaveText('Todavía no se ha ejecutado ninguna herramienta.')
+    await expect(page.getByTestId('audit-count')).toHaveText('0 ejecuciones')
+    await expect(page.locator('body')).not.toContainText('audit.')
+    expect(violations).toEqual([])
+    await spanish.close()
+  })
+
   test('Settings → Language switches the app at once and the choice survives a reload', async ({ browser }) => {
     test.setTimeout(90_000)
     const { context, page, violations } = await openIn(browser, { locale: 'en-US' })

@@ -3,11 +3,16 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const LOCALES_DIR = join(import.meta.dirname, '../../i18n/locales')
+/** The rest of each language's text, fetched after the first screen (modules/i18n-more-catalogs.ts). */
+const MORE_DIR = join(import.meta.dirname, '../../i18n/more')
 
 type Catalog = { [key: string]: string | Catalog }
 
+const readPart = (dir: string, code: string) => JSON.parse(readFileSync(join(dir, `${code}.json`), 'utf8')) as Catalog
+
+/** A language's whole catalog: the first screen's part and the rest, which share no top-level key. */
 function read(code: string): Catalog {
-  return JSON.parse(readFileSync(join(LOCALES_DIR, `${code}.json`), 'utf8')) as Catalog
+  return { ...readPart(LOCALES_DIR, code), ...readPart(MORE_DIR, code) }
 }
 
 /** Every message of a catalog by its dotted key. */
@@ -34,7 +39,17 @@ const others = readdirSync(LOCALES_DIR).filter(name => name.endsWith('.json') &&
 describe('UI catalogs', () => {
   it('holds English and at least two complete languages', () => {
     expect(others.sort()).toEqual(['de', 'es'])
+    expect(readdirSync(MORE_DIR).filter(name => name.endsWith('.json')).sort()).toEqual(['de.json', 'en.json', 'es.json'])
     expect(english.size).toBeGreaterThan(100)
+  })
+
+  it('splits each language the same way: the first screen\'s part and the rest share no area', () => {
+    for (const code of ['en', ...others]) {
+      const first = Object.keys(readPart(LOCALES_DIR, code))
+      const rest = Object.keys(readPart(MORE_DIR, code))
+      expect(first.filter(area => rest.includes(area))).toEqual([])
+      expect({ first: first.sort(), rest: rest.sort() }).toEqual({ first: Object.keys(readPart(LOCALES_DIR, 'en')).sort(), rest: Object.keys(readPart(MORE_DIR, 'en')).sort() })
+    }
   })
 
   for (const code of others) {
