@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { generateJSON } from '@intlify/bundle-utils'
 import { describe, expect, it } from 'vitest'
 
 const LOCALES_DIR = join(import.meta.dirname, '../../i18n/locales')
@@ -72,6 +73,20 @@ describe('UI catalogs', () => {
       expect([...catalog].filter(([, text]) => !text.trim()).map(([key]) => key)).toEqual([])
     })
   }
+
+  /** The compile errors of one catalog file, as the build would meet them (a stray brace, `@` or `|` breaks a message). */
+  function compileErrors(source: string): string[] {
+    const errors: string[] = []
+    generateJSON(source, { type: 'plain', env: 'production', jit: true, strictMessage: true, escapeHtml: false, forceStringify: false, onError: message => errors.push(message) })
+    return errors
+  }
+
+  it('compiles every message of every file as the build does', () => {
+    for (const code of ['en', ...others]) {
+      for (const dir of [LOCALES_DIR, MORE_DIR]) expect(compileErrors(readFileSync(join(dir, `${code}.json`), 'utf8')), `${dir}/${code}.json`).toEqual([])
+    }
+    expect(compileErrors(JSON.stringify({ help: 'async function (args) { … }' }))).not.toEqual([])
+  })
 
   it('finds a placeholder that differs (the check can fail)', () => {
     expect(placeholders('Rename “{title}”')).not.toEqual(placeholders('„{titel}“ umbenennen'))
