@@ -45,7 +45,7 @@ export default defineNuxtModule({
     })
     addTypeTemplate({
       filename: 'types/plugboard-more-catalogs.d.ts',
-      getContents: () => `declare module '${PREFIX}*' {\n  const messages: Record<string, unknown>\n  export default messages\n}\nexport {}\n`,
+      getContents: () => `declare module '${PREFIX}*' {\n  const messages: Record<string, unknown>\n  export default messages\n}\n`,
     })
   },
 })
