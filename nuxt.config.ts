@@ -4,7 +4,7 @@ export default defineNuxtConfig({
   // not Nuxt plugins. tests/unit/nuxt-config.test.ts fails if this changes.
   future: { compatibilityVersion: 4 },
   compatibilityDate: '2025-07-15',
-  modules: ['@nuxt/ui', 'nuxt-auth-utils', '@nuxtjs/i18n'],
+  modules: ['@nuxt/ui', 'nuxt-auth-utils'],
   css: ['~/assets/css/main.css'],
   app: {
     head: {
@@ -24,21 +24,6 @@ export default defineNuxtConfig({
     },
   },
   ssr: false,
-  // UI text lives in i18n/locales/*.json (docs/decisions/0018). The app is one page, so the language is not in the
-  // address: it follows the browser until the user picks one in Settings (a cookie keeps the choice). Only the
-  // active language's catalog is fetched, precompiled at build: the browser never compiles a message (no eval under
-  // the strict CSP), so the message compiler is left out of the bundle.
-  i18n: {
-    strategy: 'no_prefix',
-    defaultLocale: 'en',
-    locales: [
-      { code: 'en', language: 'en-US', name: 'English', file: 'en.json' },
-      { code: 'de', language: 'de-DE', name: 'Deutsch', file: 'de.json' },
-      { code: 'es', language: 'es-ES', name: 'Español', file: 'es.json' },
-    ],
-    detectBrowserLanguage: { useCookie: true, cookieKey: 'plugboard_locale', redirectOn: 'root', fallbackLocale: 'en' },
-    bundle: { runtimeOnly: true, compositionOnly: true, dropMessageCompiler: true, fullInstall: false },
-  },
   // The header's links (catalog, audit) fetch their page when pointed at or focused, not when they appear: the
   // first screen loads only what it shows.
   experimental: { defaults: { nuxtLink: { prefetchOn: { visibility: false, interaction: true } } } },

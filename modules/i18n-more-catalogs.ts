@@ -5,10 +5,10 @@ import { addTypeTemplate, addVitePlugin, defineNuxtModule } from 'nuxt/kit'
 
 /**
  * The rest of each language's UI text (`i18n/more/<code>.json`: Settings, MCP servers, the audit log, the tool
- * catalog…), kept out of the first screen's catalog (`i18n/locales/<code>.json`, which @nuxtjs/i18n loads) and
+ * catalog…), kept out of the first screen's catalog (`i18n/locales/<code>.json`, app/composables/useI18n.ts) and
  * fetched after it (app/composables/more-messages.ts). Each file becomes the module
- * `virtual:plugboard-more-catalog/<code>`, its messages compiled at build the way @nuxtjs/i18n compiles its own
- * catalogs: the browser runs vue-i18n without its message compiler (no eval under the strict CSP).
+ * `virtual:plugboard-more-catalog/<code>`, its messages checked at build by vue-i18n's compiler and shipped as
+ * plain JSON, read in the browser by app/utils/i18n-message.ts (no eval under the strict CSP).
  */
 const PREFIX = 'virtual:plugboard-more-catalog/'
 const RESOLVED = `\0${PREFIX}`
@@ -29,7 +29,9 @@ export default defineNuxtModule({
         const file = resolve(folder, `${code}.json`)
         this.addWatchFile(file)
         const source = await readFile(file, 'utf8')
-        return generateJSON(source, {
+        // every message is checked as vue-i18n's compiler would read it, then shipped as plain JSON: the browser
+        // fills it in with app/utils/i18n-message.ts, which reads only that syntax
+        generateJSON(source, {
           type: 'plain',
           filename: file,
           env: production ? 'production' : 'development',
@@ -40,7 +42,8 @@ export default defineNuxtModule({
           onError: (message: string) => {
             throw new Error(`${file}: ${message}`)
           },
-        }).code
+        })
+        return `export default ${JSON.stringify(JSON.parse(source))}\n`
       },
     })
     addTypeTemplate({
