@@ -1,10 +1,29 @@
-// ESLint: @nuxt/eslint's config for this project (.nuxt/eslint.config.mjs, written by `nuxt prepare`, which
-// `npm install` runs; no stylistic rules), plus the Layers table of ARCHITECTURE.md (eslint/boundaries.mjs).
+// ESLint: Nuxt's flat config (@nuxt/eslint-config, without the @nuxt/eslint module: no stylistic rules), the
+// project's directories named the way Nuxt resolves them, plus the Layers table of ARCHITECTURE.md
+// (eslint/boundaries.mjs) and the rule that keeps UI text in the catalogs (eslint/ui-text.mjs).
 // `npm run lint`; `npm test` runs it first.
-import withNuxt from './.nuxt/eslint.config.mjs'
+import { createConfigForNuxt } from '@nuxt/eslint-config/flat'
 import layers from './eslint/boundaries.mjs'
+import uiText from './eslint/ui-text.mjs'
 
-export default withNuxt(
+const nuxt = createConfigForNuxt({
+  features: { standalone: true },
+  dirs: {
+    pages: ['app/pages'],
+    composables: ['app/composables', 'app/utils'],
+    components: ['app/components'],
+    componentsPrefixed: [],
+    layouts: ['app/layouts'],
+    plugins: ['app/plugins'],
+    middleware: ['app/middleware'],
+    modules: ['modules'],
+    servers: [],
+    root: [],
+    src: ['app'],
+  },
+})
+
+export default nuxt.append(
   { ignores: ['bench/results/**', 'tests/fixtures/corpora/**', 'tool-registry.generated.json'] },
   {
     name: 'plugboard/house-style',
@@ -37,4 +56,5 @@ export default withNuxt(
     },
   },
   ...layers,
+  ...uiText,
 )

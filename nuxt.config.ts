@@ -4,8 +4,7 @@ export default defineNuxtConfig({
   // not Nuxt plugins. tests/unit/nuxt-config.test.ts fails if this changes.
   future: { compatibilityVersion: 4 },
   compatibilityDate: '2025-07-15',
-  // @nuxt/eslint writes .nuxt/eslint.config.mjs on prepare (eslint.config.mjs builds on it); nothing of it ships.
-  modules: ['@nuxt/ui', 'nuxt-auth-utils', '@nuxt/eslint'],
+  modules: ['@nuxt/ui', 'nuxt-auth-utils'],
   css: ['~/assets/css/main.css'],
   app: {
     head: {

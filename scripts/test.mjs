@@ -118,8 +118,8 @@ ensureRedisServer()
 ensurePostgres()
 const chromium = ensureChromium()
 const started = Date.now()
-// Two steps at a time, paired so that no step writes what the other reads: ESLint loads .nuxt/eslint.config.mjs,
-// which the type check's `nuxt prepare` rewrites; vitest writes nothing there.
+// Two steps at a time, paired so that no step writes what the other reads: ESLint reads no generated file,
+// the type check's `nuxt prepare` rewrites .nuxt, and vitest writes nothing there.
 let status = await runTogether([
   { label: 'eslint', command: npx, args: ['eslint', '.'] },
   { label: 'vitest', command: npx, args: ['vitest', 'run'] },

@@ -11,6 +11,7 @@ import { indexImportedDocuments } from './index-message-documents'
  */
 export function useHistoryTransfer() {
   const toast = useToast()
+  const { t } = useI18n()
   const busy = shallowRef(false)
   const transfer = () => import('~/utils/chat/history-transfer/history-transfer')
 
@@ -21,7 +22,7 @@ export function useHistoryTransfer() {
       if (file) downloadText([file.text], file.fileName, file.type)
     }
     catch (error) {
-      toast.add({ title: 'Could not export', description: (error as Error).message, color: 'error' })
+      toast.add({ title: t('history.exportFailed'), description: (error as Error).message, color: 'error' })
     }
   }
 
@@ -33,15 +34,15 @@ export function useHistoryTransfer() {
       toast.add({ title: result.summary, color: 'success', icon: 'i-lucide-check' })
       // the files came with the chats, their search passages did not: documents are read again in the background
       indexImportedDocuments(result.threadIds).catch((error: unknown) => {
-        toast.add({ title: 'Imported documents could not be made searchable', description: (error as Error).message, color: 'warning' })
+        toast.add({ title: t('history.documentsNotIndexed'), description: (error as Error).message, color: 'warning' })
       })
       return result.threadIds
     }
     catch (error) {
       const problems = error instanceof HistoryImportError ? error.problems : [(error as Error).message]
       toast.add({
-        title: `${file.name} was not imported`,
-        description: problems.slice(0, 4).join('\n') + (problems.length > 4 ? `\n…and ${problems.length - 4} more` : ''),
+        title: t('history.notImported', { name: file.name }),
+        description: problems.slice(0, 4).join('\n') + (problems.length > 4 ? `\n${t('history.moreProblems', { count: problems.length - 4 })}` : ''),
         color: 'error',
         duration: 15_000,
       })

@@ -3,6 +3,8 @@ import { nextTick } from 'vue'
 import { flushPromises } from '@vue/test-utils'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import ChatSettingsPanel from '~/components/chat/ChatSettingsPanel.vue'
+import { useI18n } from '~/composables/useI18n'
+import { loadMoreMessages } from '~/composables/more-messages'
 import ChatToolCard from '~/components/chat/ChatToolCard.vue'
 import { KEEP_RUNNING_OWN_KEY_STORAGE_KEY } from '~/composables/useKeepRunningWithOwnKey'
 import { defaultProviderSettings, mergeProviderSettings } from '~/utils/chat/provider/provider-settings'
@@ -21,6 +23,8 @@ const byTestId = <T extends HTMLElement = HTMLElement>(testId: string) => docume
 describe('"Keep running when I close the tab" with my own key', () => {
   it('is offered with my own key, off by default, says where the key goes, and applies on Save', async () => {
     const settings = mergeProviderSettings(defaultProviderSettings(withKey), { providerId: 'openrouter', openrouter: { keySource: 'user', apiKey: 'sk-or-v1-mine-123456' } })
+    // the panel's text is the catalog's later part, fetched as it opens; the first fetch can outlast a flush
+    await loadMoreMessages(useI18n())
     await mountSuspended(ChatSettingsPanel, { props: { settings, serverConfig: withKey, open: true }, attachTo: document.body })
     await flushPromises()
     const checkbox = byTestId<HTMLInputElement>('keep-running-own-key')!

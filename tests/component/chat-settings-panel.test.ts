@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nextTick } from 'vue'
 import { flushPromises } from '@vue/test-utils'
 import { mountSuspended } from '@nuxt/test-utils/runtime'
+import { useI18n } from '~/composables/useI18n'
+import { loadMoreMessages } from '~/composables/more-messages'
 import ChatSettingsPanel from '~/components/chat/ChatSettingsPanel.vue'
 import { defaultProviderSettings, mergeProviderSettings } from '~/utils/chat/provider/provider-settings'
 import type { ProviderSettings, ServerConfig } from '~/utils/chat/provider/provider-types'
@@ -37,6 +39,8 @@ afterEach(() => {
 })
 
 async function openPanel(settings: ProviderSettings, serverConfig: ServerConfig) {
+  // the panel's text is the catalog's later part, fetched as it opens; the first fetch can outlast a flush
+  await loadMoreMessages(useI18n())
   const wrapper = await mountSuspended(ChatSettingsPanel, { props: { settings, serverConfig, open: true }, attachTo: document.body })
   await flushPromises()
   return wrapper

@@ -16,6 +16,8 @@ const FULL_ZOD = /["'`]\$ZodJWT["'`]/
 const POPPER = '--reka-popper-available-width'
 // Reka's toasts (their viewport sets it on a swipe); the toaster loads with the first toast
 const TOASTER = '--reka-toast-swipe-move-x'
+// English text of the audit log, in the part of the catalog the first screen leaves out (i18n/more)
+const MORE_CATALOG = 'Keep runs for'
 
 /** Records the text of every script the page fetches. */
 function recordScripts(page: Page): string[] {
@@ -55,6 +57,19 @@ test.describe('first load', () => {
     }
     const kb = Math.round(bytes / 102.4) / 10
     expect(kb, `first load: ${kb} KB gzip of JavaScript in ${paths.length} files`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_KB)
+  })
+
+  test('the first screen fetches only its own part of the UI text; the rest comes once it is ready', async ({ page, request }) => {
+    const scripts = recordScripts(page)
+    await openApp(page)
+    const beforeReady = await page.evaluate(() => {
+      const ready = performance.getEntriesByName('plugboard:ready', 'mark')[0]?.startTime ?? Infinity
+      return performance.getEntriesByType('resource').filter(entry => entry.startTime <= ready).map(entry => new URL(entry.name).pathname).filter(path => path.endsWith('.js'))
+    })
+    const texts = await Promise.all(beforeReady.map(async path => (await request.get(path)).text()))
+    expect(texts.some(text => text.includes('Message Plugboard'))).toBe(true)
+    expect(texts.filter(text => text.includes(MORE_CATALOG))).toEqual([])
+    await expect.poll(() => loaded(scripts, MORE_CATALOG)).toBe(true)
   })
 
   test('the first screen loads no MCP client, full zod, in-memory database or argument validator; a tool run loads the validator', async ({ page }) => {

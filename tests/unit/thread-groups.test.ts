@@ -35,6 +35,13 @@ describe('the chat list\'s date groups', () => {
     ])
   })
 
+  it('names the months in the language shown, keeping the fixed groups\' keys for the catalog', () => {
+    const now = new Date('2026-11-26T15:00:00-05:00')
+    const groups = groupThreadsByDate([thread('today', at('2026-11-26T09:00:00-05:00')), thread('october', at('2026-10-20T12:00:00-04:00')), thread('old', at('2025-03-03T12:00:00-05:00'))], now, 'de-DE')
+    expect(groups.map(group => [group.key, group.label])).toEqual([['today', 'Today'], ['2026-10', 'Oktober'], ['2025-03', 'März 2025']])
+    expect(groupThreadsByDate([thread('old', at('2025-03-03T12:00:00-05:00'))], now, 'es-ES')[0]!.label).toBe('marzo de 2025')
+  })
+
   it('splits at local midnight, not at UTC midnight', () => {
     // 23:30 in New York is already the next day in UTC.
     const now = new Date('2026-11-26T00:30:00-05:00')

@@ -19,6 +19,7 @@ export interface ComposerSendOptions {
  */
 export function useComposerSend({ threadId, chat, ensureThread }: ComposerSendOptions) {
   const toast = useToast()
+  const { t } = useI18n()
   const online = useOnline()
   const input = shallowRef('')
   /** A Send was refused while offline; cleared when the browser is back online. */
@@ -31,7 +32,7 @@ export function useComposerSend({ threadId, chat, ensureThread }: ComposerSendOp
   })
   // Files waiting in the composer: a refused one is named with the reason.
   const attachments = useComposerAttachments(threadId, {
-    onRefused: messages => toast.add({ title: messages.length === 1 ? 'File not attached' : `${messages.length} files not attached`, description: messages.join('\n'), color: 'warning', icon: 'i-lucide-paperclip', ui: { description: 'whitespace-pre-line' } }),
+    onRefused: messages => toast.add({ title: t('chat.filesNotAttached', { count: messages.length }, messages.length), description: messages.join('\n'), color: 'warning', icon: 'i-lucide-paperclip', ui: { description: 'whitespace-pre-line' } }),
   })
   useMcpResourceHandoff(attachments)
 
@@ -55,7 +56,7 @@ export function useComposerSend({ threadId, chat, ensureThread }: ComposerSendOp
   /** A slash command runs its tool at once; the card and its result join the chat's history. */
   async function onCommand(command: SlashCommandRun) {
     if (chat.streaming.value || chat.busyElsewhere.value) return
-    const failed = (error: Error) => toast.add({ title: `Could not run ${command.line.split(/\s/)[0]}`, description: error.message, color: 'error' })
+    const failed = (error: Error) => toast.add({ title: t('chat.errors.command', { command: command.line.split(/\s/)[0] }), description: error.message, color: 'error' })
     if (command.prompt) return sendMcpPrompt(command, command.prompt, onSend).catch(failed)
     const id = await ensureThread()
     // the executor loads with the first command: the first screen does not need it

@@ -19,6 +19,7 @@ export interface MessageTreeActionsOptions {
 /** Provides Edit, regenerate, branch switcher, fork and delete to the messages of the open chat. */
 export function useMessageTreeActions({ threadId, rows, chat, openThread }: MessageTreeActionsOptions) {
   const toast = useToast()
+  const { t } = useI18n()
   const { positions, refresh } = useBranchPositions(rows)
 
   /** Runs a change to the chat's tree; a failure is told, never thrown into the list. */
@@ -26,7 +27,7 @@ export function useMessageTreeActions({ threadId, rows, chat, openThread }: Mess
     if (chat.streaming.value) return
     try {
       // A reply written in another tab goes on at the end of the branch shown: moving it under that reply is refused.
-      if (threadId.value && (await busyThreadIds()).has(threadId.value)) throw new Error('A reply to this chat is being written in another tab. Try again when it has finished.')
+      if (threadId.value && (await busyThreadIds()).has(threadId.value)) throw new Error(t('chat.errors.busyElsewhere'))
       await change()
     }
     catch (error) {
@@ -39,13 +40,13 @@ export function useMessageTreeActions({ threadId, rows, chat, openThread }: Mess
     positionOf: messageId => positions.value.get(messageId),
     edit: async (messageId, text) => {
       let sent = false
-      await changeTree('Could not send the edited message', async () => (sent = await chat.edit(messageId, text)))
+      await changeTree(t('chat.errors.edit'), async () => (sent = await chat.edit(messageId, text)))
       return sent
     },
-    regenerate: messageId => changeTree('Could not regenerate the reply', () => chat.regenerate(messageId)),
-    switchTo: messageId => changeTree('Could not switch branch', () => switchBranch(messageId)),
-    fork: messageId => changeTree('Could not branch into a new chat', async () => openThread((await forkThread(messageId)).id)),
-    remove: messageId => changeTree('Could not delete the message', async () => {
+    regenerate: messageId => changeTree(t('chat.errors.regenerate'), () => chat.regenerate(messageId)),
+    switchTo: messageId => changeTree(t('chat.errors.switchBranch'), () => switchBranch(messageId)),
+    fork: messageId => changeTree(t('chat.errors.fork'), async () => openThread((await forkThread(messageId)).id)),
+    remove: messageId => changeTree(t('chat.errors.deleteMessage'), async () => {
       await deleteBranch(messageId)
       await refresh()
     }),

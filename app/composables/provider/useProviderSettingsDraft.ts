@@ -25,6 +25,7 @@ function copySettings(settings: ProviderSettings): ProviderSettings {
  */
 export function useProviderSettingsDraft(source: ProviderSettingsDraftSource, open: Ref<boolean>) {
   const runtimeConfig = useRuntimeConfig()
+  const { t } = useI18n()
   const draft = ref<ProviderSettings>(copySettings(source.settings))
   const showAllErrors = ref(false)
   const touched = ref<Partial<Record<keyof ProviderSettingsErrors, boolean>>>({})
@@ -95,7 +96,7 @@ export function useProviderSettingsDraft(source: ProviderSettingsDraftSource, op
     }
     catch (error) {
       signingIn.value = false
-      signInError.value = `Could not start signing in: ${error instanceof Error ? error.message : String(error)}`
+      signInError.value = t('settings.signInFailed', { reason: error instanceof Error ? error.message : String(error) })
     }
   }
 

@@ -20,6 +20,7 @@ import { createLazyOpenAICompatibleModel } from '~/utils/chat/provider/lazy-chat
  */
 export function useChatRun(threadId: Ref<string | undefined>, rows: Ref<MessageRecord[]>, provider: ReturnType<typeof useProviderSettings>) {
   const toast = useToast()
+  const { t } = useI18n()
   const runOnServer = useRunOnServer()
   const keepRunningOwnKey = useKeepRunningWithOwnKey()
   const resultPaging = createResultPaging()
@@ -84,7 +85,7 @@ export function useChatRun(threadId: Ref<string | undefined>, rows: Ref<MessageR
     },
     modelLabel: () => provider.modelConfig.value.model,
     ready: () => toolPluginsReady(),
-    onStorageError: error => toast.add({ title: 'Could not save the conversation', description: error.message, color: 'error' }),
+    onStorageError: error => toast.add({ title: t('chat.errors.save'), description: error.message, color: 'error' }),
   })
 
   /** Stored rows, with the reply being streamed shown from memory (Dexie is written throttled). */

@@ -28,6 +28,7 @@ export function useThreadActions(options: ThreadActionsOptions) {
   const { threadId, chat, threads, presets, tools } = options
   const router = useRouter()
   const toast = useToast()
+  const { t } = useI18n()
 
   /** Shows a chat, or the empty chat screen: the open chat lives in the query, so the page never remounts mid-stream. */
   async function openThread(id: string | undefined) {
@@ -49,7 +50,7 @@ export function useThreadActions(options: ThreadActionsOptions) {
       await openThread((await presets.startChat(preset, tools.value)).id)
     }
     catch (error) {
-      toast.add({ title: 'Could not start a chat from the preset', description: (error as Error).message, color: 'error' })
+      toast.add({ title: t('chat.errors.presetStart'), description: (error as Error).message, color: 'error' })
     }
   }
 
@@ -73,7 +74,7 @@ export function useThreadActions(options: ThreadActionsOptions) {
       await threads.setThreadPinned(id, pinned)
     }
     catch (error) {
-      toast.add({ title: pinned ? 'Could not pin the chat' : 'Could not unpin the chat', description: (error as Error).message, color: 'error' })
+      toast.add({ title: t(pinned ? 'chat.errors.pin' : 'chat.errors.unpin'), description: (error as Error).message, color: 'error' })
     }
   }
 
@@ -84,7 +85,7 @@ export function useThreadActions(options: ThreadActionsOptions) {
       await openThread(id)
     }
     catch (error) {
-      toast.add({ title: 'Could not open the message', description: (error as Error).message, color: 'error' })
+      toast.add({ title: t('chat.errors.openMessage'), description: (error as Error).message, color: 'error' })
     }
   }
 
@@ -93,7 +94,7 @@ export function useThreadActions(options: ThreadActionsOptions) {
       await threads.renameThread(id, title)
     }
     catch (error) {
-      toast.add({ title: 'Could not rename the chat', description: (error as Error).message, color: 'error' })
+      toast.add({ title: t('chat.errors.rename'), description: (error as Error).message, color: 'error' })
     }
   }
 

@@ -13,6 +13,7 @@ import { revokeMcpTokens } from '#shared/mcp/oauth/mcp-token-revocation'
 import { MCP_OAUTH_CALLBACK_PATH } from '#shared/mcp/oauth/mcp-sign-in-answer'
 import type { McpSignInAnswer } from '#shared/mcp/oauth/mcp-sign-in-answer'
 import { appClientMetadataUrl, createServerLock, createStorageOAuthStore, openSignInPopup } from './mcp-oauth-browser'
+import { MCP_SIGN_IN_MESSAGES } from './mcp-sign-in-messages'
 
 /** 'needed': the server asked for a sign-in; 'signed-in': tokens are kept for it. */
 export type McpSignInStatus = 'needed' | 'signed-in' | undefined
@@ -45,10 +46,7 @@ export interface McpServerSignIn {
   signOut: () => Promise<void>
 }
 
-const text = {
-  popupBlocked: 'The browser blocked the sign-in window. Allow pop-ups for this site, then press Sign in again.',
-  superseded: 'That sign-in was replaced by a newer one (another tab or a reconnection started it). Press Sign in again.',
-}
+const text = MCP_SIGN_IN_MESSAGES
 
 export function createMcpServerSignIn(options: McpServerSignInOptions): McpServerSignIn {
   const origin = options.origin ?? globalThis.location?.origin ?? ''

@@ -10,8 +10,7 @@ export interface ThreadGroup {
 
 const DAY_LABELS = { pinned: 'Pinned', today: 'Today', yesterday: 'Yesterday', week: 'Previous 7 days', month: 'Previous 30 days' } as const
 
-let monthFormat: Intl.DateTimeFormat | undefined
-let monthYearFormat: Intl.DateTimeFormat | undefined
+const monthFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** Local midnight `days` days before `now`'s day (calendar days, so a day of 23 or 25 hours counts once). */
 function startOfDay(now: Date, daysBefore: number): number {
@@ -22,9 +21,10 @@ function startOfDay(now: Date, daysBefore: number): number {
  * The chat list's groups by last activity (`updatedAt`) in the browser's time zone: pinned chats first, then Today,
  * Yesterday, Previous 7 days, Previous 30 days, then one group per month (named with its year when not this year).
  * Chats keep the order they come in (most recent first); empty groups are left out. A date in the future (another
- * device's clock) counts as today.
+ * device's clock) counts as today. `locale` names the months (the browser's language without it); the UI shows the
+ * fixed groups' names from its catalog by `key` (`label` is their English name).
  */
-export function groupThreadsByDate(threads: readonly ThreadRecord[], now: Date = new Date()): ThreadGroup[] {
+export function groupThreadsByDate(threads: readonly ThreadRecord[], now: Date = new Date(), locale?: string): ThreadGroup[] {
   const today = startOfDay(now, 0)
   const yesterday = startOfDay(now, 1)
   const week = startOfDay(now, 7)
@@ -44,7 +44,7 @@ export function groupThreadsByDate(threads: readonly ThreadRecord[], now: Date =
     else {
       const date = new Date(thread.updatedAt)
       const key = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}`
-      add(key, () => monthLabel(date, now), thread)
+      add(key, () => monthLabel(date, now, locale), thread)
     }
   }
   const fixed = ['pinned', 'today', 'yesterday', 'week', 'month']
@@ -52,7 +52,10 @@ export function groupThreadsByDate(threads: readonly ThreadRecord[], now: Date =
   return [...fixed, ...months].flatMap(key => groups.get(key) ?? [])
 }
 
-function monthLabel(date: Date, now: Date): string {
-  if (date.getFullYear() === now.getFullYear()) return (monthFormat ??= new Intl.DateTimeFormat(undefined, { month: 'long' })).format(date)
-  return (monthYearFormat ??= new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' })).format(date)
+function monthLabel(date: Date, now: Date, locale: string | undefined): string {
+  const withYear = date.getFullYear() !== now.getFullYear()
+  const key = `${locale ?? ''}|${withYear}`
+  let format = monthFormats.get(key)
+  if (!format) monthFormats.set(key, format = new Intl.DateTimeFormat(locale, withYear ? { month: 'long', year: 'numeric' } : { month: 'long' }))
+  return format.format(date)
 }
