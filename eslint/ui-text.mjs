@@ -7,7 +7,7 @@ export const NOT_YET_CONVERTED = [
   // added beside the translation: their text is still English
   'app/components/chat/ChatShareLinks.vue',
   'app/components/chat/ChatSharedMessages.vue',
-  'app/pages/invite/[token].vue',
+  'app/pages/invite/*.vue',
 ]
 
 export default [
