@@ -71,7 +71,7 @@ test.describe('on the build with the server\'s key', () => {
     await presets.getByTestId('preset-tool-calculate').check()
     await presets.getByTestId('preset-save').click()
     await expect(presets.getByTestId('preset-item')).toHaveCount(1)
-    await expect(presets.getByTestId('preset-item')).toContainText('fake/echo-tools · Top P 0.5 · 1 tools')
+    await expect(presets.getByTestId('preset-item')).toContainText('fake/echo-tools · Top P 0.5 · 1 tool')
     await page.getByTestId('settings-cancel').click()
 
     await page.getByTestId('preset-start-Terse calculator').click()
