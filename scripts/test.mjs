@@ -4,7 +4,7 @@
 // app in real Chromium (Playwright). Installs Debian's chromium, redis-server and
 // postgresql when missing and we can (root + apt-get).
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 
 /** How long each step took, printed at the end: where the time of a run goes. */
 const timings = []
@@ -44,7 +44,39 @@ async function runTogether(steps) {
   return statuses.find(status => status !== 0) ?? 0
 }
 
+/** Each Playwright run also writes a JSON report here, so the end of the log can name what failed or needed a retry. */
+const e2eReports = []
+
+/** The tests of a Playwright JSON report that failed (every try) or passed only on a retry, as `file:line › title`. */
+function e2eOutcomes(file) {
+  if (!existsSync(file)) return { failed: [], flaky: [] }
+  const failed = []
+  const flaky = []
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        const name = `${spec.file}:${spec.line} › ${[...titles, spec.title].filter(Boolean).join(' › ')} [${test.projectName}]`
+        if (test.status === 'unexpected') failed.push(name)
+        else if (test.status === 'flaky') flaky.push(name)
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.file ? '' : child.title])
+  }
+  try {
+    for (const suite of JSON.parse(readFileSync(file, 'utf8')).suites ?? []) walk(suite, [])
+  }
+  catch (error) {
+    failed.push(`(could not read ${file}: ${error.message})`)
+  }
+  return { failed, flaky }
+}
+
 function finish(status) {
+  for (const file of e2eReports) {
+    const { failed, flaky } = e2eOutcomes(file)
+    for (const name of failed) console.log(`FAILED  ${name}`)
+    for (const name of flaky) console.log(`passed on retry  ${name}`)
+  }
   console.log('\nTime per step:')
   for (const [label, ms] of timings) console.log(`  ${(ms / 1000).toFixed(0).padStart(5)} s  ${label}`)
   process.exit(status)
@@ -141,7 +173,13 @@ if (process.env.PLUGBOARD_SKIP_BUILD !== '1' || !existsSync('.output/server/inde
 // Most spec files run side by side; the ones that share state run one at a time afterwards, even if some above
 // failed (`--no-deps`), so one run reports every failure.
 const e2eEnv = { ...process.env, CHROMIUM_PATH: chromium }
-const parallel = run(npx, ['playwright', 'test', '--project', 'chromium'], { env: e2eEnv })
-const oneAtATime = run(npx, ['playwright', 'test', '--project', 'one-at-a-time', '--no-deps'], { env: e2eEnv })
+mkdirSync('.data', { recursive: true })
+function playwright(project) {
+  const report = `.data/e2e-report-${project}.json`
+  e2eReports.push(report)
+  return run(npx, ['playwright', 'test', '--project', project, ...(project === 'chromium' ? [] : ['--no-deps']), '--reporter', 'list,json'], { env: { ...e2eEnv, PLAYWRIGHT_JSON_OUTPUT_FILE: report } })
+}
+const parallel = playwright('chromium')
+const oneAtATime = playwright('one-at-a-time')
 timings.push(['all of `npm test`', Date.now() - started])
 finish(parallel || oneAtATime)
