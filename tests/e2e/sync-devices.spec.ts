@@ -55,6 +55,7 @@ const userMessages = (page: Page) => page.locator('[data-testid="message"][data-
 let laptop: Device
 let phone: Device
 let photoId = ''
+let bob: Device
 
 test('sign up on the laptop, sign in on the phone with the same passkey: a chat written on one appears on the other within 2 s', async ({ browser }) => {
   laptop = await newDevice(browser)
@@ -113,7 +114,7 @@ test('an image attached on the laptop shows on the phone; only its owner can fet
 
   // Another account on the same server: the admin invites Bob, who signs up in a browser of his own.
   const invite = await laptop.page.evaluate(async () => (await (await fetch('/api/accounts/invites', { method: 'POST' })).json()) as { url: string })
-  const bob = await newDevice(browser)
+  bob = await newDevice(browser)
   await bob.page.goto(invite.url)
   await bob.page.getByTestId('account-name').fill('Bob')
   await bob.page.getByTestId('passkey-sign-up-submit').click()
@@ -126,6 +127,19 @@ test('an image attached on the laptop shows on the phone; only its owner can fet
   expect(pulled.changes).toEqual([])
   // No session: 401, never the file.
   expect((await fetch(`${app.url}/api/sync/blobs/${photoId}`)).status).toBe(401)
+})
+
+test('the file routes refuse another site, a missing session and a file over the cap', async () => {
+  const cookie = (await bob.page.context().cookies()).map(each => `${each.name}=${each.value}`).join('; ')
+  const put = (headers: Record<string, string>, body: Buffer) => fetch(`${site}/api/sync/blobs/probe?message=m1&mime=image/png`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...headers }, body })
+  expect((await put({ cookie, origin: site }, Buffer.from('ok'))).status).toBe(200)
+  expect((await put({ cookie, 'origin': 'http://evil.example', 'x-forwarded-host': 'evil.example' }, Buffer.from('x'))).status).toBe(403)
+  expect((await put({ origin: site }, Buffer.from('x'))).status).toBe(401)
+  const huge = await put({ cookie, origin: site }, Buffer.alloc(20 * 1024 * 1024 + 1))
+  expect(huge.status).toBe(413)
+  expect((await huge.json()).message).toMatch(/larger than this server accepts/)
+  expect((await fetch(`${site}/api/sync/blobs/probe`, { headers: { cookie } })).status).toBe(200)
+  expect((await fetch(`${site}/api/sync/blobs/${'x'.repeat(200)}?message=m1&mime=image/png`, { method: 'PUT', headers: { cookie, origin: site }, body: 'x' })).status).toBe(400)
 })
 
 test('both devices edit offline, reconnect and converge', async () => {
