@@ -12,3 +12,7 @@ export const MAX_ID_LENGTH = 128
 export const MAX_CHANGES_PER_PULL = 1000
 /** Bytes of one pull page's bodies: a page stops early past this. */
 export const MAX_PULL_BYTES = 4 * 1024 * 1024
+/** Bytes of one synced attachment: the largest file the composer accepts. */
+export const MAX_BLOB_BYTES = 20 * 1024 * 1024
+/** Bytes of attachments one account may keep on the server. */
+export const MAX_ACCOUNT_BLOB_BYTES = 256 * 1024 * 1024

@@ -18,7 +18,7 @@ function tableOf(db: PlugboardDatabase, kind: SyncKind) {
  * each touched chat is marked again from its thread's active leaf.
  */
 export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonly SyncedChange[], cursor: number): Promise<void> {
-  await db.transaction('rw', [db.threads, db.messages, db.presets, db.syncOutbox, db.syncState], async () => {
+  await db.transaction('rw', [db.threads, db.messages, db.presets, db.attachments, db.documentPassages, db.syncOutbox, db.syncState], async () => {
     const pending = await db.syncOutbox.bulkGet(changes.map(change => recordKey(change.kind, change.id)))
     const winners: SyncedChange[] = []
     const settled: string[] = []
@@ -61,6 +61,12 @@ export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonl
         if (kind === 'message') touchedThreads.get(String(row.threadId))?.push(row as unknown as MessageRecord)
       })
       await table.bulkDelete(removed)
+      // A removed message (a deleted branch or chat) takes its files with it on this device too.
+      if (kind === 'message' && removed.length > 0) {
+        const files = await db.attachments.where('messageId').anyOf(removed).primaryKeys()
+        await db.attachments.bulkDelete(files)
+        await db.documentPassages.where('attachmentId').anyOf(files).delete()
+      }
       await table.bulkPut(rows)
     }
     for (const [threadId, known] of touchedThreads) {

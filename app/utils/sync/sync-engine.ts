@@ -4,6 +4,8 @@ import { getDatabase } from '~/db/database'
 import type { PlugboardDatabase } from '~/db/database'
 import { applyRemoteChanges } from '~/db/sync/apply-remote-changes'
 import { enqueueEverything, nextOutboxBatch, settleOutbox } from '~/db/sync/outbox-changes'
+import { fetchBlobs, missingBlobsOf, uploadBlobsOf } from '~/db/sync/sync-blobs'
+import type { WantedBlobs } from '~/db/sync/sync-blobs'
 import { deviceClock, setSyncRecording, syncRecording } from '~/db/sync/sync-outbox'
 import { syncStatus } from './sync-status'
 
@@ -41,6 +43,9 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
   let refused: string | undefined
   let lastFailure = ''
   let events: EventSource | undefined
+  // Files go up once per page, and the files of pulled messages are fetched until they arrive.
+  const uploaded = new Set<string>()
+  let wanted: WantedBlobs[] = []
 
   async function call<T>(path: string, init?: RequestInit): Promise<T> {
     const response = await request(path, { credentials: 'same-origin', ...init, headers: { 'content-type': 'application/json', ...init?.headers } })
@@ -59,6 +64,7 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
         await settleOutbox(db, batch.tooLarge)
       }
       if (batch.changes.length === 0) break
+      await uploadBlobsOf(db, batch.changes, request, uploaded)
       await call<SyncPushResult>('/api/sync/push', { method: 'POST', body: JSON.stringify({ changes: batch.changes }) })
       await settleOutbox(db, batch.rows)
     }
@@ -66,8 +72,10 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
       const cursor = Number((await db.syncState.get('cursor'))?.value ?? 0)
       const page = await call<SyncPullResult>(`/api/sync/pull?cursor=${cursor}`)
       if (page.changes.length > 0 || page.cursor !== cursor) await applyRemoteChanges(db, page.changes, page.cursor)
+      wanted.push(...await missingBlobsOf(db, page.changes))
       if (!page.more) break
     }
+    if (wanted.length > 0) wanted = await fetchBlobs(db, wanted, request)
   }
 
   function show(): void {

@@ -7,6 +7,7 @@ import { readBoundedJson } from '../../utils/http/read-bounded-body'
 import { requireSync } from '../../utils/sync/require-sync'
 import { SyncQuotaError } from '../../utils/sync/sync-quota-error'
 import { useSyncNotifier, useSyncStore } from '../../utils/sync/use-sync'
+import { useSyncBlobStore } from '../../utils/sync/use-sync-blobs'
 
 /**
  * POST /api/sync/push `{ changes }`: stores the owner's changes that win over what the server holds (a change sent
@@ -27,6 +28,8 @@ export default defineEventHandler(async (event): Promise<SyncPushResult> => {
   if (ahead) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Not a valid sync push: the clock of ${ahead.kind} ${ahead.id} is ahead of the server's by more than ${DEFAULT_MAX_DRIFT_MS / 60_000} minutes. Check this device's date and time.` })
   try {
     const outcome = await useSyncStore().push(ownerId, parsed.data.changes)
+    // A deleted message (a removed branch or chat) takes its files with it; a message tombstone always wins.
+    await useSyncBlobStore().deleteOfMessages(ownerId, parsed.data.changes.filter(change => change.kind === 'message' && change.deleted).map(change => change.id))
     if (outcome.applied > 0) {
       await useSyncNotifier().publish(ownerId, outcome.cursor).catch((error: Error) => console.error(`[sync] could not tell other devices: ${error.message}`))
     }

@@ -1,4 +1,4 @@
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import type { ShareSnapshot } from '#shared/share/share-snapshot'
 import type { WorkflowInput } from '../workflows/workflow-types'
 import { accounts, invites, passkeys, webauthnChallenges } from './account-tables'
@@ -62,4 +62,21 @@ export const syncUsage = pgTable('sync_usage', {
   bytes: bigint('bytes', { mode: 'number' }).notNull(),
 })
 
-export const databaseSchema = { workflows, accounts, passkeys, invites, webauthnChallenges, shareLinks, syncRecords, syncUsage }
+const bytea = customType<{ data: Buffer, driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  // PGlite hands back a Uint8Array, node-postgres a Buffer.
+  fromDriver: value => Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+})
+
+/** The files of synced messages (images, documents), one row per attachment id and owner. */
+export const syncBlobs = pgTable('sync_blobs', {
+  ownerId: text('owner_id').notNull(),
+  id: text('id').notNull(),
+  /** The message that carries it: its tombstone removes the file. */
+  messageId: text('message_id').notNull(),
+  mime: text('mime').notNull(),
+  bytes: integer('bytes').notNull(),
+  data: bytea('data').notNull(),
+}, table => [primaryKey({ name: 'sync_blobs_pk', columns: [table.ownerId, table.id] }), index('sync_blobs_owner_message_idx').on(table.ownerId, table.messageId)])
+
+export const databaseSchema = { workflows, accounts, passkeys, invites, webauthnChallenges, shareLinks, syncRecords, syncUsage, syncBlobs }

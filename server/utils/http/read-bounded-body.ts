@@ -57,6 +57,11 @@ export function bodyTooLargeError(event: H3Event, limitBytes: number, message?: 
  * dropped at the limit. Never buffers more than `limitBytes`.
  */
 export async function readBoundedBody(event: H3Event, limitBytes: number): Promise<string> {
+  return (await readBoundedBytes(event, limitBytes)).toString('utf8')
+}
+
+/** The request body as bytes (an uploaded file), bounded like `readBoundedBody`. */
+export async function readBoundedBytes(event: H3Event, limitBytes: number): Promise<Buffer> {
   const declared = Number(getRequestHeader(event, 'content-length') ?? Number.NaN)
   if (Number.isFinite(declared) && declared > limitBytes) throw bodyTooLargeError(event, limitBytes)
   const request = event.node.req
@@ -90,7 +95,7 @@ export async function readBoundedBody(event: H3Event, limitBytes: number): Promi
     request.on('end', onEnd)
     request.on('error', onError)
   })
-  return Buffer.concat(chunks, received).toString('utf8')
+  return Buffer.concat(chunks, received)
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { bodyTooLargeError } from '../http/read-bounded-body'
 import { SHARE_BODY_LIMIT_BYTES, SHARE_TOO_LARGE_MESSAGE } from '#shared/share/share-snapshot'
-import { MAX_PUSH_BYTES } from '#shared/sync/sync-limits'
+import { MAX_BLOB_BYTES, MAX_PUSH_BYTES } from '#shared/sync/sync-limits'
 import { chatBodyLimitBytes, imageChatBodyLimitBytes, SMALL_BODY_LIMIT_BYTES, TOOL_BODY_LIMIT_BYTES } from '../http/request-limits'
 import { accountsOn } from '../accounts/accounts-mode'
 import { requireOwner } from '../accounts/request-owner'
@@ -85,7 +85,7 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   const path = event.path.split('?')[0]!
   const limit = isChatRoute(path)
     ? chatRouteBodyLimit(event, path)
-    : isToolRoute(path) ? TOOL_BODY_LIMIT_BYTES : path === '/api/share-links' ? SHARE_BODY_LIMIT_BYTES : path === '/api/sync/push' ? MAX_PUSH_BYTES : SMALL_BODY_LIMIT_BYTES
+    : isToolRoute(path) ? TOOL_BODY_LIMIT_BYTES : path === '/api/share-links' ? SHARE_BODY_LIMIT_BYTES : path === '/api/sync/push' ? MAX_PUSH_BYTES : path.startsWith('/api/sync/blobs/') ? MAX_BLOB_BYTES : SMALL_BODY_LIMIT_BYTES
   const declared = Number(getRequestHeader(event, 'content-length') ?? 0)
   if (declared > limit) throw bodyTooLargeError(event, limit, path === '/api/share-links' ? SHARE_TOO_LARGE_MESSAGE : undefined)
 
