@@ -163,6 +163,9 @@ export default defineNuxtConfig({
   } as NonNullable<Parameters<typeof defineNuxtConfig>[0]['nitro']>,
   vite: {
     optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema', 're2js'] },
+    // reka-ui (under Nuxt UI) asks for VueUse 12 and gets a copy of its own in node_modules: one VueUse, the app's, in
+    // the client instead of two in the first screen's script (every function reka-ui uses is in both).
+    resolve: { dedupe: ['@vueuse/core', '@vueuse/shared'] },
     // The tool sandbox worker (app/utils/chat/sandbox) lazy-loads plugin files and their libraries, which needs
     // code splitting: Vite's default 'iife' worker format cannot split.
     worker: { format: 'es' },

@@ -7,15 +7,15 @@ import { printTable } from '../lib'
 import type { BenchApp } from './app-server'
 import { measureFirstLoad } from './first-load'
 import { measureLongChat } from './long-chat'
-import type { TrickleLog } from './long-reply'
 import { measureStreaming } from './stream-reply'
 import { measureTokenPaint } from './token-paint'
+import type { WriteLog } from './token-match'
 
 /** Figures of one build in one round; lower is better for each. */
 export type RoundFigures = Record<string, number>
 
 /** The user-visible figures the variants are judged by (the targets are in the README's table). */
-async function measureRound(browser: Browser, app: BenchApp, reply: string, trickle: TrickleLog): Promise<RoundFigures> {
+async function measureRound(browser: Browser, app: BenchApp, reply: string, trickle: WriteLog): Promise<RoundFigures> {
   const open = await measureLongChat(browser, app.url, 3)
   const stream = await measureStreaming(browser, app.url, reply, { naive: false })
   const serverRun = await measureStreaming(browser, app.url, reply, { runOnServer: true })
@@ -56,7 +56,7 @@ const median = (values: number[]) => {
 const round = (value: number) => Math.round(value * 100) / 100
 
 /** Runs `rounds` rounds over `apps` (label → running app) and prints one row per figure: each build's median [min–max] and ratio. */
-export async function compareBuilds(browser: Browser, apps: Array<{ label: string, app: BenchApp }>, reply: string, trickle: TrickleLog, rounds: number) {
+export async function compareBuilds(browser: Browser, apps: Array<{ label: string, app: BenchApp }>, reply: string, trickle: WriteLog, rounds: number) {
   const figures = new Map<string, RoundFigures[]>(apps.map(({ label }) => [label, []]))
   for (let round = 0; round < rounds; round++) {
     // Each round starts with a different build, so none is always measured first.

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { startLoopbackServer, type LoopbackServer } from '../lib/loopback-server'
+import { runToken, WriteLog } from './token-match'
 
 const CODE_SAMPLES = [
   ['ts', 'export function total(items: { price: number, count: number }[]): number {\n  let sum = 0\n  for (const item of items) sum += item.price * item.count\n  return Math.round(sum * 100) / 100\n}'],
@@ -38,27 +39,26 @@ export function toDeltas(text: string, size = 4): string[] {
   return deltas
 }
 
-/** When each token of the last trickled reply was written (ms since the epoch, with sub-ms digits). */
-export interface TrickleLog {
-  writtenAt: number[]
-}
-
 /** Tokens of a trickled reply and the time between two of them, about a fast model's pace. */
 export const TRICKLE_TOKENS = 60
 const TRICKLE_GAP_MS = 40
-/** The prompt that asks the bench model for the trickled reply instead of the long one. */
-export const TRICKLE_PROMPT = 'Trickle the short reply.'
-/** The text of trickled token `index`: a word the page can find again. */
-export const trickleToken = (index: number) => `w${index} `
+/** The start of the prompt that asks the bench model for the trickled reply instead of the long one. */
+export const TRICKLE_PROMPT = 'Trickle the short reply'
+/** The prompt of run `nonce`: the model answers with that run's own words (see token-match.ts). */
+export const tricklePrompt = (nonce: string) => `${TRICKLE_PROMPT}, run ${nonce}.`
+const TRICKLE_NONCE = /Trickle the short reply, run ([a-z]{6})\./g
+/** The upstream side of a title request (the app quotes the question in it): never a run's answer. */
+const TITLE_REQUEST = 'Write a title for this conversation'
 
 const wallClock = () => performance.timeOrigin + performance.now()
 
 /**
  * An OpenAI-compatible model on loopback answering every chat request with `reply`, one SSE event per delta and no
  * delay (loopback speed), and listing one model for the proxy's model list. A request whose last message says
- * TRICKLE_PROMPT is answered with TRICKLE_TOKENS words, one every 40 ms, each write's time kept in `trickle`.
+ * `tricklePrompt(nonce)` is answered with TRICKLE_TOKENS words of that run, one every 40 ms, each write's time kept in
+ * `trickle` under the run's nonce. A title request gets a short title, whatever question it quotes.
  */
-export function startLongReplyModel(reply: string, model = 'bench/long-markdown', trickle: TrickleLog = { writtenAt: [] }): Promise<LoopbackServer> {
+export function startLongReplyModel(reply: string, model = 'bench/long-markdown', trickle = new WriteLog()): Promise<LoopbackServer> {
   const deltas = toDeltas(reply)
   const chunk = (delta: object, finish: string | null = null) =>
     `data: ${JSON.stringify({ id: 'gen-bench', model, object: 'chat.completion.chunk', created: 1_700_000_000, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
@@ -74,7 +74,9 @@ export function startLongReplyModel(reply: string, model = 'bench/long-markdown'
     request.on('data', (part: string) => (requestBody += part))
     request.on('end', () => {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-      if (requestBody.includes(TRICKLE_PROMPT)) return void trickleReply(response)
+      if (requestBody.includes(TITLE_REQUEST)) return void response.end(chunk({ role: 'assistant', content: 'Bench reply' }) + chunk({}, 'stop') + 'data: [DONE]\n\n')
+      const nonce = [...requestBody.matchAll(TRICKLE_NONCE)].at(-1)?.[1]
+      if (nonce) return void trickleReply(response, nonce)
       let body = chunk({ role: 'assistant', content: '' })
       for (const delta of deltas) body += chunk({ content: delta })
       body += chunk({}, 'stop')
@@ -83,8 +85,8 @@ export function startLongReplyModel(reply: string, model = 'bench/long-markdown'
     })
   })
 
-  function trickleReply(response: ServerResponse) {
-    trickle.writtenAt = []
+  function trickleReply(response: ServerResponse, nonce: string) {
+    const writtenAt = trickle.begin(nonce)
     response.write(chunk({ role: 'assistant', content: '' }))
     let index = 0
     const next = () => {
@@ -92,8 +94,8 @@ export function startLongReplyModel(reply: string, model = 'bench/long-markdown'
         response.end(chunk({}, 'stop') + 'data: [DONE]\n\n')
         return
       }
-      trickle.writtenAt[index] = wallClock()
-      response.write(chunk({ content: trickleToken(index++) }))
+      writtenAt[index] = wallClock()
+      response.write(chunk({ content: `${runToken(nonce, index++)} ` }))
       setTimeout(next, TRICKLE_GAP_MS)
     }
     setTimeout(next, TRICKLE_GAP_MS)

@@ -4,7 +4,8 @@
 //   npm run bench:ui                               this build (.output)
 //   npm run bench:ui -- --baseline /path/.output   and another build (e.g. main's) side by side, as "before"
 //   npm run bench:ui -- --build /path/.output      measure that build instead of .output
-//   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, scroll, stream, search, startup)
+//   npm run bench:ui -- --only first-load,open      only these parts (first-load, open, scroll, stream, paint, search, startup)
+//   npm run bench:ui -- --only paint --paint-rounds 9  token to paint over more interleaved rounds (default 5)
 //   npm run bench:ui -- --only stream --trace       and what each long task of the stream (or scroll) was (Chromium trace)
 //   npm run bench:ui -- --only open --open-pairs 9  more pairs of opens (empty, then long) for a steadier ratio
 //   npm run bench:ui -- --only scroll --cpu-throttle 4  the scroll with Chromium's CPU slowed 4× (a slow laptop)
@@ -22,7 +23,8 @@ import { measureStreaming } from './stream-reply'
 import { measureSearchHistory } from './search-history'
 import { measureStartup } from './startup'
 import { compareBuilds } from './compare'
-import { measureTokenPaint } from './token-paint'
+import { measureTokenPaintRounds } from './token-paint'
+import { WriteLog } from './token-match'
 
 const argv = process.argv.slice(2)
 const baselineIndex = argv.indexOf('--baseline')
@@ -35,7 +37,7 @@ const pairsIndex = argv.indexOf('--open-pairs')
 const openPairs = pairsIndex >= 0 ? Number(argv[pairsIndex + 1]) : 5
 const throttleIndex = argv.indexOf('--cpu-throttle')
 const onlyIndex = argv.indexOf('--only')
-const parts = new Set(onlyIndex >= 0 ? argv[onlyIndex + 1]!.split(',') : ['first-load', 'open', 'scroll', 'stream', 'search', 'startup'])
+const parts = new Set(onlyIndex >= 0 ? argv[onlyIndex + 1]!.split(',') : ['first-load', 'open', 'scroll', 'stream', 'paint', 'search', 'startup'])
 
 const variants = argv.flatMap((value, index) => (value === '--variant' && argv[index + 1] ? [argv[index + 1]!] : []))
   .map((value) => {
@@ -43,9 +45,11 @@ const variants = argv.flatMap((value, index) => (value === '--variant' && argv[i
     return { label: label!, output: resolve(output!) }
   })
 const repeatIndex = argv.indexOf('--repeat')
+const paintRoundsIndex = argv.indexOf('--paint-rounds')
+const paintRounds = paintRoundsIndex >= 0 ? Number(argv[paintRoundsIndex + 1]) : 5
 
 const reply = longMarkdownReply(20_000)
-const trickle = { writtenAt: [] as number[] }
+const trickle = new WriteLog()
 const model = await startLongReplyModel(reply, undefined, trickle)
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -116,13 +120,15 @@ try {
       for (const task of stream.app.longTaskBreakdown ?? []) console.log(`${build.label}: long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
       const serverRun = result.streamServerRun = (await measureStreaming(browser, app.url, reply, { trace: argv.includes('--trace'), runOnServer: true })).app
       for (const task of serverRun.longTaskBreakdown ?? []) console.log(`${build.label} (server-run): long task ${task.durationMs} ms at ${task.atMs} ms`, JSON.stringify(task.events), '\n  ', task.functions.map(entry => `${entry.ms} ms ${entry.name}`).join('\n   '))
-      const paint = result.tokenPaint = await measureTokenPaint(browser, app.url, trickle)
-      const serverPaint = result.tokenPaintServerRun = await measureTokenPaint(browser, app.url, trickle, { runOnServer: true })
-      for (const [what, figures] of [['loop in the tab', paint], ['run on the server', serverPaint]] as const) {
-        paintRows.push({ build: build.label, chat: what, 'p50 ms': figures.p50Ms, 'p95 ms (target ≤ 30)': figures.p95Ms, 'tokens seen': figures.tokensSeen })
-      }
       for (const [what, result] of [['app (streamed, loop in the tab)', stream.app], ['app (run on the server, SSE to the tab)', serverRun], ['naive full re-render per frame', stream.naive!]] as const) {
         streamRows.push({ build: build.label, render: what, 'duration ms': result.durationMs, 'long tasks': result.longTasks, 'longest ms': result.longestTaskMs, 'identical to whole': String(result.identical) })
+      }
+    }
+    if (parts.has('paint')) {
+      const paint = result.tokenPaint = await measureTokenPaintRounds(browser, app.url, trickle, paintRounds)
+      for (const [way, figures] of Object.entries(paint.ways)) {
+        paintRows.push({ build: build.label, chat: way, 'p50 ms': figures.p50Ms, 'p95 ms (target ≤ 30)': figures.p95Ms, 'p95 per round': figures.roundP95Ms.join(' '), 'rounds kept': `${figures.kept} of ${paintRounds}`, 'load (1 min) per round': paint.loads.join(' ') })
+        for (const reason of figures.rejected) console.log(`${build.label}, ${way}: left out, ${reason}`)
       }
     }
     if (parts.has('search')) {
@@ -145,7 +151,7 @@ if (openRows.length) printTable(`Open a chat (median of ${openPairs} pairs, afte
 if (pairRows.length) printTable('Each pair: an empty open, then a long one at once (the ratio compares opens under the same load)', pairRows)
 if (scrollRows.length) printTable('Scroll to the top of the 2k chat with the mouse wheel (older turns paged in on the way): long tasks', scrollRows)
 if (streamRows.length) printTable(`Stream a ${Math.round(reply.length / 4)}-token markdown reply with code blocks at loopback speed (target: no task over 100 ms)`, streamRows)
-if (paintRows.length) printTable('Token to paint: a word written by the upstream every 40 ms until the frame that shows it', paintRows)
+if (paintRows.length) printTable(`Token to paint: a word written by the upstream every 40 ms until the frame that shows it (${paintRounds} interleaved rounds, every token of the kept rounds)`, paintRows)
 if (loadRows.length) printTable('JavaScript loaded before first interaction', loadRows)
 if (searchRows.length) printTable('search_chat_history over 12,000 stored messages (median of 5; the first call indexes the rows written around the app)', searchRows)
 if (startupRows.length) printTable('Start-up (the new-chat screen) with an empty database and with 12,000 stored messages (median of 3)', startupRows)
