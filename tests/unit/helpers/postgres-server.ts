@@ -17,7 +17,8 @@ export interface PostgresServer {
 
 /** The folder of Debian's `initdb` and `postgres` (`/usr/lib/postgresql/<version>/bin`), or `POSTGRES_BIN_DIR`. */
 export function postgresBinDir(): string | undefined {
-  if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR
+  const chosen = process.env.POSTGRES_BIN_DIR
+  if (chosen) return existsSync(join(chosen, 'postgres')) ? chosen : undefined
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
   const versions = readdirSync(root).filter(name => existsSync(join(root, name, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a))
@@ -26,7 +27,9 @@ export function postgresBinDir(): string | undefined {
 
 /** Why the Postgres tests cannot run here, or undefined when they can. */
 export function postgresMissing(): string | undefined {
-  return postgresBinDir() ? undefined : 'These tests need Debian\'s PostgreSQL server binaries (initdb, postgres), not found under /usr/lib/postgresql/*/bin. Install them with: sudo apt-get install -y postgresql (it need not run: the tests start their own), or set POSTGRES_BIN_DIR.'
+  if (postgresBinDir()) return undefined
+  const where = process.env.POSTGRES_BIN_DIR ? `in POSTGRES_BIN_DIR (${process.env.POSTGRES_BIN_DIR})` : 'under /usr/lib/postgresql/*/bin'
+  return `These tests need Debian's PostgreSQL server binaries (initdb, postgres), not found ${where}. Install them with: sudo apt-get update && sudo apt-get install -y postgresql (it need not run: the tests start their own), or set POSTGRES_BIN_DIR to their folder.`
 }
 
 function runAs(): { uid: number, gid: number } | undefined {
