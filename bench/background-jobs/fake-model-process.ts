@@ -2,8 +2,8 @@
 // event loop: a loopback OpenAI-compatible server answering each chat's steps (tests/fixtures/tool-steps-model).
 // It can hold every last-step request until released, so memory is measured with all chats alive.
 // Messages in: { type: 'hold', expected } | { type: 'lost' } | { type: 'release' }. Out: { type: 'ready', url }, { type: 'held' }.
-import { stepOfRequest, toolStepAnswer } from '../../tests/fixtures/tool-steps-model/tool-steps-model'
-import { startLoopbackServer } from '../lib/loopback-server'
+import { toolStepAnswer } from '../../tests/fixtures/tool-steps-model/tool-steps-model'
+import { startToolStepsServer } from '../../tests/fixtures/tool-steps-model/tool-steps-server'
 
 const steps = Number(process.env.BENCH_STEPS ?? 3)
 let held: Array<() => void> = []
@@ -18,22 +18,13 @@ function checkHeld(): void {
   }
 }
 
-const server = await startLoopbackServer((request, response) => {
-  let body = ''
-  request.setEncoding('utf8')
-  request.on('data', (part: string) => (body += part))
-  request.on('end', () => {
-    const step = stepOfRequest(body)
-    const send = () => {
-      response.writeHead(200, { 'content-type': 'text/event-stream' })
-      response.end(toolStepAnswer(step, steps, 'bench_noop'))
-    }
-    if (holding && step >= steps) {
-      held.push(send)
-      checkHeld()
-    }
-    else send()
-  })
+const server = await startToolStepsServer((step, _body, reply) => {
+  const send = () => reply(toolStepAnswer(step, steps, 'bench_noop'))
+  if (holding && step >= steps) {
+    held.push(send)
+    checkHeld()
+  }
+  else send()
 }, { keepAliveTimeoutMs: 120_000 })
 
 process.on('message', (message: { type: string, expected?: number }) => {

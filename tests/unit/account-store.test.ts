@@ -1,57 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { AccountRefusal, createAccountStore } from '~~/server/utils/accounts/account-store'
 import type { AccountStore } from '~~/server/utils/accounts/account-store'
 import { createDatabaseWorkflowStore } from '~~/server/utils/workflows/database-workflow-store'
-import type { ServerDatabase } from '~~/server/utils/database/open-database'
-import { postgresMissing, startPostgresServer } from './helpers/postgres-server'
-import type { PostgresServer } from './helpers/postgres-server'
-import { createPostgresDatabase, openPgliteForTest, openPostgresForTest } from './helpers/test-databases'
-
-const missing = postgresMissing()
-if (missing) console.warn(`Skipping the Postgres half of the account store tests: ${missing}`)
-
-let postgres: PostgresServer | undefined
-const opened: ServerDatabase[] = []
-beforeAll(async () => {
-  if (!missing) postgres = await startPostgresServer()
-}, 60_000)
-afterAll(async () => {
-  for (const database of opened.splice(0)) await database.close()
-  await postgres?.stop()
-})
-
-type Open = () => Promise<[ServerDatabase, ServerDatabase]>
-const backends: Array<[string, Open]> = [
-  ['PGlite (embedded)', async () => {
-    const database = await openPgliteForTest()
-    opened.push(database)
-    return [database, database]
-  }],
-]
-if (!missing) {
-  backends.push(['Postgres', async () => {
-    const url = await createPostgresDatabase(postgres!.url)
-    const first = await openPostgresForTest(url)
-    const second = await openPostgresForTest(url)
-    opened.push(first, second)
-    return [first, second]
-  }])
-}
+import { describeOnDatabases } from './helpers/database-backends'
 
 let serial = 0
 const passkey = () => ({ credentialId: `cred-${++serial}`, publicKey: 'pk', counter: 0, transports: ['internal'], createdAt: serial })
 const account = (name: string) => ({ id: `acc-${++serial}`, name, createdAt: serial })
 
-describe.each(backends)('the account store on %s', (_name, open) => {
+describeOnDatabases('the account store', (databases) => {
   let store: AccountStore
   let other: AccountStore
-  let database: ServerDatabase
-  beforeAll(async () => {
-    const [first, second] = await open()
-    database = first
-    store = createAccountStore(first.db)
-    other = createAccountStore(second.db)
-  }, 120_000)
+  beforeAll(() => {
+    store = createAccountStore(databases.first.db)
+    other = createAccountStore(databases.second.db)
+  })
 
   it('makes one admin only, even when two instances race for it', async () => {
     const results = await Promise.allSettled([
@@ -116,7 +79,7 @@ describe.each(backends)('the account store on %s', (_name, open) => {
   it('removes an account with its passkeys, its invites and the workflows it owns', async () => {
     const member = (await store.listAccounts()).find(row => row.role === 'member')!
     const [admin] = await store.listAccounts()
-    const workflows = createDatabaseWorkflowStore(database.db)
+    const workflows = createDatabaseWorkflowStore(databases.first.db)
     const recipe = { name: 'Digest', systemPrompt: '', model: 'plugboard/demo', tools: [], firstMessage: 'Hi' }
     await workflows.create({ ...recipe, id: 'wf-member', sessionId: member.id, createdAt: 1, updatedAt: 1 }, 50)
     await workflows.create({ ...recipe, id: 'wf-admin', sessionId: admin!.id, createdAt: 1, updatedAt: 1 }, 50)

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
-import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
 import { startChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { abortRunningJob } from '~~/server/utils/background-jobs/runner/running-jobs'
@@ -10,6 +9,7 @@ import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { DENIED_CONTENT } from '#shared/loop/tool-approval'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 import { watchSavedStates } from './helpers/saved-states'
+import { isEnd, waitForEvent } from './helpers/job-events'
 
 const disposers: Array<() => void> = []
 afterEach(() => {
@@ -17,16 +17,6 @@ afterEach(() => {
 })
 
 const user = { role: 'user' as const, content: 'read it' }
-
-async function waitForEvent(store: JobStore, jobId: string, match: (event: LoopEvent) => boolean): Promise<JobEvent<LoopEvent>> {
-  for (let i = 0; i < 2000; i++) {
-    const found = (await store.readEvents<LoopEvent>(jobId, 0)).find(item => match(item.event))
-    if (found) return found
-    await new Promise(resolve => setImmediate(resolve))
-  }
-  throw new Error('the event never came')
-}
-const isEnd = (event: LoopEvent) => event.type === 'finish' || event.type === 'fail'
 
 /** A server tool that acts outside the app (so it asks by default), recording what it ran with. */
 function outsideTool(name: string, ran: unknown[]) {

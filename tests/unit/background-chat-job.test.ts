@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import type { ExecutableTool } from '#shared/tools/tool-types'
-import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
 import { startChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { abortRunningJob, answerBrowserCall } from '~~/server/utils/background-jobs/runner/running-jobs'
@@ -9,6 +8,7 @@ import { findOwnChatJob } from '~~/server/utils/background-jobs/control/job-acce
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
+import { isEnd, waitForEvent } from './helpers/job-events'
 
 const disposers: Array<() => void> = []
 afterEach(() => {
@@ -17,18 +17,6 @@ afterEach(() => {
 
 const user = { role: 'user' as const, content: 'hi' }
 const readPage: ExecutableTool['definition'] = { type: 'function', function: { name: 'read_open_page', parameters: { type: 'object', properties: {} } } }
-
-/** Waits (yielding to the event loop, never on a clock) until the job's stream holds an event that matches. */
-async function waitForEvent(store: JobStore, jobId: string, match: (event: LoopEvent) => boolean): Promise<JobEvent<LoopEvent>> {
-  for (let i = 0; i < 2000; i++) {
-    const found = (await store.readEvents<LoopEvent>(jobId, 0)).find(item => match(item.event))
-    if (found) return found
-    await new Promise(resolve => setImmediate(resolve))
-  }
-  throw new Error('the event never came')
-}
-
-const isEnd = (event: LoopEvent) => event.type === 'finish' || event.type === 'fail'
 
 describe('background chat jobs', () => {
   it('runs the shared loop with a server tool and appends every LoopEvent with strictly increasing ids', async () => {

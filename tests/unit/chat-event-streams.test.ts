@@ -48,7 +48,8 @@ beforeAll(async () => {
   app.use(router)
   server = await listenApp(app)
   base = server.base
-})
+  // Importing the route modules takes seconds of transform on a loaded machine.
+}, 120_000)
 
 afterAll(async () => {
   await server?.close()

@@ -3,9 +3,7 @@
 // runs the pure one again, and goes on with the next step without asking the model for the cut one again. Real
 // redis-server, real BullMQ, the killed instance a process of its own, the model a loopback HTTP server.
 import type { ChildProcess } from 'node:child_process'
-import { createServer } from 'node:http'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { LoopbackServer } from '~~/bench/lib/loopback-server'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
@@ -18,6 +16,7 @@ import { createRedisJobStore } from '~~/server/utils/background-jobs/store/redis
 import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
 import { parallelCallsAnswer, stepOfRequest, toolStepAnswer } from '../fixtures/tool-steps-model/tool-steps-model'
+import { startToolStepsServer } from '../fixtures/tool-steps-model/tool-steps-server'
 import { startRedisServer } from './helpers/redis-server'
 import { startRunnerProcess } from './helpers/runner-process'
 import type { RedisServer } from './helpers/redis-server'
@@ -26,7 +25,7 @@ import { watchSavedStates } from './helpers/saved-states'
 const PREFIX = 'cut-tools:'
 let redisServer: RedisServer
 let redis: Redis
-let modelServer: Server
+let modelServer: LoopbackServer
 let modelUrl: string
 /** Every request body the model got, parsed. */
 const requests: Array<{ messages: ModelMessage[] }> = []
@@ -36,26 +35,17 @@ const queues: JobQueue<unknown>[] = []
 beforeAll(async () => {
   redisServer = await startRedisServer()
   redis = new Redis(redisServer.url)
-  modelServer = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let body = ''
-    request.setEncoding('utf8')
-    request.on('data', (part: string) => (body += part))
-    request.on('end', () => {
-      requests.push(JSON.parse(body) as { messages: ModelMessage[] })
-      const step = stepOfRequest(body)
-      response.writeHead(200, { 'content-type': 'text/event-stream' })
-      response.end(step === 1 ? parallelCallsAnswer([{ id: 'call_out', name: 'outside_tool' }, { id: 'call_pure', name: 'pure_tool' }]) : toolStepAnswer(step, step, 'unused'))
-    })
+  modelServer = await startToolStepsServer((step, body, reply) => {
+    requests.push(JSON.parse(body) as { messages: ModelMessage[] })
+    reply(step === 1 ? parallelCallsAnswer([{ id: 'call_out', name: 'outside_tool' }, { id: 'call_pure', name: 'pure_tool' }]) : toolStepAnswer(step, step, 'unused'))
   })
-  await new Promise<void>(done => modelServer.listen(0, '127.0.0.1', done))
-  modelUrl = `http://127.0.0.1:${(modelServer.address() as AddressInfo).port}/v1`
+  modelUrl = `${modelServer.url}/v1`
 })
 
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL')
   for (const queue of queues) await queue.close()
-  modelServer?.closeAllConnections()
-  await new Promise(done => modelServer?.close(done))
+  await modelServer?.close()
   redis?.disconnect()
   await redisServer?.stop()
 })

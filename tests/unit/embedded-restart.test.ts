@@ -1,6 +1,3 @@
-import { createServer } from 'node:http'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +15,7 @@ import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/runne
 import type { ChatJobState, ChatQueueData } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { createScriptedModel, toolCallStep } from './helpers/scripted-model'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
+import { listenApp } from './helpers/listen-app'
 
 // The embedded instance (in-process queue, records under .data/jobs) restarts with jobs running and queued: the
 // new process marks them interrupted, keeps what they had finished, and a tab reading their stream gets a clean
@@ -40,13 +38,9 @@ async function serveEvents(store: JobStore): Promise<string> {
     const [id, query] = (event.path.slice(1)).split('?')
     await pipeJobEvents(event, store, id!, Number(new URLSearchParams(query).get('after') ?? 0))
   }))
-  const server: Server = createServer(h3.toNodeListener(app))
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  cleanups.push(() => new Promise<void>((done) => {
-    server.closeAllConnections()
-    server.close(() => done())
-  }))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
+  const server = await listenApp(app)
+  cleanups.push(server.close)
+  return `${server.base}/events`
 }
 
 function parseSse(text: string): { id: number, event: LoopEvent }[] {

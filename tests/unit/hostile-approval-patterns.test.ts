@@ -5,29 +5,19 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import * as h3 from 'h3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { LoopEvent } from '#shared/loop/loop-event'
 import type { ToolDefinition } from '#shared/types/chat'
-import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
 import { startChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { abortRunningJob, answerBrowserCall } from '~~/server/utils/background-jobs/runner/running-jobs'
 import { answerJobApproval } from '~~/server/utils/background-jobs/runner/pending-approvals'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
+import { waitForEvent } from './helpers/job-events'
 
 const user = { role: 'user' as const, content: 'look it up' }
 const started: string[] = []
 afterEach(() => {
   for (const id of started.splice(0)) abortRunningJob(id)
 })
-
-async function waitForEvent(store: JobStore, jobId: string, match: (event: LoopEvent) => boolean): Promise<JobEvent<LoopEvent>> {
-  for (let i = 0; i < 2000; i++) {
-    const found = (await store.readEvents<LoopEvent>(jobId, 0)).find(item => match(item.event))
-    if (found) return found
-    await new Promise(resolve => setImmediate(resolve))
-  }
-  throw new Error('the event never came')
-}
 
 /** A browser tool as a client sends it in POST /api/chats: its parameters are the client's. */
 function clientTool(name: string, pattern: string): ToolDefinition {

@@ -1,6 +1,3 @@
-import { createServer } from 'node:http'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import * as h3 from 'h3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
@@ -8,6 +5,7 @@ import { pipeJobEvents } from '~~/server/utils/background-jobs/events/job-event-
 import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
 import { createChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
+import { listenApp } from './helpers/listen-app'
 
 // A tab reading a background chat's events must reach the chat's end even when the live feed fails it: Redis
 // pub/sub drops what it could not push, and a store can fail after the stream's headers went out. The soak
@@ -21,13 +19,9 @@ afterEach(async () => {
 async function serveEvents(store: JobStore, jobId: string): Promise<string> {
   const app = h3.createApp()
   app.use('/events', h3.defineEventHandler(event => pipeJobEvents(event, store, jobId, 0, { backstopMs: 50 })))
-  const server: Server = createServer(h3.toNodeListener(app))
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  cleanups.push(() => new Promise<void>((done) => {
-    server.closeAllConnections()
-    server.close(() => done())
-  }))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`
+  const server = await listenApp(app)
+  cleanups.push(server.close)
+  return `${server.base}/events`
 }
 
 async function newJob(store: JobStore): Promise<string> {

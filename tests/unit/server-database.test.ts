@@ -13,13 +13,9 @@ import type { ServerDatabase } from '~~/server/utils/database/open-database'
 import { createDatabaseWorkflowStore } from '~~/server/utils/workflows/database-workflow-store'
 import { moveLegacyWorkflows } from '~~/server/utils/workflows/legacy-workflows'
 import type { Workflow } from '~~/server/utils/workflows/workflow-types'
-import { postgresMissing, startPostgresServer } from './helpers/postgres-server'
-import type { PostgresServer } from './helpers/postgres-server'
+import { describeOnPostgres } from './helpers/database-backends'
 import { startRedisServer } from './helpers/redis-server'
 import { createPostgresDatabase, openPgliteForTest } from './helpers/test-databases'
-
-const missing = postgresMissing()
-if (missing) console.warn(`Skipping the Postgres tests of the server database: ${missing}`)
 
 const cleanups: Array<() => unknown> = []
 afterEach(async () => {
@@ -118,17 +114,10 @@ describe('workflows kept before the database', () => {
   })
 })
 
-describe.skipIf(Boolean(missing))('a real Postgres (NUXT_DATABASE_URL)', () => {
-  let server: PostgresServer
-  beforeAll(async () => {
-    server = await startPostgresServer()
-  }, 60_000)
-  afterAll(async () => {
-    await server?.stop()
-  })
+describeOnPostgres('a real Postgres (NUXT_DATABASE_URL)', (server) => {
 
   it('migrates once when several instances start on it at the same moment', async () => {
-    const url = await createPostgresDatabase(server.url)
+    const url = await createPostgresDatabase(server().url)
     const instances = await Promise.all(Array.from({ length: 4 }, async () => openDatabase({ url, migrations: await migrations() })))
     try {
       expect(instances.map(instance => instance.kind)).toEqual(['postgres', 'postgres', 'postgres', 'postgres'])
@@ -142,7 +131,7 @@ describe.skipIf(Boolean(missing))('a real Postgres (NUXT_DATABASE_URL)', () => {
   }, 60_000)
 
   it('refuses to start on a server that does not answer, with the driver\'s reason', async () => {
-    const url = new URL(server.url)
+    const url = new URL(server().url)
     url.port = '1'
     await expect(openDatabase({ url: url.toString(), migrations: await migrations() })).rejects.toThrow(/ECONNREFUSED/)
   })

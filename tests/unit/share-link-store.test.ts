@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ServerDatabase } from '~~/server/utils/database/open-database'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createShareLinkStore } from '~~/server/utils/share/share-link-store'
 import type { ShareLinkStore } from '~~/server/utils/share/share-link-store'
 import { hashShareToken, isShareTokenShape, newShareToken } from '~~/server/utils/share/share-token'
 import { MAX_REVOKED_SHARE_LINKS_PER_OWNER } from '~~/server/utils/share/share-limits'
 import type { ShareSnapshot } from '#shared/share/share-snapshot'
-import { postgresMissing, startPostgresServer } from './helpers/postgres-server'
-import type { PostgresServer } from './helpers/postgres-server'
-import { createPostgresDatabase, openPgliteForTest, openPostgresForTest } from './helpers/test-databases'
+import { describeOnDatabases } from './helpers/database-backends'
 
 let owners = 0
 const freshOwner = () => `owner-${++owners}-${Math.random().toString(36).slice(2)}`
@@ -17,39 +14,6 @@ function snapshot(title = 'Weather in Paris'): ShareSnapshot {
 function link(ownerId: string, title?: string) {
   const token = newShareToken()
   return { token, link: { ownerId, tokenHash: hashShareToken(token), snapshot: snapshot(title), bytes: 120, createdAt: Date.now() } }
-}
-
-const missing = postgresMissing()
-if (missing) console.warn(`Skipping the Postgres half of the share link store tests: ${missing}`)
-
-let postgres: PostgresServer | undefined
-const opened: ServerDatabase[] = []
-beforeAll(async () => {
-  if (!missing) postgres = await startPostgresServer()
-}, 60_000)
-afterAll(async () => {
-  for (const database of opened.splice(0)) await database.close()
-  await postgres?.stop()
-})
-
-async function track(database: Promise<ServerDatabase>): Promise<ServerDatabase> {
-  opened.push(await database)
-  return opened.at(-1)!
-}
-
-/** Two handles on one database: one PGlite shared in-process, or two instances' own pools on one Postgres. */
-type Open = () => Promise<[ServerDatabase, ServerDatabase]>
-const backends: Array<[string, Open]> = [
-  ['PGlite (embedded)', async () => {
-    const database = await track(openPgliteForTest())
-    return [database, database]
-  }],
-]
-if (!missing) {
-  backends.push(['Postgres', async () => {
-    const url = await createPostgresDatabase(postgres!.url)
-    return [await track(openPostgresForTest(url)), await track(openPostgresForTest(url))]
-  }])
 }
 
 describe('share tokens', () => {
@@ -65,16 +29,12 @@ describe('share tokens', () => {
   })
 })
 
-describe.each(backends)('the share link store on %s', (_name, open) => {
+describeOnDatabases('the share link store', (databases) => {
   let store: ShareLinkStore
   let other: ShareLinkStore
-  beforeAll(async () => {
-    const [first, second] = await open()
-    store = createShareLinkStore(first.db)
-    other = createShareLinkStore(second.db)
-  }, 120_000)
-  afterAll(async () => {
-    for (const database of opened.splice(0)) await database.close()
+  beforeAll(() => {
+    store = createShareLinkStore(databases.first.db)
+    other = createShareLinkStore(databases.second.db)
   })
 
   it('opens a link by its token\'s hash, lists it for its owner only, and never lists the snapshot', async () => {

@@ -2,9 +2,7 @@
 // late writes are refused by the store's fencing token, so it neither records nor runs anything more. Real
 // redis-server, real BullMQ, the frozen instance a process of its own, the model a loopback HTTP server.
 import type { ChildProcess } from 'node:child_process'
-import { createServer } from 'node:http'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { LoopbackServer } from '~~/bench/lib/loopback-server'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
@@ -15,7 +13,8 @@ import { createRedisJobStore } from '~~/server/utils/background-jobs/store/redis
 import { createChatJob, runChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
 import type { ChatJobState } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
-import { stepOfRequest, toolStepAnswer } from '../fixtures/tool-steps-model/tool-steps-model'
+import { toolStepAnswer } from '../fixtures/tool-steps-model/tool-steps-model'
+import { startToolStepsServer } from '../fixtures/tool-steps-model/tool-steps-server'
 import { startRedisServer } from './helpers/redis-server'
 import { startRunnerProcess } from './helpers/runner-process'
 import type { RedisServer } from './helpers/redis-server'
@@ -25,7 +24,7 @@ const STEPS = 3
 const PREFIX = 'fencing:'
 let redisServer: RedisServer
 let redis: Redis
-let modelServer: Server
+let modelServer: LoopbackServer
 let modelUrl: string
 /** Decides each model request: answer now, or keep it (the test answers it later). */
 let onRequest: (step: number, answer: () => void) => void = (_step, answer) => answer()
@@ -35,20 +34,10 @@ const queues: JobQueue<unknown>[] = []
 beforeAll(async () => {
   redisServer = await startRedisServer()
   redis = new Redis(redisServer.url)
-  modelServer = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let body = ''
-    request.setEncoding('utf8')
-    request.on('data', (part: string) => (body += part))
-    request.on('end', () => {
-      const step = stepOfRequest(body)
-      onRequest(step, () => {
-        response.writeHead(200, { 'content-type': 'text/event-stream' })
-        response.end(toolStepAnswer(step, STEPS, 'fenced_tool'))
-      })
-    })
+  modelServer = await startToolStepsServer((step, _body, reply) => {
+    onRequest(step, () => reply(toolStepAnswer(step, STEPS, 'fenced_tool')))
   })
-  await new Promise<void>(done => modelServer.listen(0, '127.0.0.1', done))
-  modelUrl = `http://127.0.0.1:${(modelServer.address() as AddressInfo).port}/v1`
+  modelUrl = `${modelServer.url}/v1`
 })
 
 afterAll(async () => {
@@ -57,8 +46,7 @@ afterAll(async () => {
     child.kill('SIGKILL')
   }
   for (const queue of queues) await queue.close()
-  modelServer?.closeAllConnections()
-  await new Promise(done => modelServer?.close(done))
+  await modelServer?.close()
   redis?.disconnect()
   await redisServer?.stop()
 })

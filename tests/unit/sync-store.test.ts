@@ -1,25 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { encodeHlc } from '#shared/sync/hlc'
 import type { SyncChange } from '#shared/sync/sync-record'
-import type { ServerDatabase } from '~~/server/utils/database/open-database'
 import { SyncQuotaError } from '~~/server/utils/sync/sync-quota-error'
 import { createSyncStore } from '~~/server/utils/sync/sync-store'
-import { postgresMissing, startPostgresServer } from './helpers/postgres-server'
-import type { PostgresServer } from './helpers/postgres-server'
-import { createPostgresDatabase, openPgliteForTest, openPostgresForTest } from './helpers/test-databases'
-
-const missing = postgresMissing()
-if (missing) console.warn(`Skipping the Postgres half of the sync store tests: ${missing}`)
-
-let postgres: PostgresServer | undefined
-const opened: ServerDatabase[] = []
-beforeAll(async () => {
-  if (!missing) postgres = await startPostgresServer()
-}, 60_000)
-afterAll(async () => {
-  for (const database of opened.splice(0)) await database.close()
-  await postgres?.stop()
-})
+import { describeOnDatabases } from './helpers/database-backends'
 
 let owners = 0
 const freshOwner = () => `owner-${++owners}-${Math.random().toString(36).slice(2)}`
@@ -27,31 +11,10 @@ const at = (wallMs: number, node = 'a') => encodeHlc({ wallMs, counter: 0, node 
 const thread = (id: string, wallMs: number, title = 'A chat'): SyncChange => ({ kind: 'thread', id, hlc: at(wallMs), deleted: false, body: { id, title } })
 const tombstone = (kind: SyncChange['kind'], id: string, wallMs: number): SyncChange => ({ kind, id, hlc: at(wallMs), deleted: true, body: null })
 
-/** Two handles on one database: one PGlite shared in-process, or two instances' own pools on one Postgres. */
-type Open = () => Promise<[ServerDatabase, ServerDatabase]>
-const backends: Array<[string, Open]> = [
-  ['PGlite (embedded)', async () => {
-    opened.push(await openPgliteForTest())
-    return [opened.at(-1)!, opened.at(-1)!]
-  }],
-]
-if (!missing) {
-  backends.push(['Postgres', async () => {
-    const url = await createPostgresDatabase(postgres!.url)
-    opened.push(await openPostgresForTest(url), await openPostgresForTest(url))
-    return [opened.at(-2)!, opened.at(-1)!]
-  }])
-}
-
-describe.each(backends)('the sync store on %s', (_name, open) => {
-  let first: ServerDatabase
-  let second: ServerDatabase
-  beforeAll(async () => {
-    [first, second] = await open()
-  }, 120_000)
+describeOnDatabases('the sync store', (databases) => {
 
   it('returns an owner\'s changes after a cursor, in order, and pages through them', async () => {
-    const store = createSyncStore(first.db)
+    const store = createSyncStore(databases.first.db)
     const owner = freshOwner()
     const pushed = await store.push(owner, [thread('t1', 1), thread('t2', 2), thread('t3', 3)])
     expect(pushed.applied).toBe(3)
@@ -66,7 +29,7 @@ describe.each(backends)('the sync store on %s', (_name, open) => {
   })
 
   it('keeps the winning change only: an older write or a resent change stores nothing and moves no cursor', async () => {
-    const store = createSyncStore(first.db)
+    const store = createSyncStore(databases.first.db)
     const owner = freshOwner()
     await store.push(owner, [thread('t1', 5, 'newer')])
     const { cursor } = await store.pull(owner, 0)
@@ -80,7 +43,7 @@ describe.each(backends)('the sync store on %s', (_name, open) => {
   })
 
   it('never returns another owner\'s records, even by the same id', async () => {
-    const store = createSyncStore(first.db)
+    const store = createSyncStore(databases.first.db)
     const [alice, bob] = [freshOwner(), freshOwner()]
     await store.push(alice, [thread('shared-id', 1, 'Alice\'s secret')])
     await store.push(bob, [thread('shared-id', 0, 'Bob\'s')])
@@ -91,7 +54,7 @@ describe.each(backends)('the sync store on %s', (_name, open) => {
   })
 
   it('caps an owner\'s records and bytes, storing nothing of the push that would pass them', async () => {
-    const store = createSyncStore(first.db, { maxRecords: 3, maxBytes: 200 })
+    const store = createSyncStore(databases.first.db, { maxRecords: 3, maxBytes: 200 })
     const owner = freshOwner()
     await store.push(owner, [thread('t1', 1), thread('t2', 1)])
     await expect(store.push(owner, [thread('t3', 1), thread('t4', 1)])).rejects.toThrow(SyncQuotaError)
@@ -103,7 +66,7 @@ describe.each(backends)('the sync store on %s', (_name, open) => {
   })
 
   it('hands out cursors so that a device pulling during concurrent pushes through two instances misses nothing', async () => {
-    const stores = [createSyncStore(first.db), createSyncStore(second.db)]
+    const stores = [createSyncStore(databases.first.db), createSyncStore(databases.second.db)]
     const owner = freshOwner()
     const seen = new Set<string>()
     let cursor = 0

@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ServerDatabase } from '~~/server/utils/database/open-database'
+import { beforeAll, expect, it } from 'vitest'
 import { createDatabaseWorkflowStore } from '~~/server/utils/workflows/database-workflow-store'
 import type { WorkflowStore } from '~~/server/utils/workflows/workflow-store'
 import type { Workflow } from '~~/server/utils/workflows/workflow-types'
-import { postgresMissing, startPostgresServer } from './helpers/postgres-server'
-import type { PostgresServer } from './helpers/postgres-server'
-import { createPostgresDatabase, openPgliteForTest, openPostgresForTest } from './helpers/test-databases'
+import { describeOnDatabases } from './helpers/database-backends'
 
 let clock = 1_000
 let sessions = 0
@@ -15,49 +12,12 @@ function workflow(patch: Partial<Workflow> = {}): Workflow {
 }
 const freshSession = () => `session-${++sessions}-${Math.random().toString(36).slice(2)}`
 
-const missing = postgresMissing()
-if (missing) console.warn(`Skipping the Postgres half of the workflow store tests: ${missing}`)
-
-let postgres: PostgresServer | undefined
-const opened: ServerDatabase[] = []
-beforeAll(async () => {
-  if (!missing) postgres = await startPostgresServer()
-}, 60_000)
-afterAll(async () => {
-  for (const database of opened.splice(0)) await database.close()
-  await postgres?.stop()
-})
-
-async function track(database: Promise<ServerDatabase>): Promise<ServerDatabase> {
-  opened.push(await database)
-  return opened.at(-1)!
-}
-
-/** Two handles on one database: one PGlite shared in-process, or two instances' own pools on one Postgres. */
-type Open = () => Promise<[ServerDatabase, ServerDatabase]>
-const backends: Array<[string, Open]> = [
-  ['PGlite (embedded)', async () => {
-    const database = await track(openPgliteForTest())
-    return [database, database]
-  }],
-]
-if (!missing) {
-  backends.push(['Postgres', async () => {
-    const url = await createPostgresDatabase(postgres!.url)
-    return [await track(openPostgresForTest(url)), await track(openPostgresForTest(url))]
-  }])
-}
-
-describe.each(backends)('the workflow store on %s', (_name, open) => {
+describeOnDatabases('the workflow store', (databases) => {
   let store: WorkflowStore
   let other: WorkflowStore
-  beforeAll(async () => {
-    const [first, second] = await open()
-    store = createDatabaseWorkflowStore(first.db)
-    other = createDatabaseWorkflowStore(second.db)
-  }, 120_000)
-  afterAll(async () => {
-    for (const database of opened.splice(0)) await database.close()
+  beforeAll(() => {
+    store = createDatabaseWorkflowStore(databases.first.db)
+    other = createDatabaseWorkflowStore(databases.second.db)
   })
 
   it('keeps a session\'s workflows apart from another session\'s, newest first, and deletes them', async () => {

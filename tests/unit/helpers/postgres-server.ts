@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from './redis-server'
+import { startOnFreePort, stopByPid, waitForReadyLine } from './server-process'
 
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
@@ -17,7 +17,8 @@ export interface PostgresServer {
 
 /** The folder of Debian's `initdb` and `postgres` (`/usr/lib/postgresql/<version>/bin`), or `POSTGRES_BIN_DIR`. */
 export function postgresBinDir(): string | undefined {
-  if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR
+  const chosen = process.env.POSTGRES_BIN_DIR
+  if (chosen) return existsSync(join(chosen, 'postgres')) ? chosen : undefined
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
   const versions = readdirSync(root).filter(name => existsSync(join(root, name, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a))
@@ -26,7 +27,9 @@ export function postgresBinDir(): string | undefined {
 
 /** Why the Postgres tests cannot run here, or undefined when they can. */
 export function postgresMissing(): string | undefined {
-  return postgresBinDir() ? undefined : 'These tests need Debian\'s PostgreSQL server binaries (initdb, postgres), not found under /usr/lib/postgresql/*/bin. Install them with: sudo apt-get install -y postgresql (it need not run: the tests start their own), or set POSTGRES_BIN_DIR.'
+  if (postgresBinDir()) return undefined
+  const where = process.env.POSTGRES_BIN_DIR ? `in POSTGRES_BIN_DIR (${process.env.POSTGRES_BIN_DIR})` : 'under /usr/lib/postgresql/*/bin'
+  return `These tests need Debian's PostgreSQL server binaries (initdb, postgres), not found ${where}. Install them with: sudo apt-get update && sudo apt-get install -y postgresql (it need not run: the tests start their own), or set POSTGRES_BIN_DIR to their folder.`
 }
 
 function runAs(): { uid: number, gid: number } | undefined {
@@ -50,48 +53,31 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     rmSync(dir, { recursive: true, force: true })
     throw new Error(`initdb failed:\n${init.stderr || init.stdout}`)
   }
-  let lastError: unknown
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      return await startOn(bin, dir, dataDir, await freePort(), user)
-    }
-    catch (error) {
-      lastError = error
-    }
+  try {
+    return await startOnFreePort(port => startOn(bin, dir, dataDir, port, user))
   }
-  rmSync(dir, { recursive: true, force: true })
-  throw lastError
+  catch (error) {
+    rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
 }
 
 async function startOn(bin: string, dir: string, dataDir: string, port: number, user: { uid: number, gid: number } | undefined): Promise<PostgresServer> {
   const child = spawn(join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'], { stdio: ['ignore', 'pipe', 'pipe'], ...user })
-  const exited = new Promise<void>(done => child.once('exit', () => done()))
-  let output = ''
-  await new Promise<void>((resolve, reject) => {
-    const onData = (data: Buffer) => {
-      output += data.toString()
-      if (output.includes('database system is ready to accept connections')) {
-        child.stderr!.off('data', onData)
-        child.stderr!.resume()
-        resolve()
-      }
-    }
-    child.stderr!.on('data', onData)
-    child.stdout!.resume()
-    child.once('exit', code => reject(new Error(`postgres exited (${code}) before it was ready:\n${output.slice(-2000)}`)))
-    child.once('error', reject)
-  })
+  try {
+    await waitForReadyLine(child, 'postgres', 'stderr', 'database system is ready to accept connections')
+  }
+  catch (error) {
+    await stopByPid(child, 'SIGKILL', 0)
+    throw error
+  }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     pid: child.pid!,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        process.kill(child.pid!, 'SIGINT')
-        const lingering = setTimeout(() => child.kill('SIGKILL'), 10_000)
-        await exited
-        clearTimeout(lingering)
-      }
+      // SIGINT is Postgres' fast shutdown: it ends the open connections and exits without waiting for clients.
+      await stopByPid(child, 'SIGINT', 10_000)
       rmSync(dir, { recursive: true, force: true })
     },
   }

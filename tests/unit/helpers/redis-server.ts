@@ -3,10 +3,12 @@
 import { spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort, startOnFreePort, stopByPid, waitForReadyLine } from './server-process'
+
+// Still exported here, where tests have imported it from.
+export { freePort }
 
 export interface RedisServer {
   /** `redis://127.0.0.1:<port>` */
@@ -22,16 +24,7 @@ const BINARY = process.env.REDIS_SERVER_PATH ?? 'redis-server'
 /** Starts redis-server, retrying on another port if the one picked was taken in the meantime. */
 export async function startRedisServer(): Promise<RedisServer> {
   assertInstalled()
-  let lastError: unknown
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      return await startOn(await freePort())
-    }
-    catch (error) {
-      lastError = error
-    }
-  }
-  throw lastError
+  return startOnFreePort(startOn)
 }
 
 function assertInstalled(): void {
@@ -41,25 +34,14 @@ function assertInstalled(): void {
   }
 }
 
-/** A port nobody listens on right now (loopback). */
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>(done => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as AddressInfo
-  await new Promise(done => server.close(done))
-  return port
-}
-
 async function startOn(port: number): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'plugboard-redis-'))
   const child = spawn(BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] })
-  const exited = new Promise<void>(done => child.once('exit', () => done()))
   try {
     await waitUntilReady(child)
   }
   catch (error) {
-    child.kill('SIGKILL')
-    await exited
+    await stopByPid(child, 'SIGKILL', 0)
     rmSync(dir, { recursive: true, force: true })
     throw error
   }
@@ -68,12 +50,7 @@ async function startOn(port: number): Promise<RedisServer> {
     port,
     pid: child.pid!,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        process.kill(child.pid!, 'SIGTERM')
-        const lingering = setTimeout(() => child.kill('SIGKILL'), 5000)
-        await exited
-        clearTimeout(lingering)
-      }
+      await stopByPid(child, 'SIGTERM', 5000)
       rmSync(dir, { recursive: true, force: true })
     },
   }
@@ -81,20 +58,5 @@ async function startOn(port: number): Promise<RedisServer> {
 
 /** Resolves once redis-server says it accepts connections; rejects with its output if it exits first. */
 export function waitUntilReady(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let output = ''
-    const onData = (data: Buffer) => {
-      output += data.toString()
-      if (output.includes('Ready to accept connections')) {
-        child.stdout!.off('data', onData)
-        // Keep draining its output so a full pipe never stalls the server.
-        child.stdout!.resume()
-        resolve()
-      }
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.resume()
-    child.once('exit', code => reject(new Error(`redis-server exited (${code}) before it was ready:\n${output.slice(-2000)}`)))
-    child.once('error', reject)
-  })
+  return waitForReadyLine(child, 'redis-server', 'stdout', 'Ready to accept connections')
 }
