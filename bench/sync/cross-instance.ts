@@ -30,7 +30,7 @@ async function openStream(app: AppInstance, cookie: string) {
   let latest = 0
   let waiting: { cursor: number, resolve: (at: number) => void } | undefined
   let text = ''
-  let ready: () => void
+  let ready = () => {}
   const live = new Promise<void>((resolve) => {
     ready = resolve
   })
