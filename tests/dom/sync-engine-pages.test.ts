@@ -1,5 +1,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { watch } from 'vue'
 import { createHlcClock } from '#shared/sync/hlc'
 import type { SyncedChange } from '#shared/sync/sync-record'
 import { PlugboardDatabase } from '~/db/database'
@@ -66,5 +67,29 @@ describe('the sync engine pulling many pages', () => {
     await vi.waitFor(() => expect(syncStatus.value.state).toBe('synced'), { timeout: 10_000 })
     expect(await db.syncState.get('cursor')).toEqual({ key: 'cursor', value: 25 })
     expect(server.cursors.filter(cursor => cursor === 12)).toHaveLength(2)
+  })
+})
+
+describe('the sync status of a device that has not pulled yet', () => {
+  it('never says Synced before the first pull has come back', async () => {
+    const server = fakeServer()
+    const seen: string[] = []
+    let pulled = false
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await server.fetch(input, init)
+      pulled = true
+      return response
+    }) as typeof globalThis.fetch
+    const stop = watch(syncStatus, status => void seen.push(`${status.state}${pulled ? ' after the first pull' : ''}`), { flush: 'sync' })
+    try {
+      const db = startDevice('engine-status', fetch)
+      await vi.waitFor(() => expect(syncStatus.value.state).toBe('synced'), { timeout: 10_000 })
+      expect(await db.threads.count()).toBe(25)
+      expect(seen).not.toContain('synced')
+      expect(seen.at(-1)).toBe('synced after the first pull')
+    }
+    finally {
+      stop()
+    }
   })
 })

@@ -41,6 +41,10 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
   let refused: string | undefined
   let lastFailure = ''
   let events: EventSource | undefined
+  // Until the first push-and-pull starts, the status stays as it is ("starting", or the consent question): the
+  // outbox being empty does not mean this device has what the server holds.
+  let started = false
+  syncStatus.value = { state: 'starting' }
 
   async function call<T>(path: string, init?: RequestInit): Promise<T> {
     const response = await request(path, { credentials: 'same-origin', ...init, headers: { 'content-type': 'application/json', ...init?.headers } })
@@ -81,7 +85,7 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
   }
 
   function show(): void {
-    if (stopped) return
+    if (stopped || !started) return
     if (refused) syncStatus.value = { state: 'error', pending, message: refused }
     else if (running) syncStatus.value = { state: 'syncing', pending }
     else if (failures > 0) syncStatus.value = globalThis.navigator?.onLine === false ? { state: 'offline', pending } : { state: 'error', pending, message: lastFailure }
@@ -168,12 +172,14 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
       await db.syncState.put({ key: 'consent', value: 'all' })
     }
     setSyncRecording(true)
+    started = true
     listen()
     run()
   }
 
   void begin().catch((error: unknown) => {
     refused = `Sync could not start: ${(error as Error).message}`
+    started = true
     show()
   })
 
