@@ -1,3 +1,4 @@
+import { passkeyRefusal } from '../../utils/accounts/passkey-refusal'
 import { requireOwner } from '../../utils/accounts/request-owner'
 import { countPasskeyAttempt, passkeyRow, passkeyStepAnswer, preparePasskeyRequest, storeChallenge, takeChallenge, takenAttempt } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
@@ -40,5 +41,5 @@ const register = defineWebAuthnRegisterEventHandler({
 
 export default defineEventHandler(async (event) => {
   preparePasskeyRequest(event)
-  return passkeyStepAnswer(await register(event))
+  return passkeyStepAnswer(await register(event).catch(passkeyRefusal))
 })

@@ -1,3 +1,4 @@
+import { passkeyRefusal } from '../../utils/accounts/passkey-refusal'
 import { countPasskeyAttempt, passkeyStepAnswer, preparePasskeyRequest, storeChallenge, takeChallenge } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
 import { signInAccountSession } from '../../utils/security/browser-session'
@@ -29,5 +30,5 @@ const authenticate = defineWebAuthnAuthenticateEventHandler({
 
 export default defineEventHandler(async (event) => {
   preparePasskeyRequest(event)
-  return passkeyStepAnswer(await authenticate(event))
+  return passkeyStepAnswer(await authenticate(event).catch(passkeyRefusal))
 })

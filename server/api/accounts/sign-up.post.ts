@@ -1,3 +1,4 @@
+import { passkeyRefusal } from '../../utils/accounts/passkey-refusal'
 import { randomUUID } from 'node:crypto'
 import { accountName, countPasskeyAttempt, passkeyStepAnswer, inviteTokenHash, passkeyRow, preparePasskeyRequest, refusalAsHttp, storeChallenge, takeChallenge, takenAttempt } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
@@ -55,5 +56,5 @@ const register = defineWebAuthnRegisterEventHandler({
 
 export default defineEventHandler(async (event) => {
   preparePasskeyRequest(event)
-  return passkeyStepAnswer(await register(event))
+  return passkeyStepAnswer(await register(event).catch(passkeyRefusal))
 })
