@@ -12,7 +12,7 @@ const ICONS = { NUXT_ICONIFY_API_URL: `http://127.0.0.1:${FAKE_PORT}/iconify`, N
 const ONE_AT_A_TIME = [
   'approval', 'branches', 'chat-takeover', 'continue-reply', 'cut-tool-takeover', 'openrouter', 'own-key-keep-running',
   'providers', 'server-jobs-redis', 'slash-commands', 'tool-choice-per-chat', 'tool-paging-and-reasons',
-  'server-security', 'streaming-render', 'plugin-dev-reload', 'server-database',
+  'server-security', 'streaming-render', 'plugin-dev-reload', 'server-database', 'sync-instances',
 ].map(name => `${name}.spec.ts`)
 const WORKERS = Number(process.env.E2E_WORKERS ?? 2)
 

@@ -3,37 +3,17 @@
 // status saying Synced (every page pulled over HTTP and written to IndexedDB, active paths marked).
 // Needs `npx nuxt build` first. Run: CHROMIUM_PATH=/usr/bin/chromium node --import tsx bench/sync/initial-sync.ts [--messages 10000]
 import { chromium } from '@playwright/test'
-import { createHlcClock } from '../../shared/sync/hlc'
-import type { SyncChange } from '../../shared/sync/sync-record'
 import { startApp } from '../../tests/e2e/support/app-instance'
 import { printTable, writeResult } from '../lib/index'
+import { seedChanges } from './seed-changes'
 
 const argument = process.argv.indexOf('--messages')
 const total = argument > 0 ? Number(process.argv[argument + 1]) : 10_000
-const perChat = 100
-const clock = createHlcClock('bench')
-
-function seedChanges(): SyncChange[] {
-  const changes: SyncChange[] = []
-  for (let chat = 0; chat < Math.ceil(total / perChat); chat++) {
-    const threadId = `thread-${chat}`
-    let parentId: string | undefined
-    for (let index = 0; index < perChat && chat * perChat + index < total; index++) {
-      const id = `message-${chat}-${index}`
-      const role = index % 2 === 0 ? 'user' : 'assistant'
-      const content = `${role === 'user' ? 'Question' : 'Answer'} ${index} of chat ${chat}: ${'lorem ipsum dolor sit amet '.repeat(8)}`
-      changes.push({ kind: 'message', id, hlc: clock.now(), deleted: false, body: { id, threadId, seq: index + 1, ...(parentId ? { parentId } : {}), role, content, status: 'complete', createdAt: index, updatedAt: index } })
-      parentId = id
-    }
-    changes.push({ kind: 'thread', id: threadId, hlc: clock.now(), deleted: false, body: { id: threadId, title: `Chat ${chat}`, createdAt: 0, updatedAt: chat, activeLeafId: parentId } })
-  }
-  return changes
-}
 
 const app = await startApp({ NUXT_SYNC: 'on' })
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || undefined, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
 try {
-  const changes = seedChanges()
+  const changes = seedChanges(total)
   const uploadStarted = performance.now()
   for (let offset = 0; offset < changes.length; offset += 500) {
     const response = await app.fetchWithSession('/api/sync/push', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ changes: changes.slice(offset, offset + 500) }) })

@@ -3,6 +3,7 @@ import { closeMemoryKeyJobs } from '../utils/background-jobs/store/memory-key-jo
 import { closeJobControl } from '../utils/background-jobs/control/job-control'
 import { closeJobStore } from '../utils/background-jobs/store/create-job-store'
 import { closeRedisClients, getRedisClient } from '../utils/redis/redis-client'
+import { closeSyncNotifier } from '../utils/sync/use-sync'
 
 /**
  * With `NUXT_REDIS_URL`, connect at start-up: rate limits count in memory until the client is ready (they never
@@ -18,6 +19,7 @@ export default defineNitroPlugin((nitroApp) => {
     await closeMemoryKeyJobs()
     await closeJobStore()
     await closeJobControl()
+    await closeSyncNotifier()
     await closeRedisClients()
   })
 })

@@ -9,7 +9,7 @@ export const MAX_RECORD_BYTES = 1024 * 1024
 /** Characters of a record id. */
 export const MAX_ID_LENGTH = 128
 /** Changes in one pull page. */
-export const MAX_CHANGES_PER_PULL = 1000
+export const MAX_CHANGES_PER_PULL = 2000
 /** Bytes of one pull page's bodies: a page stops early past this. */
 export const MAX_PULL_BYTES = 4 * 1024 * 1024
 /** Bytes of one synced attachment: the largest file the composer accepts. */

@@ -1,11 +1,11 @@
-import { Dexie } from 'dexie'
+import type { Dexie } from 'dexie'
 import { compareHlc } from '#shared/sync/hlc'
 import { LOCAL_ONLY_FIELDS, recordKey, SYNC_KINDS } from '#shared/sync/sync-record'
 import type { SyncedChange, SyncKind } from '#shared/sync/sync-record'
 import type { PlugboardDatabase } from '../database'
 import type { MessageRecord } from '../types'
-import { activePathRange, setActivePath } from '../active-path'
 import { deviceClock } from './sync-outbox'
+import { markSyncedPath } from './synced-paths'
 
 function tableOf(db: PlugboardDatabase, kind: SyncKind) {
   return kind === 'thread' ? db.threads : kind === 'message' ? db.messages : db.presets
@@ -15,7 +15,8 @@ function tableOf(db: PlugboardDatabase, kind: SyncKind) {
  * Writes the server's changes into Dexie and moves the cursor past them, in one transaction. A record with a newer
  * write of ours still in the outbox keeps ours (the server will take it when it is pushed); otherwise the server's
  * change is the winner and replaces the row, keeping the fields that describe this device only. The active path of
- * each touched chat is marked again from its thread's active leaf.
+ * each touched chat is marked again from its thread's active leaf, on the page's rows before they are written, so a
+ * page costs a few bulk reads and writes whatever its size.
  */
 export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonly SyncedChange[], cursor: number): Promise<void> {
   await db.transaction('rw', [db.threads, db.messages, db.presets, db.attachments, db.documentPassages, db.syncOutbox, db.syncState], async () => {
@@ -35,10 +36,12 @@ export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonl
       winners.push(change)
     }
     await db.syncOutbox.bulkDelete(settled)
-    const touchedThreads = new Map<string, MessageRecord[]>()
+    // Each thread's incoming messages, written last: their path marks are decided in memory first.
+    const touchedThreads = new Map<string, Map<string, MessageRecord>>()
     const touch = (threadId: unknown) => {
-      if (typeof threadId === 'string' && !touchedThreads.has(threadId)) touchedThreads.set(threadId, [])
+      if (typeof threadId === 'string' && !touchedThreads.has(threadId)) touchedThreads.set(threadId, new Map())
     }
+    let messageRows: Record<string, unknown>[] = []
     for (const kind of SYNC_KINDS) {
       // The last change of a record in this page is its latest.
       const ofKind = [...new Map(winners.filter(change => change.kind === kind).map(change => [change.id, change])).values()]
@@ -58,7 +61,7 @@ export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonl
           else delete row[field]
         }
         rows.push(row)
-        if (kind === 'message') touchedThreads.get(String(row.threadId))?.push(row as unknown as MessageRecord)
+        if (kind === 'message') touchedThreads.get(String(row.threadId))?.set(String(row.id), row as unknown as MessageRecord)
       })
       await table.bulkDelete(removed)
       // A removed message (a deleted branch or chat) takes its files with it on this device too.
@@ -67,14 +70,14 @@ export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonl
         await db.attachments.bulkDelete(files)
         await db.documentPassages.where('attachmentId').anyOf(files).delete()
       }
-      await table.bulkPut(rows)
+      if (kind === 'message') messageRows = rows
+      else await table.bulkPut(rows)
     }
-    for (const [threadId, known] of touchedThreads) {
-      const thread = await db.threads.get(threadId)
-      if (!thread) continue
-      await activePathRange(db, threadId, Dexie.minKey).modify((row) => { delete row.onPath })
-      await setActivePath(db, threadId, thread.activeLeafId, known.map(row => ({ ...row, onPath: undefined })))
+    const threads = await db.threads.bulkGet([...touchedThreads.keys()])
+    for (const thread of threads) {
+      if (thread) await markSyncedPath(db, thread.id, thread.activeLeafId, touchedThreads.get(thread.id)!)
     }
+    await db.messages.bulkPut(messageRows as unknown as MessageRecord[])
     await db.syncState.put({ key: 'cursor', value: cursor })
   })
 }

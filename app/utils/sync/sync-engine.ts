@@ -46,6 +46,10 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
   // Files go up once per page, and the files of pulled messages are fetched until they arrive.
   const uploaded = new Set<string>()
   let wanted: WantedBlobs[] = []
+  // Until the first push-and-pull starts, the status stays as it is ("starting", or the consent question): the
+  // outbox being empty does not mean this device has what the server holds.
+  let started = false
+  syncStatus.value = { state: 'starting' }
 
   async function call<T>(path: string, init?: RequestInit): Promise<T> {
     const response = await request(path, { credentials: 'same-origin', ...init, headers: { 'content-type': 'application/json', ...init?.headers } })
@@ -68,18 +72,28 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
       await call<SyncPushResult>('/api/sync/push', { method: 'POST', body: JSON.stringify({ changes: batch.changes }) })
       await settleOutbox(db, batch.rows)
     }
-    for (;;) {
-      const cursor = Number((await db.syncState.get('cursor'))?.value ?? 0)
-      const page = await call<SyncPullResult>(`/api/sync/pull?cursor=${cursor}`)
+    const pull = (cursor: number) => {
+      const page = call<SyncPullResult>(`/api/sync/pull?cursor=${cursor}`)
+      // Awaited below; a page fetched ahead while an apply failed is dropped, not reported as unhandled.
+      page.catch(() => {})
+      return page
+    }
+    const start = Number((await db.syncState.get('cursor'))?.value ?? 0)
+    let next = pull(start)
+    for (let cursor = start; ;) {
+      const page = await next
+      // The next page travels while this one is written: the server's time and the device's overlap.
+      if (page.more) next = pull(page.cursor)
       if (page.changes.length > 0 || page.cursor !== cursor) await applyRemoteChanges(db, page.changes, page.cursor)
       wanted.push(...await missingBlobsOf(db, page.changes))
+      cursor = page.cursor
       if (!page.more) break
     }
     if (wanted.length > 0) wanted = await fetchBlobs(db, wanted, request)
   }
 
   function show(): void {
-    if (stopped) return
+    if (stopped || !started) return
     if (refused) syncStatus.value = { state: 'error', pending, message: refused }
     else if (running) syncStatus.value = { state: 'syncing', pending }
     else if (failures > 0) syncStatus.value = globalThis.navigator?.onLine === false ? { state: 'offline', pending } : { state: 'error', pending, message: lastFailure }
@@ -166,12 +180,14 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
       await db.syncState.put({ key: 'consent', value: 'all' })
     }
     setSyncRecording(true)
+    started = true
     listen()
     run()
   }
 
   void begin().catch((error: unknown) => {
     refused = `Sync could not start: ${(error as Error).message}`
+    started = true
     show()
   })
 

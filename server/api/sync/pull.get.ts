@@ -15,6 +15,6 @@ export default defineEventHandler(async (event): Promise<SyncPullResult> => {
   requireSync()
   const { ownerId } = await requireOwner(event)
   const query = querySchema.safeParse(getQuery(event))
-  if (!query.success) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: 'cursor and limit are whole numbers (limit at most 1000).' })
+  if (!query.success) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `cursor and limit are whole numbers (limit at most ${MAX_CHANGES_PER_PULL}).` })
   return useSyncStore().pull(ownerId, query.data.cursor, query.data.limit)
 })

@@ -1,11 +1,14 @@
 import type { H3Event } from 'h3'
 import { createOpenSlots } from '../http/open-slots'
+import { SyncListenersFullError } from './sync-notifier'
 import type { SyncNotifier } from './sync-notifier'
 
 /** Open event streams per owner: a handful of devices and tabs, not an unbounded number of sockets. */
 export const MAX_SYNC_STREAMS_PER_OWNER = 16
 /** A comment line now and then, so proxies keep an idle stream open. */
 const HEARTBEAT_MS = 15_000
+/** Bytes a stream may hold unsent: past this the device is not reading (a frozen tab, a dead link) and is dropped. */
+const MAX_UNSENT_BYTES = 64 * 1024
 
 const slots = createOpenSlots()
 
@@ -20,7 +23,14 @@ export async function pipeSyncEvents(event: H3Event, ownerId: string, notifier: 
     await new Promise<void>((resolve) => {
       response.once('close', resolve)
       notifier.subscribe(ownerId, (cursor) => {
-        if (!response.writableEnded) response.write(`data: ${JSON.stringify({ cursor })}\n\n`)
+        if (response.writableEnded || response.destroyed) return false
+        if (response.writableLength > MAX_UNSENT_BYTES) {
+          // Closing makes the device reconnect (and pull) once it reads again; nothing it needs is in the buffer.
+          response.destroy()
+          return false
+        }
+        response.write(`data: ${JSON.stringify({ cursor })}\n\n`)
+        return true
       }).then((unsubscribe) => {
         stop = unsubscribe
         if (response.destroyed) return resolve()
@@ -29,8 +39,14 @@ export async function pipeSyncEvents(event: H3Event, ownerId: string, notifier: 
         response.write('data: {"ready":true}\n\n')
         heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS)
       }, (error: Error) => {
-        console.error(`[sync] could not listen for changes: ${error.message}`)
-        response.destroy()
+        if (error instanceof SyncListenersFullError) {
+          response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '30' })
+          response.end(JSON.stringify({ statusCode: 503, message: error.message }))
+        }
+        else {
+          console.error(`[sync] could not listen for changes: ${error.message}`)
+          response.destroy()
+        }
         resolve()
       })
     })

@@ -25,6 +25,13 @@ export function useSyncNotifier(): SyncNotifier {
   return notifier
 }
 
+/** Ends the instance's Redis subscription for sync (at shutdown, before the shared client closes). */
+export async function closeSyncNotifier(): Promise<void> {
+  const closing = notifier
+  notifier = undefined
+  await closing?.close()
+}
+
 /** Whether this server offers sync (`NUXT_SYNC`): off by default, since it keeps a copy of every chat. */
 export function syncEnabled(): boolean {
   return ['1', 'true', 'on'].includes(String(useRuntimeConfig().sync ?? '').trim().toLowerCase())
