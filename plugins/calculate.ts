@@ -54,7 +54,9 @@ export default defineTool({
   icon: 'i-lucide-calculator',
   category: 'Utilities',
   ui: { label: 'Calculator', descriptionHint: 'Arithmetic and unit conversion, offline.' },
-  timeoutMs: 5_000,
+  // The limit covers the first call's load of mathjs in a fresh worker, which takes seconds on a slow phone or a
+  // busy machine; work that runs longer is stopped all the same, and only the worker waits for it.
+  timeoutMs: 15_000,
   catalog: { commandName: 'calc', version: '1.0.0', platformHints: { primaryInput: 'text' } },
   // A model can ask for work that blocks for seconds (`ones(1200,1200)*ones(1200,1200)`): in a worker it
   // cannot freeze the page, and the timeout really stops it.

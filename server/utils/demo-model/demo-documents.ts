@@ -1,3 +1,4 @@
+import type { InlineResource } from '#shared/history/inline-resource'
 import { DEMO_MAX_QUOTED_CHARS } from './demo-limits'
 
 // A question about the chat's attachment: "what does the PDF say about refunds", "summarise this document",
@@ -32,6 +33,18 @@ export function demoDocumentAnswer(content: string): string {
     })
   if (quoted.length === 0) return `The \`search_documents\` tool found nothing to quote: ${escapeQuote(content.trim().slice(0, 300))}`
   return `Here is what the attached documents say (from the \`search_documents\` tool):\n\n${quoted.join('\n\n')}`
+}
+
+/** The answer to a question asked with MCP resources attached: each one's text quoted, under its name and URI. */
+export function demoResourceAnswer(resources: readonly InlineResource[]): string {
+  const quoted = resources.slice(0, PASSAGES_SHOWN).map((resource) => {
+    const text = resource.text.trim()
+    const cut = text.length > PASSAGE_QUOTE_CHARS ? `${text.slice(0, PASSAGE_QUOTE_CHARS)}…` : text
+    const lines = escapeQuote(cut).split('\n').map(line => `> ${line}`).join('\n')
+    return `${lines}\n>\n> — *${escapeQuote(resource.label)}*, \`${resource.uri.replace(/`/g, '')}\``
+  })
+  const more = resources.length > PASSAGES_SHOWN ? `\n\n(and ${resources.length - PASSAGES_SHOWN} more attached)` : ''
+  return `Here is what you attached:\n\n${quoted.join('\n\n')}${more}`
 }
 
 function escapeQuote(text: string): string {

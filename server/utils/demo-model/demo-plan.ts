@@ -1,7 +1,9 @@
 import { demoMessageText, offeredDemoTools } from './demo-request'
 import type { DemoRequest, DemoTool } from './demo-request'
 import { detectDemoIntents } from './demo-intents'
-import { detectDemoDocumentQuestion } from './demo-documents'
+import { demoResourceAnswer, detectDemoDocumentQuestion } from './demo-documents'
+import { splitInlineResources } from '#shared/history/inline-resource'
+import type { InlineResource } from '#shared/history/inline-resource'
 import type { DemoIntent } from './demo-intents'
 import { findDemoNamedCalls } from './demo-named-tools'
 import { prepareDemoOfferedTools } from './demo-offered-tools'
@@ -13,7 +15,7 @@ import { isContinueRequest } from '#shared/loop/continue-reply'
 /** One call the demo model makes. `arguments` is the JSON text, as a provider would send it. */
 export interface DemoToolCall { id: string, name: string, arguments: string }
 
-export type DemoScenario = 'continue' | 'intro' | 'markdown' | 'long' | 'error' | 'tool-calls' | 'tool-answer' | 'tools-off' | 'tool-loop' | 'cannot'
+export type DemoScenario = 'continue' | 'intro' | 'markdown' | 'long' | 'error' | 'tool-calls' | 'tool-answer' | 'tools-off' | 'tool-loop' | 'cannot' | 'resource'
 
 /** What the demo model will say for one request; turned into chunks by `buildDemoFrames`. */
 export interface DemoPlan {
@@ -65,13 +67,18 @@ export function mapDemoArguments(intentArguments: Record<string, string>, tool: 
   return mapped
 }
 
-/** The start of the last user message: all that the script reads (see DEMO_PROMPT_WINDOW_CHARS). */
-function lastUserText(request: DemoRequest): string {
+/**
+ * The last user message: the start of the user's own words (all that the script reads, see
+ * DEMO_PROMPT_WINDOW_CHARS) and the MCP resources attached inline, which are context, never a request.
+ */
+function lastUserText(request: DemoRequest): { prompt: string, resources: InlineResource[] } {
   for (let index = request.messages.length - 1; index >= 0; index--) {
     const message = request.messages[index]!
-    if (message.role === 'user') return demoMessageText(message.content).slice(0, DEMO_PROMPT_WINDOW_CHARS)
+    if (message.role !== 'user') continue
+    const { own, resources } = splitInlineResources(demoMessageText(message.content))
+    return { prompt: own.slice(0, DEMO_PROMPT_WINDOW_CHARS), resources }
   }
-  return ''
+  return { prompt: '', resources: [] }
 }
 
 function toolMessagesSinceLastUser(request: DemoRequest): number {
@@ -96,7 +103,7 @@ function toolCallsFrom(calls: { name: string, arguments: Record<string, unknown>
  */
 export function planDemoReply(request: DemoRequest): DemoPlan {
   if (isContinueRequest(request.messages)) return planContinuation(request)
-  const prompt = lastUserText(request)
+  const { prompt, resources } = lastUserText(request)
   const reasoning = /\b(?:think|thinking|reason|reasoning)\b/i.test(prompt) ? demoReasoning(prompt) : undefined
   const tools = offeredDemoTools(request)
   const toolsByName = new Map(tools.map(tool => [tool.function.name, tool]))
@@ -153,6 +160,8 @@ export function planDemoReply(request: DemoRequest): DemoPlan {
     return textPlan('tool-calls', notes.join('\n\n'), { reasoning, toolCalls: toolCallsFrom(calls, seed) })
   }
 
+  // Asked about the resources attached to the message: their text is right there, no tool needed.
+  if (resources.length > 0) return textPlan('resource', demoResourceAnswer(resources), { reasoning })
   if (/\berror\b/i.test(prompt)) {
     return textPlan('error', 'Starting a reply that will fail part-way through, as a provider sometimes does', { reasoning, streamError: { ...DEMO_STREAM_ERROR } })
   }

@@ -1,3 +1,4 @@
+import { formatInlineResource } from '#shared/history/inline-resource'
 import type { ContentPart, UserMessage } from '#shared/types/chat'
 import type { AttachmentRecord, MessageRecord } from '~/db/types'
 import { formatFileSize, MAX_INLINE_RESOURCE_CHARS } from './attachment-limits'
@@ -21,7 +22,7 @@ export function imagesNotSentNote(names: readonly string[]): string {
  */
 export async function attachmentContent(record: MessageRecord, attachments: readonly AttachmentRecord[], options: { acceptsImages: boolean }): Promise<AttachmentContent> {
   const images = attachments.filter(each => each.kind === 'image')
-  const resources = attachments.filter(each => each.kind === 'document' && each.resourceUri)
+  const resources = attachments.filter((each): each is AttachmentRecord & { resourceUri: string } => each.kind === 'document' && Boolean(each.resourceUri))
   const documents = attachments.filter(each => each.kind === 'document' && !each.resourceUri)
   const lines = [record.content]
   const imagesNotSent = options.acceptsImages ? [] : images.map(image => image.name)
@@ -36,11 +37,11 @@ export async function attachmentContent(record: MessageRecord, attachments: read
 }
 
 /** An MCP resource's text as the model reads it: under its URI, cut at MAX_INLINE_RESOURCE_CHARS with a note. */
-async function inlineResource(resource: AttachmentRecord): Promise<string> {
+async function inlineResource(resource: AttachmentRecord & { resourceUri: string }): Promise<string> {
   const text = await resource.blob.text()
   const cut = text.length > MAX_INLINE_RESOURCE_CHARS
   const body = cut ? `${text.slice(0, MAX_INLINE_RESOURCE_CHARS)}\n[Cut at ${MAX_INLINE_RESOURCE_CHARS} of ${text.length} characters; search_documents reads the rest.]` : text
-  return `[Resource ${resource.resourceUri} (${resource.name}, ${formatFileSize(resource.size)})]\n${body}\n[End of resource ${resource.resourceUri}]`
+  return formatInlineResource(resource.resourceUri, `${resource.name}, ${formatFileSize(resource.size)}`, body)
 }
 
 /** A blob as a `data:` URL, read in chunks (a spread of a large array overflows the call stack). */
