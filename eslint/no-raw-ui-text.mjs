@@ -4,6 +4,8 @@
 // checked: a string handed to a function (`t('key')`, `fieldError('apiKey')`), compared or used as a property name
 // passes. Text without letters ("·", "—"), one-word tokens such as URLs and key formats ("sk-or-v1-…") and the names
 // in `ignoreText` pass.
+// In the script, a `const text = { … }` table (the way components kept their words before the catalogs) is refused
+// when a value is a sentence: a string or template literal, or a function returning one; values made with `t()` pass.
 // Measured against @intlify/eslint-plugin-vue-i18n's no-raw-text: the same check for our templates in one small
 // file, where the plugin added 5.6 MB to node_modules.
 
@@ -67,6 +69,31 @@ export default {
       return attribute === undefined ? container.parent?.type === 'VElement' : attribute !== null && UI_ATTRIBUTES.has(attribute)
     }
 
+    /** The strings a `text` table's value would show: literals reached without passing through a call. */
+    const tableStrings = (node) => {
+      switch (node?.type) {
+        case 'Literal': return typeof node.value === 'string' ? [node] : []
+        case 'TemplateLiteral': return node.quasis.map(quasi => ({ node: quasi, text: quasi.value.cooked ?? quasi.value.raw }))
+        case 'ArrowFunctionExpression': return tableStrings(node.body)
+        case 'ConditionalExpression': return [...tableStrings(node.consequent), ...tableStrings(node.alternate)]
+        case 'LogicalExpression': return [...tableStrings(node.left), ...tableStrings(node.right)]
+        case 'BinaryExpression': return node.operator === '+' ? [...tableStrings(node.left), ...tableStrings(node.right)] : []
+        case 'TSAsExpression': return tableStrings(node.expression)
+        default: return []
+      }
+    }
+    const scriptVisitor = {
+      'VariableDeclarator[id.name="text"] > ObjectExpression.init'(node) {
+        for (const property of node.properties) {
+          if (property.type !== 'Property') continue
+          for (const found of tableStrings(property.value)) {
+            if (found.type === 'Literal') report(found, found.value)
+            else report(found.node, found.text)
+          }
+        }
+      },
+    }
+
     return services.defineTemplateBodyVisitor({
       VText(node) {
         report(node, node.value)
@@ -80,6 +107,6 @@ export default {
       'VExpressionContainer TemplateElement'(node) {
         if (inUiPlace(node) && shown(node.parent)) report(node, node.value.cooked ?? node.value.raw)
       },
-    })
+    }, scriptVisitor)
   },
 }

@@ -3,12 +3,7 @@
 // it off this list (docs/decisions/0020-ui-text-in-catalogs.md, "Converting a component").
 import noRawUiText from './no-raw-ui-text.mjs'
 
-export const NOT_YET_CONVERTED = [
-  // added beside the translation: their text is still English
-  'app/components/chat/ChatShareLinks.vue',
-  'app/components/chat/ChatSharedMessages.vue',
-  'app/pages/invite/*.vue',
-]
+export const NOT_YET_CONVERTED = []
 
 export default [
   {

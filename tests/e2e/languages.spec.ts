@@ -2,7 +2,9 @@
 // reloads), and each language's first screen is accessible, in light and dark, under the strict CSP.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { openApp, watchCspViolations } from './helpers'
+import { openApp, waitForReady, watchCspViolations } from './helpers'
+import { freePort, startApp } from './support/app-instance'
+import { addVirtualDevice } from './support/virtual-passkeys'
 
 const LANGUAGES = [
   { browser: 'en-US', lang: 'en-US', placeholder: 'Message Plugboard…', settings: 'Settings', empty: 'Ask something that needs a tool' },
@@ -107,5 +109,75 @@ test.describe('languages', () => {
     await expect(page.getByTestId('settings-open')).toHaveAccessibleName('Ajustes')
     expect(violations).toEqual([])
     await context.close()
+  })
+
+  test('after Settings → Language: the shared links panel and an MCP server\'s test result are in that language', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { context, page, violations } = await openIn(browser, { locale: 'en-US' })
+    await page.getByTestId('settings-open').click()
+    await page.getByTestId('settings-nav').getByRole('button', { name: 'Language' }).click()
+    await page.getByTestId('language-de').check()
+    await expect(page.getByTestId('settings-language').getByRole('heading', { level: 2 })).toHaveText('Sprache')
+
+    await page.getByTestId('settings-nav').getByRole('button', { name: 'Daten' }).click()
+    await page.getByTestId('data-shared-links').click()
+    const links = page.getByTestId('share-links')
+    await expect(links.getByTestId('share-links-empty')).toHaveText('Sie haben noch keinen Chat geteilt.', { timeout: 20_000 })
+    await expect(links).toContainText('Links werden nur einmal vollständig gezeigt, beim Erstellen.')
+
+    // a port where nothing listens, whose origin the page's policy does not allow (and the relay does not take)
+    const closed = `http://127.0.0.1:${await freePort()}`
+    await page.getByTestId('settings-nav').getByRole('button', { name: 'MCP-Server' }).click()
+    await page.getByTestId('mcp-url').fill(`${closed}/mcp`)
+    const form = page.getByTestId('mcp-add-form')
+    await expect(form.getByTestId('mcp-test-run')).toHaveText('Server testen')
+    await form.getByTestId('mcp-test-run').click()
+    const result = form.getByTestId('mcp-test-result')
+    await expect(result).toHaveAttribute('data-problem', 'csp', { timeout: 20_000 })
+    await expect(result.getByTestId('mcp-test-summary')).toHaveText(`Diese Seite darf sich nicht mit ${closed} verbinden (ihre Sicherheitsrichtlinie), und der Server dieser App leitet nicht dorthin weiter. Erlauben Sie es, um den Server aus diesem Browser zu testen.`)
+    await expect(result.getByTestId('mcp-test-allow')).toHaveText(`${closed} erlauben und neu laden`)
+    expect(violations).toEqual([])
+    await context.close()
+  })
+
+  test('with accounts: the language chosen in Settings is the invite page\'s and the passkey form\'s', async ({ browser }) => {
+    test.setTimeout(180_000)
+    // passkeys need a host name (an IP address is never a relying party)
+    const port = await freePort()
+    const site = `http://localhost:${port}`
+    const app = await startApp({ NUXT_ACCOUNTS: 'passkeys', NUXT_ACCOUNTS_ORIGIN: site }, { port })
+    const context = await browser.newContext({ locale: 'en-US' })
+    try {
+      const page = await context.newPage()
+      await addVirtualDevice(page)
+      await page.goto(site)
+      await expect(page).toHaveURL(/\/sign-in/)
+      await expect(page.getByTestId('passkey-sign-up-submit')).toHaveText('Create the admin account')
+      await page.getByTestId('account-name').fill('Ada')
+      await page.getByTestId('passkey-sign-up-submit').click()
+      await waitForReady(page)
+
+      await page.getByTestId('settings-open').click()
+      await page.getByTestId('settings-nav').getByRole('button', { name: 'Language' }).click()
+      await page.getByTestId('language-es').check()
+      await page.getByTestId('settings-nav').getByRole('button', { name: 'Cuenta' }).click()
+      await expect(page.getByTestId('account-who')).toContainText('Sesión iniciada como', { timeout: 20_000 })
+      await page.getByTestId('account-invite').click()
+      const inviteUrl = await page.getByTestId('account-invite-url').inputValue()
+
+      const violations = await watchCspViolations(page)
+      await page.goto(inviteUrl)
+      const invite = page.getByTestId('invite-page')
+      await expect(invite.getByRole('heading', { level: 1 })).toHaveText('Únete a Plugboard')
+      await expect(invite).toContainText('Te han invitado a este servidor. Elige un nombre; tu dispositivo guarda la llave de acceso.')
+      await expect(invite.getByText('Tu nombre')).toBeVisible()
+      await expect(invite.getByTestId('passkey-sign-up-submit')).toHaveText('Crear mi cuenta con una llave de acceso')
+      await expect(page.locator('body')).not.toContainText('accounts.')
+      expect(violations).toEqual([])
+    }
+    finally {
+      await context.close()
+      await app.stop()
+    }
   })
 })

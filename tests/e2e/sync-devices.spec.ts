@@ -131,7 +131,7 @@ test('an image attached on the laptop shows on the phone; only its owner can fet
 
 test('the file routes refuse another site, a missing session and a file over the cap', async () => {
   const cookie = (await bob.page.context().cookies()).map(each => `${each.name}=${each.value}`).join('; ')
-  const put = (headers: Record<string, string>, body: Buffer) => fetch(`${site}/api/sync/blobs/probe?message=m1&mime=image/png`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...headers }, body })
+  const put = (headers: Record<string, string>, body: Uint8Array) => fetch(`${site}/api/sync/blobs/probe?message=m1&mime=image/png`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...headers }, body: new Blob([body]) })
   expect((await put({ cookie, origin: site }, Buffer.from('ok'))).status).toBe(200)
   expect((await put({ cookie, 'origin': 'http://evil.example', 'x-forwarded-host': 'evil.example' }, Buffer.from('x'))).status).toBe(403)
   expect((await put({ origin: site }, Buffer.from('x'))).status).toBe(401)

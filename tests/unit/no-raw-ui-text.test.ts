@@ -17,6 +17,12 @@ function rawTexts(template: string): string[] {
     .map(message => message.message.match(/Raw UI text "(.*)"/)?.[1] ?? message.message)
 }
 
+/** The raw texts the rule reports in a component with this script (and an empty template). */
+function rawScriptTexts(script: string): string[] {
+  return linter.verify(`<script setup lang="ts">\n${script}\n</script>\n<template><p /></template>`, config, 'Component.vue')
+    .map(message => message.message.match(/Raw UI text "(.*)"/)?.[1] ?? message.message)
+}
+
 describe('no-raw-ui-text', () => {
   it('refuses text between tags', () => {
     expect(rawTexts('<p>No conversations yet.</p>')).toEqual(['No conversations yet.'])
@@ -39,5 +45,23 @@ describe('no-raw-ui-text', () => {
   it('accepts data: keys, comparisons, icons, test ids, URLs and ignored names', () => {
     expect(rawTexts(`<p v-if="mode === 'demo'">{{ fieldError('apiKey') }}</p>
       <UButton icon="i-lucide-x" data-testid="send-button" placeholder="http://localhost:11434/v1" /><h1>Plugboard</h1><span>· — 42</span>`)).toEqual([])
+  })
+
+  it('refuses a script\'s `text` table of sentences: strings, and functions that return one', () => {
+    expect(rawScriptTexts(`const text = {
+  none: 'You have not shared any chat.',
+  allow: (origin: string) => \`Allow \${origin} and reload\`,
+  offline: (count: number) => count > 0 ? \`Offline · \${count} pending\` : 'Offline',
+}`)).toEqual(['You have not shared any chat.', 'Allow', 'and reload', 'Offline ·', 'pending', 'Offline'])
+  })
+
+  it('accepts a `text` table made with t(), and other constants of the script', () => {
+    expect(rawScriptTexts(`const { t, n } = useI18n()
+const text = {
+  of: (progress: number, total: number) => t('mcp.progress.of', { progress: n(progress), total: n(total) }),
+  untitled: () => t('toolCards.history.untitled'),
+}
+const appFacing = { declined: (tool: string) => \`The user declined to run \${tool}.\` }
+const mode = 'demo'`)).toEqual([])
   })
 })

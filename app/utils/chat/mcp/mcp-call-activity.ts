@@ -11,8 +11,18 @@ export interface McpPendingQuestion {
   /** The server's name as Settings shows it (the card says who asks). */
   serverName: string
   request: McpElicitationRequest
-  /** Why the last answer was refused (a chat on the server checks it against the form), shown above the buttons. */
-  problem?: string
+  /**
+   * Why the last answer was refused (a chat on the server checks it against the form), shown above the buttons: the
+   * server's words, or why this tab could not deliver it (a key of the catalogs' `mcp.questions`).
+   */
+  problem?: string | McpQuestionProblem
+}
+
+/** This tab's own reason an answer did not arrive, shown in the user's language. */
+export interface McpQuestionProblem {
+  key: 'refused' | 'unreachable'
+  /** The HTTP status of a refusal without a message. */
+  status?: number
 }
 
 /** Calls whose last progress is kept; older ones are dropped. */

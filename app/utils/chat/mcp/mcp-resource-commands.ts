@@ -13,15 +13,11 @@ import type { RichToolDefinition } from '#shared/types/rich-tool-definition'
 import { attachMcpResource, listMcpResources } from './mcp-resource-attachments'
 import type { McpServerManager } from './mcp-server-manager'
 
+/** The caller's translation (`useI18n().t`): the commands' words come from the catalogs' `mcp.resourceCommand`. */
+export type ResourceCommandText = (key: string, values?: Record<string, unknown>) => string
+
 /** The key of a resource command's metadata: `{ serverId }`. */
 export const MCP_RESOURCE_METADATA_KEY = 'mcpResource'
-
-const text = {
-  description: (server: string) => `Attach a resource of ${server} to your message (its text is sent with it)`,
-  label: (server: string) => `${server}: attach a resource`,
-  uri: 'the resource to attach',
-  gone: 'Its MCP server is no longer in Settings.',
-}
 
 /** Each server's listed resources, by server id (reactive: the command's choices appear once listed). */
 const listed = shallowRef<ReadonlyMap<string, readonly McpResourceEntry[]>>(new Map())
@@ -44,7 +40,7 @@ export function mcpResourceOf(definition: RichToolDefinition): { serverId: strin
 }
 
 /** The connected servers' resource commands, leaving out commands `taken` by tools. */
-export function mcpResourceCommands(manager: Pick<McpServerManager, 'servers' | 'connectionOf'>, taken: ReadonlySet<string>): RichToolDefinition[] {
+export function mcpResourceCommands(manager: Pick<McpServerManager, 'servers' | 'connectionOf'>, taken: ReadonlySet<string>, t: ResourceCommandText): RichToolDefinition[] {
   const commands: RichToolDefinition[] = []
   for (const server of manager.servers.value) {
     if (!server.hasResources) continue
@@ -54,10 +50,10 @@ export function mcpResourceCommands(manager: Pick<McpServerManager, 'servers' | 
     const entries = listed.value.get(server.id)
     if (!entries) listOnce(manager, server.id)
     const uris = entries?.map(entry => entry.uri) ?? []
-    const parameters = { type: 'object' as const, properties: { uri: { type: 'string', description: text.uri, ...(uris.length > 0 && { enum: uris }) } }, required: ['uri'] }
+    const parameters = { type: 'object' as const, properties: { uri: { type: 'string', description: t('mcp.resourceCommand.uri'), ...(uris.length > 0 && { enum: uris }) } }, required: ['uri'] }
     const definition = toRichToolDefinition(
-      { type: 'function', function: { name, description: text.description(server.name), parameters } },
-      { service: 'browser', label: text.label(server.name), category: server.name, icon: 'i-lucide-file-text', runtime: 'client' },
+      { type: 'function', function: { name, description: t('mcp.resourceCommand.description', { server: server.name }), parameters } },
+      { service: 'browser', label: t('mcp.resourceCommand.label', { server: server.name }), category: server.name, icon: 'i-lucide-file-text', runtime: 'client' },
     )
     commands.push({ ...definition, commandName: command, metadata: { ...definition.metadata, [MCP_RESOURCE_METADATA_KEY]: { serverId: server.id } } })
   }
@@ -68,8 +64,8 @@ export function mcpResourceCommands(manager: Pick<McpServerManager, 'servers' | 
  * Reads the resource `uri` of the server and attaches it to the message being written.
  * @throws Error with a message for the user (the server is gone or refuses, the resource has no text)
  */
-export async function attachMcpResourceByUri(manager: Pick<McpServerManager, 'connectionOf'>, serverId: string, uri: string): Promise<File> {
-  if (!manager.connectionOf(serverId)) throw new Error(text.gone)
+export async function attachMcpResourceByUri(manager: Pick<McpServerManager, 'connectionOf'>, serverId: string, uri: string, t: ResourceCommandText): Promise<File> {
+  if (!manager.connectionOf(serverId)) throw new Error(t('mcp.resourceCommand.gone'))
   const entry = listed.value.get(serverId)?.find(item => item.uri === uri)
   const label = entry?.label ?? (uri.split(/[/:]/).filter(Boolean).at(-1) || uri).slice(0, 120)
   return attachMcpResource(manager, serverId, entry ?? { uri, label })

@@ -10,10 +10,6 @@ import type { McpJobQuestionAnswerBody, McpJobQuestionEvent } from '#shared/mcp/
 import { offerMcpQuestion } from '../mcp/mcp-call-activity'
 import type { McpPendingQuestion } from '../mcp/mcp-call-activity'
 
-const text = {
-  refused: (status: number) => `The server did not take the answer (HTTP ${status}).`,
-  unreachable: 'The answer did not reach the server; try again.',
-}
 
 export interface ServerChatQuestions {
   /** Applies a question event of the job's stream. */
@@ -44,7 +40,7 @@ export function createServerChatQuestions(jobId: string): ServerChatQuestions {
 
   async function send(callId: string, question: McpPendingQuestion, answer: McpElicitationAnswer, signal: AbortSignal) {
     const body: McpJobQuestionAnswerBody = { callId, action: answer.action, ...(answer.action === 'accept' && answer.content && { content: answer.content }) }
-    let problem: string | undefined
+    let problem: McpPendingQuestion['problem']
     try {
       const response = await fetch(`/api/chats/${encodeURIComponent(jobId)}/questions`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
@@ -52,10 +48,10 @@ export function createServerChatQuestions(jobId: string): ServerChatQuestions {
       // 409: another tab answered first, or the question is gone; the job's stream says how it went on
       if (response.ok || response.status === 409) return
       const refusal = await response.json().catch(() => ({})) as { message?: string }
-      problem = typeof refusal.message === 'string' ? refusal.message : text.refused(response.status)
+      problem = typeof refusal.message === 'string' ? refusal.message : { key: 'refused', status: response.status }
     }
     catch {
-      problem = text.unreachable
+      problem = { key: 'unreachable' }
     }
     if (!signal.aborted) show(callId, { ...question, problem })
   }

@@ -47,6 +47,8 @@ export async function probeMcpServer(options: ProbeOptions): Promise<McpProbeRes
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
   let sessionId: string | undefined
   let protocolVersion = PROBE_PROTOCOL_VERSION
+  const seconds = Math.round(timeoutMs / 1000)
+  const tooSlow = () => ({ summary: `${host} did not answer within ${seconds} s.`, message: { key: 'timeout', values: { host, seconds } } })
 
   async function post(body: Record<string, unknown>): Promise<Response> {
     try {
@@ -64,7 +66,7 @@ export async function probeMcpServer(options: ProbeOptions): Promise<McpProbeRes
       })
     }
     catch (error) {
-      if (timeout.aborted) throw new Verdict({ ok: false, problem: 'timeout', summary: `${host} did not answer within ${Math.round(timeoutMs / 1000)} s.` })
+      if (timeout.aborted) throw new Verdict({ ok: false, problem: 'timeout', ...tooSlow() })
       if (signal.aborted) throw error
       const failure = describeNetworkFailure(host, errorText(error))
       throw new Verdict({ ok: false, ...failure, details: errorText(error) })
@@ -75,29 +77,34 @@ export async function probeMcpServer(options: ProbeOptions): Promise<McpProbeRes
     const response = await post({ id, method, params })
     if (response.status === 401 || response.status === 403) {
       const authorization = await discoverAuthorization(url, response, { fetch: send, signal, maxBytes })
-      const where = authorization.authorizationServers[0] ? ` (at ${new URL(authorization.authorizationServers[0]).host})` : ''
+      const at = authorization.authorizationServers[0] ? new URL(authorization.authorizationServers[0]).host : undefined
+      const where = at ? ` (at ${at})` : ''
       throw new Verdict({
         ok: false,
         problem: 'auth',
         summary: credentials.authorization
           ? `This server refused the token (HTTP ${response.status}): it asks you to sign in${where}.`
           : `This server asks you to sign in${where}.`,
+        message: {
+          key: `${credentials.authorization ? 'tokenRefused' : 'asksSignIn'}${at ? 'At' : ''}`,
+          values: { status: response.status, ...(at && { at }) },
+        },
         details: [`HTTP ${response.status}`, response.headers.get('www-authenticate')].filter(Boolean).join('\n'),
         authorization,
       })
     }
     if (!response.ok) {
       const hint = response.status === 404 || response.status === 405 ? ' Check the path: MCP endpoints usually end in /mcp.' : ''
-      throw new Verdict({ ok: false, problem: 'not-mcp', summary: `The server answered ${method} with HTTP ${response.status} ${response.statusText}`.trim() + `: not an MCP endpoint.${hint}`, details: (await response.text().catch(() => '')).slice(0, 300) })
+      throw new Verdict({ ok: false, problem: 'not-mcp', summary: `The server answered ${method} with HTTP ${response.status} ${response.statusText}`.trim() + `: not an MCP endpoint.${hint}`, message: { key: hint ? 'httpStatusPath' : 'httpStatus', values: { method, status: `${response.status} ${response.statusText}`.trim() } }, details: (await response.text().catch(() => '')).slice(0, 300) })
     }
     sessionId = response.headers.get('mcp-session-id') ?? sessionId
     const answer = await readProbeAnswer(response, id, maxBytes)
-    if (answer.kind === 'not-mcp') throw new Verdict({ ok: false, problem: 'not-mcp', summary: answer.summary, details: answer.details })
+    if (answer.kind === 'not-mcp') throw new Verdict({ ok: false, problem: 'not-mcp', summary: answer.summary, message: answer.message, details: answer.details })
     const { message } = answer
     if (isRecord(message.error)) {
-      throw new Verdict({ ok: false, problem: 'not-mcp', summary: `The server refused ${method}: ${String(message.error.message ?? 'no reason given')}`, details: JSON.stringify(message.error).slice(0, 300) })
+      throw new Verdict({ ok: false, problem: 'not-mcp', summary: `The server refused ${method}: ${String(message.error.message ?? 'no reason given')}`, message: { key: 'refusedMethod', values: { method, reason: String(message.error.message ?? 'no reason given') } }, details: JSON.stringify(message.error).slice(0, 300) })
     }
-    if (!isRecord(message.result)) throw new Verdict({ ok: false, problem: 'not-mcp', summary: `The server's answer to ${method} has no result.` })
+    if (!isRecord(message.result)) throw new Verdict({ ok: false, problem: 'not-mcp', summary: `The server's answer to ${method} has no result.`, message: { key: 'noResult', values: { method } } })
     return message.result
   }
 
@@ -119,6 +126,11 @@ export async function probeMcpServer(options: ProbeOptions): Promise<McpProbeRes
     return {
       ok: true,
       summary: `OK: ${tools} ${tools === 1 ? 'tool' : 'tools'}${listed.nextCursor ? ' (first page)' : ''}, protocol ${protocolVersion}, server ${serverName}${serverVersion ? ` ${serverVersion}` : ''}`,
+      message: {
+        key: listed.nextCursor ? 'okFirstPage' : 'ok',
+        values: { count: tools, protocol: protocolVersion, server: `${serverName}${serverVersion ? ` ${serverVersion}` : ''}` },
+        count: tools,
+      },
       tools,
       protocolVersion,
       serverName,
@@ -127,8 +139,8 @@ export async function probeMcpServer(options: ProbeOptions): Promise<McpProbeRes
   }
   catch (error) {
     if (error instanceof Verdict) return error.result
-    if (timeout.aborted) return { ok: false, problem: 'timeout', summary: `${host} did not answer within ${Math.round(timeoutMs / 1000)} s.` }
-    return { ok: false, problem: 'unreachable', summary: `The test stopped: ${errorText(error)}` }
+    if (timeout.aborted) return { ok: false, problem: 'timeout', ...tooSlow() }
+    return { ok: false, problem: 'unreachable', summary: `The test stopped: ${errorText(error)}`, message: { key: 'stopped', values: { reason: errorText(error) } } }
   }
   finally {
     // the probe's session is of no further use: end it, without waiting

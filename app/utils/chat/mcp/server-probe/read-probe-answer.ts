@@ -1,10 +1,11 @@
 import { createParser } from 'eventsource-parser'
 import { isRecord } from '#shared/types/is-record'
+import type { McpProbeText } from './probe-types'
 
 /** One answer of the server, read within the size bound. */
 export type ProbeAnswer =
   | { kind: 'json-rpc', message: Record<string, unknown> }
-  | { kind: 'not-mcp', summary: string, details: string }
+  | { kind: 'not-mcp', summary: string, message: McpProbeText, details: string }
 
 /** The body as text, at most `maxBytes` (a larger one is cut and reported), the read aborted with `signal`. */
 export async function readBoundedText(response: Response, maxBytes: number): Promise<{ text: string, cut: boolean }> {
@@ -61,18 +62,18 @@ export async function readProbeAnswer(response: Response, id: number, maxBytes: 
   const type = (response.headers.get('content-type') ?? '').toLowerCase()
   const { text, cut } = await readBoundedText(response, maxBytes)
   const status = `HTTP ${response.status} ${type || '(no content type)'}`
-  if (cut) return { kind: 'not-mcp', summary: `The answer is larger than ${Math.round(maxBytes / 1024)} KB: not what an MCP server sends to initialize.`, details: status }
+  if (cut) return { kind: 'not-mcp', summary: `The answer is larger than ${Math.round(maxBytes / 1024)} KB: not what an MCP server sends to initialize.`, message: { key: 'tooLarge', values: { size: Math.round(maxBytes / 1024) } }, details: status }
   if (type.includes('text/html') || /^\s*<(!doctype|html)/i.test(text)) {
-    return { kind: 'not-mcp', summary: 'This URL answers with a web page (HTML), not MCP. Check the path: MCP endpoints usually end in /mcp.', details: `${status}\n${firstLines(text)}` }
+    return { kind: 'not-mcp', summary: 'This URL answers with a web page (HTML), not MCP. Check the path: MCP endpoints usually end in /mcp.', message: { key: 'html' }, details: `${status}\n${firstLines(text)}` }
   }
   let message: unknown
   if (type.includes('text/event-stream')) message = answerInStream(text, id)
   else if (type.includes('application/json') || type.includes('+json')) message = parseJson(text)
   else {
-    return { kind: 'not-mcp', summary: `The server answered with ${type || 'no content type'}, where MCP answers with JSON or an event stream.`, details: `${status}\n${firstLines(text)}` }
+    return { kind: 'not-mcp', summary: `The server answered with ${type || 'no content type'}, where MCP answers with JSON or an event stream.`, message: type ? { key: 'contentType', values: { type } } : { key: 'noContentType' }, details: `${status}\n${firstLines(text)}` }
   }
   if (!isRecord(message) || message.jsonrpc !== '2.0' || !('result' in message || 'error' in message)) {
-    return { kind: 'not-mcp', summary: 'The server answered, but not in JSON-RPC 2.0, the language of MCP.', details: `${status}\n${firstLines(text)}` }
+    return { kind: 'not-mcp', summary: 'The server answered, but not in JSON-RPC 2.0, the language of MCP.', message: { key: 'notJsonRpc' }, details: `${status}\n${firstLines(text)}` }
   }
   return { kind: 'json-rpc', message }
 }

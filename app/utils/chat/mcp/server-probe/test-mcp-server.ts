@@ -79,9 +79,17 @@ export async function testMcpServer(options: TestMcpServerOptions): Promise<McpP
     const relayed = await throughRelay()
     const blocked = `This page may not connect to ${options.blockedOrigin} (its security policy)`
     if (!relayed) {
-      return { ok: false, problem: 'csp', summary: `${blocked}, and this app's server does not relay it. Allow it to test the server from this browser.`, blockedOrigin: options.blockedOrigin }
+      return {
+        ok: false,
+        problem: 'csp',
+        summary: `${blocked}, and this app's server does not relay it. Allow it to test the server from this browser.`,
+        message: { key: 'cspNoRelay', values: { origin: options.blockedOrigin } },
+        blockedOrigin: options.blockedOrigin,
+      }
     }
-    return relayed.ok ? { ...relayed, note: `Through this app's server: ${blocked.charAt(0).toLowerCase()}${blocked.slice(1)}.` } : { ...relayed, blockedOrigin: options.blockedOrigin }
+    return relayed.ok
+      ? { ...relayed, note: `Through this app's server: ${blocked.charAt(0).toLowerCase()}${blocked.slice(1)}.`, noteMessage: { key: 'cspRelayed', values: { origin: options.blockedOrigin } } }
+      : { ...relayed, blockedOrigin: options.blockedOrigin }
   }
 
   let failedDirectly = false
@@ -102,11 +110,17 @@ export async function testMcpServer(options: TestMcpServerOptions): Promise<McpP
   const relayed = await throughRelay()
   if (reachable) {
     const cors = `${host} does not allow this app's origin (CORS), so the browser cannot read its answers`
-    if (relayed?.ok) return { ...relayed, note: `Through this app's server: ${cors}.` }
+    if (relayed?.ok) return { ...relayed, note: `Through this app's server: ${cors}.`, noteMessage: { key: 'corsRelayed', values: { host } } }
     if (relayed) return relayed
-    return { ok: false, problem: 'cors', summary: `${cors}, and this app's server does not relay it. Its owner can allow ${globalThis.location?.origin ?? 'this app\'s origin'}, or this app's operator can add ${host} to NUXT_MCP_ALLOWED_HOSTS.` }
+    const origin = globalThis.location?.origin ?? 'this app\'s origin'
+    return {
+      ok: false,
+      problem: 'cors',
+      summary: `${cors}, and this app's server does not relay it. Its owner can allow ${origin}, or this app's operator can add ${host} to NUXT_MCP_ALLOWED_HOSTS.`,
+      message: { key: 'corsNoRelay', values: { host, origin } },
+    }
   }
   if (relayed && !relayed.ok) return relayed
-  if (relayed?.ok) return { ...relayed, note: 'Through this app\'s server: the browser could not reach it directly.' }
-  return { ok: false, problem: 'unreachable', summary: `${host} could not be reached: the name does not resolve, nothing answers there, or its certificate is not trusted (the browser does not say which).` }
+  if (relayed?.ok) return { ...relayed, note: 'Through this app\'s server: the browser could not reach it directly.', noteMessage: { key: 'directFailedRelayed' } }
+  return { ok: false, problem: 'unreachable', summary: `${host} could not be reached: the name does not resolve, nothing answers there, or its certificate is not trusted (the browser does not say which).`, message: { key: 'unreachableBrowser', values: { host } } }
 }
