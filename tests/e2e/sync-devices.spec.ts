@@ -131,11 +131,11 @@ test('an image attached on the laptop shows on the phone; only its owner can fet
 
 test('the file routes refuse another site, a missing session and a file over the cap', async () => {
   const cookie = (await bob.page.context().cookies()).map(each => `${each.name}=${each.value}`).join('; ')
-  const put = (headers: Record<string, string>, body: Uint8Array) => fetch(`${site}/api/sync/blobs/probe?message=m1&mime=image/png`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...headers }, body: new Blob([body]) })
-  expect((await put({ cookie, origin: site }, Buffer.from('ok'))).status).toBe(200)
-  expect((await put({ cookie, 'origin': 'http://evil.example', 'x-forwarded-host': 'evil.example' }, Buffer.from('x'))).status).toBe(403)
-  expect((await put({ origin: site }, Buffer.from('x'))).status).toBe(401)
-  const huge = await put({ cookie, origin: site }, Buffer.alloc(20 * 1024 * 1024 + 1))
+  const put = (headers: Record<string, string>, body: string) => fetch(`${site}/api/sync/blobs/probe?message=m1&mime=image/png`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...headers }, body })
+  expect((await put({ cookie, origin: site }, 'ok')).status).toBe(200)
+  expect((await put({ cookie, 'origin': 'http://evil.example', 'x-forwarded-host': 'evil.example' }, 'x')).status).toBe(403)
+  expect((await put({ origin: site }, 'x')).status).toBe(401)
+  const huge = await put({ cookie, origin: site }, 'x'.repeat(20 * 1024 * 1024 + 1))
   expect(huge.status).toBe(413)
   expect((await huge.json()).message).toMatch(/larger than this server accepts/)
   expect((await fetch(`${site}/api/sync/blobs/probe`, { headers: { cookie } })).status).toBe(200)
