@@ -24,6 +24,8 @@ export function formatInlineResource(uri: string, label: string, text: string): 
  * with `indexOf` from where the last one ended; an opening line without its closing line is left as the user's text.
  */
 export function splitInlineResources(text: string): { own: string, resources: InlineResource[] } {
+  // Most messages carry none: they are handed back as they are, after one scan.
+  if (!text.includes(OPEN)) return { own: text, resources: [] }
   const resources: InlineResource[] = []
   const own: string[] = []
   let from = 0

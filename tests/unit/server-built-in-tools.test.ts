@@ -18,7 +18,7 @@ describe('the server\'s built-in tools', () => {
 
   it('keeps the browser plugin\'s metadata and timeout', () => {
     const calculate = listServerTools()[0]!
-    expect(calculate.timeoutMs).toBe(5_000)
+    expect(calculate.timeoutMs).toBe(15_000)
     expect(calculate.definition).toMatchObject({ icon: 'i-lucide-calculator', category: 'Utilities', ui: { label: 'Calculator' } })
   })
 
