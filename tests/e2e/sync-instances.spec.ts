@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test'
-import type { Browser, BrowserContext, Page } from '@playwright/test'
-import { openApp, sendMessage, waitForIdle } from './helpers'
+import type { Browser } from '@playwright/test'
+import { sendMessage, waitForIdle } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
+import { syncDevices, syncStatusOf, threadRow } from './support/sync-devices'
 import { postgresMissing, startPostgresServer } from '../unit/helpers/postgres-server'
 import { startRedisServer } from '../unit/helpers/redis-server'
 
@@ -11,24 +12,15 @@ import { startRedisServer } from '../unit/helpers/redis-server'
 // The devices only pull when told (or when they push), so a chat showing up on the other one proves the fan-out.
 
 const cleanups: Array<() => unknown> = []
-const contexts: BrowserContext[] = []
+const devices = syncDevices()
 test.afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close()
+  await devices.closeAll()
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
 /** A device of the owner whose session is `cookie`, connected to `app`. */
-async function device(browser: Browser, app: AppInstance, cookie: string): Promise<Page> {
-  const [name, value] = cookie.split('=') as [string, string]
-  const context = await browser.newContext({ storageState: { cookies: [{ name, value, domain: '127.0.0.1', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }], origins: [] } })
-  contexts.push(context)
-  const page = await context.newPage()
-  await openApp(page, app.url)
-  return page
-}
-
-const status = (page: Page) => page.getByTestId('sync-status')
-const threadRow = (page: Page, text: string) => page.getByTestId('thread-item').filter({ hasText: text })
+const device = (browser: Browser, app: AppInstance, cookie: string) => devices.open(browser, app.url, cookie)
+const status = syncStatusOf
 
 test('a chat written on a device of instance A shows on a device of instance B, and back', async ({ browser }) => {
   const missing = postgresMissing()

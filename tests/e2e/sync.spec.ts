@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test'
-import type { Browser, BrowserContext, Page } from '@playwright/test'
+import type { Browser } from '@playwright/test'
 import { openApp, sendMessage, waitForIdle } from './helpers'
 import { freePort, startApp } from './support/app-instance'
+import { syncDevices, syncStatusOf, threadRow } from './support/sync-devices'
 import type { AppInstance } from './support/app-instance'
 
 // Sync with accounts off: one browser session is one owner, so two browser contexts sharing its cookie are two
@@ -15,23 +16,10 @@ test.afterAll(async () => {
   await app?.stop()
 })
 
-const contexts: BrowserContext[] = []
-test.afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close()
-})
-
-/** A device: its own context (own IndexedDB) carrying the owner's session cookie. */
-async function device(browser: Browser, cookie: string): Promise<Page> {
-  const [name, value] = cookie.split('=') as [string, string]
-  const context = await browser.newContext({ storageState: { cookies: [{ name, value, domain: '127.0.0.1', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }], origins: [] } })
-  contexts.push(context)
-  const page = await context.newPage()
-  await openApp(page, app.url)
-  return page
-}
-
-const status = (page: Page) => page.getByTestId('sync-status')
-const threadRow = (page: Page, text: string) => page.getByTestId('thread-item').filter({ hasText: text })
+const devices = syncDevices()
+test.afterEach(() => devices.closeAll())
+const device = (browser: Browser, cookie: string) => devices.open(browser, app.url, cookie)
+const status = syncStatusOf
 
 test('a chat written on one device appears on the other within 2 s, and both converge after editing offline', async ({ browser }) => {
   test.setTimeout(120_000)
@@ -116,7 +104,7 @@ test('a browser that already has chats asks once before uploading them, then the
   const env = { NUXT_SESSION_PASSWORD: 'sync-consent-test-session-password-0123456789' }
   let plain: AppInstance | undefined = await startApp(env, { port })
   const context = await browser.newContext()
-  contexts.push(context)
+  devices.adopt(context)
   const laptop = await context.newPage()
   try {
     await openApp(laptop, plain.url)
@@ -138,7 +126,7 @@ test('a browser that already has chats asks once before uploading them, then the
     await expect(status(laptop)).toHaveAttribute('data-state', 'synced', { timeout: 60_000 })
     const cookie = (await context.cookies()).find(item => item.name === 'plugboard-session')!
     const phoneContext = await browser.newContext({ storageState: { cookies: [cookie], origins: [] } })
-    contexts.push(phoneContext)
+    devices.adopt(phoneContext)
     const phone = await phoneContext.newPage()
     await openApp(phone, synced.url)
     await expect(threadRow(phone, 'Notes kept before sync')).toBeVisible({ timeout: 10_000 })
