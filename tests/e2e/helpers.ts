@@ -48,14 +48,14 @@ export function lastAssistant(page: Page) {
  * Waits until the reply (and every tool run) is over: the last message is a settled assistant reply, and then the
  * page says nothing is streaming (a step's reply is settled while the loop still runs tools and the next step).
  */
-export async function waitForIdle(page: Page) {
+export async function waitForIdle(page: Page, { timeout = 20_000 }: { timeout?: number } = {}) {
   const last = page.locator('[data-testid="message"]').last()
-  await expect(last).toHaveAttribute('data-role', 'assistant', { timeout: 20_000 })
-  await expect(last).toHaveAttribute('data-status', /complete|stopped|error|interrupted/, { timeout: 20_000 })
-  await expect(page.locator('main')).toHaveAttribute('data-streaming', 'false', { timeout: 20_000 })
+  await expect(last).toHaveAttribute('data-role', 'assistant', { timeout })
+  await expect(last).toHaveAttribute('data-status', /complete|stopped|error|interrupted/, { timeout })
+  await expect(page.locator('main')).toHaveAttribute('data-streaming', 'false', { timeout })
   await expect(page.getByTestId('stop-button')).toHaveCount(0)
   // A reply that arrived in a burst is shown over a few frames.
-  await expect(page.locator('[data-rendering]')).toHaveCount(0, { timeout: 20_000 })
+  await expect(page.locator('[data-rendering]')).toHaveCount(0, { timeout })
 }
 
 export async function clearFakeRequests() {

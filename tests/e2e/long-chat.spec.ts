@@ -113,6 +113,8 @@ test.describe('a long chat', () => {
   })
 
   test('keeps the focus on a tool card\'s details while a reply streams in and scrolls it away', async ({ page }) => {
+    // the demo's long reply streams for 10 to 30 s on a loaded machine
+    test.setTimeout(90_000)
     const chat = longChat('e2e-focus', 200)
     await openSeededChat(page, chat)
     const toggle = page.locator('[data-testid="tool-details-toggle"]').last()
@@ -135,7 +137,7 @@ test.describe('a long chat', () => {
     await output.focus({ timeout: 10_000 })
     releaseReply()
     await expect(page.getByTestId('message').last()).toContainText('A long scripted reply', { timeout: 20_000 })
-    await waitForIdle(page)
+    await waitForIdle(page, { timeout: 60_000 })
     // The card was scrolled far out of view by the reply, and is still the focused element.
     await expect(page.locator(`[data-turn-id="${callTurn}"]`)).not.toBeInViewport()
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('tool-output')
