@@ -148,7 +148,8 @@ test.describe('MCP Apps', () => {
     await openApp(page, page.url())
     // (the demo model answered the app's message by calling the counter again: the first card is the one above)
     const again = page.locator('[data-testid="tool-card"][data-tool="apps__show_counter"]').first()
-    await expect(appOf(again).locator('#count')).toHaveText('7', { timeout: 15_000 })
+    // the state the user left: the count the app's own call brought it to, not the first result
+    await expect(appOf(again).locator('#count')).toHaveText('8', { timeout: 15_000 })
     await expect(appOf(again).locator('#input')).toHaveText('{"label":"mine"}')
 
     // the app's own tool call is in the audit log, marked as the app's, with the user's decision
@@ -163,7 +164,7 @@ test.describe('MCP Apps', () => {
     expect(pageErrors).toEqual([])
   })
 
-  test('a hostile app is contained: no parent, no top navigation, no popup, no storage, no undeclared network, no forbidden tool, bounded size', async ({ page }) => {
+  test('a hostile app is contained: no parent, no top navigation, no popup, no storage, no undeclared network, no camera or location, no forbidden tool, bounded size', async ({ page }) => {
     test.setTimeout(60_000)
     const violations = await watchPageCspViolations(page)
     await openApp(page, app.url)
@@ -179,6 +180,12 @@ test.describe('MCP Apps', () => {
     await expect(report).toContainText('storage: blocked')
     await expect(report).toContainText('undeclared fetch: blocked')
     await expect(report).toContainText('secret_admin: refused')
+    // it asked for the camera, the microphone and the location: told in the protocol that none is granted, and
+    // none works; the user reads on the card what it asked for
+    await expect(report).toContainText('granted: {}')
+    await expect(report).toContainText('camera: blocked')
+    await expect(report).toContainText('location: blocked')
+    await expect(card.getByTestId('mcp-app-permissions')).toHaveText('This app asked for the camera, the microphone, your location. Apps get no such access here: it works without them or not at all.')
     // a storm of huge sizes: the frame stops at the cap
     await expect.poll(() => frameHeight(card)).toBe(1600)
     expect(page.url()).toBe(url)
