@@ -59,6 +59,8 @@ test.describe('a plugin\'s own card', () => {
     // the card replaces the standard one-line summary; the header keeps the tool's name and status
     await expect(card.getByTestId('tool-summary')).toHaveCount(0)
     await expect(card.getByTestId('tool-status')).toBeVisible()
+    await card.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: test.info().outputPath('plugin-card.png') })
     await expect(lastAssistant(page)).toContainText('The tool returned: {"value":17,"sides":20}')
   })
 
