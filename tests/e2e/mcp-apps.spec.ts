@@ -167,6 +167,8 @@ test.describe('MCP Apps', () => {
   test('a hostile app is contained: no parent, no top navigation, no popup, no storage, no undeclared network, no camera or location, no forbidden tool, bounded size', async ({ page }) => {
     test.setTimeout(60_000)
     const violations = await watchPageCspViolations(page)
+    const pageErrors: string[] = []
+    page.on('pageerror', error => pageErrors.push(error.message))
     await openApp(page, app.url)
     await addAppsServer(page)
     await callTool(page, 'call apps__show_hostile')
@@ -190,7 +192,33 @@ test.describe('MCP Apps', () => {
     await expect.poll(() => frameHeight(card)).toBe(1600)
     expect(page.url()).toBe(url)
     await expect(page.getByTestId('composer-input')).toBeVisible()
+    // nothing reached the chat: no message, no approval asked of the user, no error on the page
+    await expect(page.locator('[data-testid="message"][data-role="user"]')).toHaveCount(1)
+    await expect(card.getByTestId('mcp-app-approval')).toHaveCount(0)
     expect(violations).toEqual([])
+    expect(pageErrors).toEqual([])
+  })
+
+  test('with its server removed, the app shows again as it was, display-only, and its calls are refused', async ({ page }) => {
+    test.setTimeout(60_000)
+    await openApp(page, app.url)
+    await addAppsServer(page)
+    await callTool(page, 'call apps__show_counter with {"label": "gone"}')
+    await page.getByTestId('settings-open').click()
+    await page.locator('[data-testid="mcp-server"][data-name="Apps"]').getByTestId('mcp-server-remove').click()
+    await expect(page.locator('[data-testid="mcp-server"][data-name="Apps"]')).toHaveCount(0)
+    await page.getByTestId('settings-cancel').click()
+
+    await page.reload()
+    await openApp(page, page.url())
+    const card = page.locator('[data-testid="tool-card"][data-tool="apps__show_counter"]')
+    await expect(card.getByTestId('mcp-app-display-only')).toHaveText('Apps is not connected: the app is shown as it was, and cannot run tools.')
+    const counter = appOf(card)
+    await expect(counter.locator('#count')).toHaveText('7', { timeout: 15_000 })
+    await expect(counter.locator('#input')).toHaveText('{"label":"gone"}')
+    await counter.locator('#increment').click()
+    await expect(counter.locator('#status')).toHaveText('Refused: Apps is not connected, so the app cannot run tools now.')
+    await expect(card.getByTestId('mcp-app-approval')).toHaveCount(0)
   })
 
   test('phone screenshots, light and dark', async ({ browser }) => {
