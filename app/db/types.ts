@@ -1,6 +1,7 @@
 import type { ToolCall, TokenUsage } from '#shared/types/chat'
 import type { LoopFailure } from '#shared/loop/loop-types'
 import type { ChatParameters } from '#shared/types/chat-parameters'
+import type { McpAppPermission } from '#shared/mcp/apps/mcp-app-permissions'
 
 /** A conversation. Ordered in the sidebar by `updatedAt`. */
 export interface ThreadRecord {
@@ -240,10 +241,17 @@ export interface McpAppRecord {
   html: string
   csp: { connectDomains: string[], resourceDomains: string[] }
   prefersBorder?: boolean
+  /** Browser capabilities the app's resource asked for (camera, microphone…): none is granted; the card says so. */
+  permissionsAsked?: McpAppPermission[]
   /** The call's arguments, sent to the app as `ui/notifications/tool-input`. */
   input?: Record<string, unknown>
   /** The server's `tools/call` result, sent as `ui/notifications/tool-result` (absent when too large to keep). */
   result?: Record<string, unknown>
+  /**
+   * The result of the last tool call the app itself made that succeeded (absent when too large to keep): sent to
+   * the app after `result` when it is shown again, so a reload shows the state the user left, not the first one.
+   */
+  latestResult?: Record<string, unknown>
   /** What the app last asked to put in the model's context (`ui/update-model-context`), as text. */
   modelContext?: string
   /** The frame's last height inline (px), so the card keeps its size when it is shown again. */

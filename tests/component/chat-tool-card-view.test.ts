@@ -26,13 +26,17 @@ const DiceCard = defineComponent({
 })
 
 describe('a tool\'s own card', () => {
-  it('renders the arguments while the call runs and the parsed result when done, inside the standard card', async () => {
+  it('renders the arguments while the call runs and the parsed result when done, in place of the standard summary', async () => {
     disposers.push(registerToolCard('dice_roll', DiceCard))
     const wrapper = await mountSuspended(ChatToolCardView, { props: { row: running } })
     expect(wrapper.find('[data-testid="tool-card"]').attributes('data-status')).toBe('running')
     expect(wrapper.find('[data-testid="dice"]').text()).toBe('rolling a d20 (Rolling…)')
+    // the header keeps the name and status; the summary line would only repeat what the card shows
+    expect(wrapper.find('[data-testid="tool-status"]').exists()).toBe(true)
+    expect(wrapper.find('[data-testid="tool-summary"]').exists()).toBe(false)
     await wrapper.setProps({ row: done })
     expect(wrapper.find('[data-testid="dice"]').text()).toBe('rolled 17 of 20')
+    expect(wrapper.find('[data-testid="tool-summary"]').exists()).toBe(false)
   })
 
   it('keeps the standard card for a call that waits for approval or failed', async () => {

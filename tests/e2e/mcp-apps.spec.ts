@@ -6,6 +6,7 @@ import type { AppInstance } from './support/app-instance'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import type { McpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import { addMcpServer, waitForReplyAllowingCalls } from './support/mcp-settings'
+import { storedRows } from './support/stored-rows'
 
 // MCP Apps in real Chromium: a real MCP server (the SDK's) whose tools bring HTML interfaces built on the
 // extension's App class, the built app relaying to it, and the demo model calling the tool the message names.
@@ -148,7 +149,8 @@ test.describe('MCP Apps', () => {
     await openApp(page, page.url())
     // (the demo model answered the app's message by calling the counter again: the first card is the one above)
     const again = page.locator('[data-testid="tool-card"][data-tool="apps__show_counter"]').first()
-    await expect(appOf(again).locator('#count')).toHaveText('7', { timeout: 15_000 })
+    // the state the user left: the count the app's own call brought it to, not the first result
+    await expect(appOf(again).locator('#count')).toHaveText('8', { timeout: 15_000 })
     await expect(appOf(again).locator('#input')).toHaveText('{"label":"mine"}')
 
     // the app's own tool call is in the audit log, marked as the app's, with the user's decision
@@ -163,9 +165,11 @@ test.describe('MCP Apps', () => {
     expect(pageErrors).toEqual([])
   })
 
-  test('a hostile app is contained: no parent, no top navigation, no popup, no storage, no undeclared network, no forbidden tool, bounded size', async ({ page }) => {
+  test('a hostile app is contained: no parent, no top navigation, no popup, no storage, no undeclared network, no camera or location, no forbidden tool, bounded size', async ({ page }) => {
     test.setTimeout(60_000)
     const violations = await watchPageCspViolations(page)
+    const pageErrors: string[] = []
+    page.on('pageerror', error => pageErrors.push(error.message))
     await openApp(page, app.url)
     await addAppsServer(page)
     await callTool(page, 'call apps__show_hostile')
@@ -179,11 +183,44 @@ test.describe('MCP Apps', () => {
     await expect(report).toContainText('storage: blocked')
     await expect(report).toContainText('undeclared fetch: blocked')
     await expect(report).toContainText('secret_admin: refused')
+    // it asked for the camera, the microphone and the location: told in the protocol that none is granted, and
+    // none works; the user reads on the card what it asked for
+    await expect(report).toContainText('granted: {}')
+    await expect(report).toContainText('camera: blocked')
+    await expect(report).toContainText('location: blocked')
+    await expect(card.getByTestId('mcp-app-permissions')).toHaveText('This app asked for the camera, the microphone, your location. Apps get no such access here: it works without them or not at all.')
     // a storm of huge sizes: the frame stops at the cap
     await expect.poll(() => frameHeight(card)).toBe(1600)
     expect(page.url()).toBe(url)
     await expect(page.getByTestId('composer-input')).toBeVisible()
+    // nothing reached the chat: no message, no approval asked of the user, no error on the page
+    // (read from the store: the list on screen is virtual, and the tall frame pushes the question out of it)
+    expect((await storedRows(page)).filter(row => row.role === 'user').map(row => row.content)).toEqual(['call apps__show_hostile'])
+    await expect(card.getByTestId('mcp-app-approval')).toHaveCount(0)
     expect(violations).toEqual([])
+    expect(pageErrors).toEqual([])
+  })
+
+  test('with its server removed, the app shows again as it was, display-only, and its calls are refused', async ({ page }) => {
+    test.setTimeout(60_000)
+    await openApp(page, app.url)
+    await addAppsServer(page)
+    await callTool(page, 'call apps__show_counter with {"label": "gone"}')
+    await page.getByTestId('settings-open').click()
+    await page.locator('[data-testid="mcp-server"][data-name="Apps"]').getByTestId('mcp-server-remove').click()
+    await expect(page.locator('[data-testid="mcp-server"][data-name="Apps"]')).toHaveCount(0)
+    await page.getByTestId('settings-cancel').click()
+
+    await page.reload()
+    await openApp(page, page.url())
+    const card = page.locator('[data-testid="tool-card"][data-tool="apps__show_counter"]')
+    await expect(card.getByTestId('mcp-app-display-only')).toHaveText('Apps is not connected: the app is shown as it was, and cannot run tools.')
+    const counter = appOf(card)
+    await expect(counter.locator('#count')).toHaveText('7', { timeout: 15_000 })
+    await expect(counter.locator('#input')).toHaveText('{"label":"gone"}')
+    await counter.locator('#increment').click()
+    await expect(counter.locator('#status')).toHaveText('Refused: Apps is not connected, so the app cannot run tools now.')
+    await expect(card.getByTestId('mcp-app-approval')).toHaveCount(0)
   })
 
   test('phone screenshots, light and dark', async ({ browser }) => {

@@ -56,6 +56,11 @@ test.describe('a plugin\'s own card', () => {
     await waitForIdle(page)
     await expect(card).toHaveAttribute('data-status', 'done')
     await expect(card.getByTestId('dice-card')).toHaveText('Rolled 17')
+    // the card replaces the standard one-line summary; the header keeps the tool's name and status
+    await expect(card.getByTestId('tool-summary')).toHaveCount(0)
+    await expect(card.getByTestId('tool-status')).toBeVisible()
+    await card.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: test.info().outputPath('plugin-card.png') })
     await expect(lastAssistant(page)).toContainText('The tool returned: {"value":17,"sides":20}')
   })
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { fakeRequests, lastAssistant, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 
@@ -24,6 +26,35 @@ async function registerManyTools(page: Page) {
       () => '10 EUR is 11.60 USD',
     )
   })
+}
+
+interface Definition { type: 'function', function: { name: string, description?: string, parameters?: unknown } }
+
+/**
+ * 300 real tool definitions (the BFCL corpus), none about money, plus convert_currency: registered in the page,
+ * the definitions that were accepted returned (the whole enabled set a request would carry without tool search).
+ */
+async function registerCorpusTools(page: Page): Promise<Definition[]> {
+  const corpus = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/corpora/tool-schemas/bfcl_tools.openai.json'), 'utf8')) as Definition[]
+  const unique = [...new Map(corpus.map(tool => [tool.function.name, tool])).values()]
+    .filter(tool => !/currenc|exchange|convert|money/i.test(JSON.stringify(tool)))
+  return page.evaluate(({ candidates, wanted }) => {
+    const app = window as unknown as { plugboard: { registerTool: (definition: unknown, handler: () => unknown) => void } }
+    const registered: Definition[] = []
+    for (const definition of candidates) {
+      if (registered.length === wanted) break
+      try {
+        app.plugboard.registerTool(definition, () => `${definition.function.name} ran`)
+        registered.push(definition)
+      }
+      catch {
+        // a definition the registry refuses is not part of the enabled set
+      }
+    }
+    const currency: Definition = { type: 'function', function: { name: 'convert_currency', description: 'Converts an amount of money between currencies at today\'s exchange rate.', parameters: { type: 'object', properties: { amount: { type: 'number' } } } } }
+    app.plugboard.registerTool(currency, () => '10 EUR is 11.60 USD')
+    return [...registered, currency]
+  }, { candidates: unique.slice(0, 400), wanted: 300 })
 }
 
 function offeredNames(request: { body: Record<string, unknown> }): string[] {
@@ -80,4 +111,23 @@ test('Settings → Tools raises the threshold: 40 tools then go to the model as 
   const [first] = (await fakeRequests()).filter(request => JSON.stringify(request.body.messages).includes(question)).map(offeredNames)
   expect(first).toContain('convert_currency')
   expect(first).not.toContain('find_tools')
+})
+
+test('with 300 real tool definitions on, each request carries at least ten times fewer tool bytes than the enabled set', async ({ page }) => {
+  await openAppWith(page, { provider: openRouterProvider('fake/tool-search'), runOnServer: false })
+  const enabled = await registerCorpusTools(page)
+  expect(enabled).toHaveLength(301)
+  const question = `convert currency exchange rate corpus ${Date.now()}`
+  await sendMessage(page, question)
+  await waitForIdle(page)
+  await expect(page.locator('[data-testid="tool-card"][data-tool="convert_currency"]')).toHaveAttribute('data-status', 'done', { timeout: 30_000 })
+  await expect(lastAssistant(page)).toContainText('10 EUR is 11.60 USD')
+
+  // the sizes as the upstream received them: every step of the chat, against what the enabled set alone weighs
+  const requests = (await fakeRequests()).filter(request => JSON.stringify(request.body.messages).includes(question))
+  expect(requests).toHaveLength(3)
+  const enabledBytes = Buffer.byteLength(JSON.stringify(enabled))
+  for (const request of requests) expect(Buffer.byteLength(JSON.stringify(request.body.tools)) * 10).toBeLessThan(enabledBytes)
+  expect(offeredNames(requests[0]!)).not.toContain('convert_currency')
+  expect(offeredNames(requests[1]!)).toContain('convert_currency')
 })

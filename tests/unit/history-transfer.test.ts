@@ -69,7 +69,7 @@ describe('the history file', () => {
 
   it('carries an MCP App kept on a tool row (its HTML and last state), so an imported chat shows it again', () => {
     const original = branchedChat()
-    const mcpApp = { toolName: 'apps__show_counter', serverName: 'Apps', uri: 'ui://counter/app.html', html: '<p>counter</p>', csp: { connectDomains: [], resourceDomains: ['https://cdn.example.com'] }, input: { label: 'mine' }, result: { structuredContent: { count: 7 } }, modelContext: 'The counter shows 7' }
+    const mcpApp = { toolName: 'apps__show_counter', serverName: 'Apps', uri: 'ui://counter/app.html', html: '<p>counter</p>', csp: { connectDomains: [], resourceDomains: ['https://cdn.example.com'] }, input: { label: 'mine' }, result: { structuredContent: { count: 7 } }, latestResult: { structuredContent: { count: 8 } }, permissionsAsked: ['camera' as const], modelContext: 'The counter shows 8' }
     original.messages[2] = { ...original.messages[2]!, mcpApp }
     const stored = toStoredChat(parseHistoryFile(exportHistoryJson([original])).chats[0]!, freshId)
     expect(stored.messages.find(row => row.role === 'tool')?.mcpApp).toEqual(mcpApp)

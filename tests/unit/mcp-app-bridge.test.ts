@@ -65,6 +65,37 @@ describe('the MCP Apps host bridge', () => {
     await expect(result).resolves.toMatchObject({ structuredContent: { count: 7 } })
   })
 
+  it('shows the state the user left: the app\'s own latest result follows the call\'s', async () => {
+    const [hostSide, appSide] = InMemoryTransport.createLinkedPair()
+    const latest = { content: [{ type: 'text', text: 'The counter shows 9.' }], structuredContent: { count: 9 } }
+    const host = createMcpAppHost({
+      record: { ...record, latestResult: latest },
+      transport: hostSide,
+      hostContext: { theme: 'light' },
+      callTool: async () => ({ content: [] }),
+      sendMessage: async () => true,
+      updateModelContext: () => {},
+      onSize: () => {},
+      onDisplayMode: mode => mode,
+    })
+    const app = new App({ name: 'test-app', version: '1.0.0' }, {}, { autoResize: false })
+    const results: unknown[] = []
+    const second = new Promise((resolve) => {
+      app.ontoolresult = (result) => {
+        results.push(result.structuredContent)
+        if (results.length === 2) resolve(results)
+      }
+    })
+    await host.connect()
+    await app.connect(appSide)
+    await expect(second).resolves.toEqual([{ count: 7 }, { count: 9 }])
+  })
+
+  it('tells the app, in its capabilities, the declared domains and that no browser permission is granted', async () => {
+    const { app } = await connected()
+    expect(app.getHostCapabilities()?.sandbox).toEqual({ permissions: {}, csp: record.csp })
+  })
+
   it('passes a call of a tool the app may see to the server, by the server\'s name', async () => {
     const { app, calls } = await connected()
     const answer = await app.callServerTool({ name: 'increment', arguments: { by: 1 } })

@@ -81,6 +81,13 @@ describe('an app\'s HTML resource', () => {
     expect(readMcpAppResource({ contents: [{ uri, mimeType: 'text/html', blob }] }, uri).html).toBe('<p>é</p>')
   })
 
+  it('keeps the browser permissions the app asks for, known names only, so the card can name them', () => {
+    const asked = { camera: {}, clipboardWrite: {}, geolocation: {}, usb: {}, microphone: {} }
+    const read = readMcpAppResource({ contents: [{ uri, mimeType: 'text/html', text: '<p/>', _meta: { ui: { permissions: asked } } }] }, uri)
+    expect(read.permissionsAsked).toEqual(['camera', 'microphone', 'geolocation', 'clipboardWrite'])
+    expect(readMcpAppResource({ contents: [{ uri, mimeType: 'text/html', text: '<p/>', _meta: { ui: { permissions: ['camera'] } } }] }, uri)).not.toHaveProperty('permissionsAsked')
+  })
+
   it('refuses what cannot be shown, saying why', () => {
     expect(() => readMcpAppResource({ contents: [] }, uri)).toThrow(/no content/)
     expect(() => readMcpAppResource({ contents: [{ uri, mimeType: 'image/svg+xml', text: '<svg/>' }] }, uri)).toThrow(/not text\/html;profile=mcp-app/)

@@ -1,6 +1,8 @@
 import { isRecord } from '../../types/is-record'
 import { readMcpAppCsp } from './mcp-app-csp'
 import type { McpAppCsp } from './mcp-app-csp'
+import { readMcpAppPermissions } from './mcp-app-permissions'
+import type { McpAppPermission } from './mcp-app-permissions'
 
 /** The MIME type of an MCP App's HTML resource. */
 export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app'
@@ -15,6 +17,8 @@ export interface McpAppResource {
   csp: McpAppCsp
   /** The app asked for a visible border around its frame. */
   prefersBorder?: boolean
+  /** Browser capabilities the app asked for (`_meta.ui.permissions`); none is granted. */
+  permissionsAsked?: McpAppPermission[]
 }
 
 /** A `resources/read` answer that cannot be shown, with the reason in words. */
@@ -55,5 +59,12 @@ export function readMcpAppResource(result: unknown, uri: string): McpAppResource
   else throw new McpAppResourceError(uri, 'it has neither text nor blob content')
   if (html.length > MAX_MCP_APP_HTML_CHARS) throw new McpAppResourceError(uri, `it is larger than ${MAX_MCP_APP_HTML_CHARS / 1024} KB`)
   const meta = isRecord(item._meta) && isRecord(item._meta.ui) ? item._meta.ui : {}
-  return { uri, html, csp: readMcpAppCsp(meta.csp), ...(meta.prefersBorder === true && { prefersBorder: true }) }
+  const permissionsAsked = readMcpAppPermissions(meta.permissions)
+  return {
+    uri,
+    html,
+    csp: readMcpAppCsp(meta.csp),
+    ...(meta.prefersBorder === true && { prefersBorder: true }),
+    ...(permissionsAsked.length > 0 && { permissionsAsked }),
+  }
 }

@@ -1,8 +1,9 @@
 /**
  * The host side of one MCP App, on the extension's AppBridge (`@modelcontextprotocol/ext-apps/app-bridge`): it
  * answers `ui/initialize` with the host context (theme, display mode, locale), hands the sandbox the app's HTML and
- * declared domains, sends the call's input and result once the app is ready, and passes the app's requests to the
- * functions given: tool calls, messages, model context, size and display mode. Loaded only when a card shows an app.
+ * declared domains, sends the call's input and result (then the app's own latest result) once the app is ready,
+ * and passes the app's requests to the functions given: tool calls, messages, model context, size and display
+ * mode. Loaded only when a card shows an app.
  */
 import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { McpUiDisplayMode, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge'
@@ -54,6 +55,8 @@ export function createMcpAppHost(options: McpAppHostOptions): McpAppHost {
     serverTools: {},
     message: { text: {} },
     updateModelContext: { text: {} },
+    // what the frame is given, in the protocol's words: the declared domains, and no browser permission at all
+    sandbox: { permissions: {}, csp: record.csp },
   }, { hostContext: options.hostContext })
 
   bridge.onsandboxready = () => {
@@ -62,6 +65,9 @@ export function createMcpAppHost(options: McpAppHostOptions): McpAppHost {
   bridge.oninitialized = () => {
     void bridge.sendToolInput({ arguments: record.input ?? {} })
     if (record.result) void bridge.sendToolResult(record.result as CallToolResult)
+    // the state the user left (the app's own last call): after the call's result, so an app that does not read it
+    // still shows what its tool returned
+    if (record.latestResult) void bridge.sendToolResult(record.latestResult as CallToolResult)
   }
   bridge.oncalltool = async (params) => {
     try {

@@ -30,7 +30,8 @@ export function mcpAppOfCall(callId: string): McpAppRecord | undefined {
   return views.value.get(callId)
 }
 
-function keptResult(result: unknown): Record<string, unknown> | undefined {
+/** A tool result as the row keeps it for the app (a plain copy), or undefined when it is not an object or too large. */
+export function keptMcpAppResult(result: unknown): Record<string, unknown> | undefined {
   if (!isRecord(result)) return undefined
   const json = JSON.stringify(result)
   return json.length <= MAX_KEPT_RESULT_CHARS ? JSON.parse(json) as Record<string, unknown> : undefined
@@ -71,8 +72,9 @@ export async function recordMcpAppOfCall(options: RecordMcpAppOptions): Promise<
       html: resource.html,
       csp: resource.csp,
       ...(resource.prefersBorder && { prefersBorder: true }),
+      ...(resource.permissionsAsked && { permissionsAsked: resource.permissionsAsked }),
       input: JSON.parse(JSON.stringify(call.args)) as Record<string, unknown>,
-      ...(keptResult(result) && { result: keptResult(result) }),
+      ...(keptMcpAppResult(result) && { result: keptMcpAppResult(result) }),
     }
     remember(call.callId, record)
     await saveMcpAppOfCall(call.threadId, call.callId, record)
