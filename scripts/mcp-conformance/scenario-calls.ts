@@ -26,7 +26,20 @@ export function sampleArguments(schema: ListedTool['inputSchema']): Record<strin
   return values
 }
 
+/** The calls a scenario names in its context (`MCP_CONFORMANCE_CONTEXT.toolCalls`), if it names any. */
+function contextCalls(): PlannedCall[] | undefined {
+  try {
+    const calls = (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { toolCalls?: unknown }).toolCalls
+    return Array.isArray(calls) ? calls.filter((call): call is PlannedCall => typeof call?.name === 'string' && typeof call.arguments === 'object') : undefined
+  }
+  catch {
+    return undefined
+  }
+}
+
 export function plannedCalls(scenario: string, tools: ListedTool[]): PlannedCall[] {
+  const named = contextCalls()
+  if (named) return named
   // the server only lists a tool whose schema points elsewhere; listing it without fetching that is the test
   if (scenario === 'json-schema-ref-no-deref') return []
   // a conversation across several tools: each, in the order listed

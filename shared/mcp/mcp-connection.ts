@@ -202,7 +202,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     if (options.elicitation) current.setRequestHandler(ElicitRequestSchema, (request, extra) => running.elicit(request.params, extra.signal))
     // the revision is agreed per connection: a server may be upgraded between two
     const http = new StreamableHTTPClientTransport(new URL(options.url), {
-      fetch: withStandardMcpHeaders(options.fetch ?? ((url, init) => fetch(url, init)), () => transport.era),
+      fetch: withStandardMcpHeaders(options.fetch ?? ((url, init) => fetch(url, init)), () => transport.era, () => transport.paramHeaders),
       authProvider: options.authProvider,
       requestInit: { headers: options.headers },
       // The notification stream retries a little by itself; past that, the whole connection starts again.

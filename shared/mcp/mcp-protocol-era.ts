@@ -17,6 +17,8 @@ import type { FetchLike, Transport, TransportSendOptions } from '@modelcontextpr
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
 import { createInputRounds } from './mcp-input-rounds'
+import { paramHeadersFor, readToolHeaders } from './mcp-param-headers'
+import type { ParamHeaderMap } from './mcp-param-headers'
 
 /** The stateless revision this client speaks when a server offers it. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28'
@@ -59,7 +61,7 @@ function rpcErrorInBody(error: StreamableHTTPError): ProbeOutcome | undefined {
  * name something) to the POSTs `era()` says are modern. Older servers never see them: in a browser a header the
  * server's CORS policy does not list fails the request before it is sent.
  */
-export function withStandardMcpHeaders(fetchImpl: FetchLike, era: () => McpProtocolEra | 'probing'): FetchLike {
+export function withStandardMcpHeaders(fetchImpl: FetchLike, era: () => McpProtocolEra | 'probing', paramHeaders?: () => ParamHeaderMap): FetchLike {
   return (url, init) => {
     if (era() === 'legacy' || init?.method !== 'POST' || typeof init.body !== 'string') return fetchImpl(url, init)
     let message: { method?: unknown, params?: Record<string, unknown> } | undefined
@@ -75,6 +77,9 @@ export function withStandardMcpHeaders(fetchImpl: FetchLike, era: () => McpProto
     const nameField = NAME_FIELD[message.method]
     const name = nameField ? message.params?.[nameField] : undefined
     if (typeof name === 'string') headers.set('mcp-name', name)
+    if (message.method === 'tools/call' && paramHeaders) {
+      for (const [header, value] of Object.entries(paramHeadersFor(paramHeaders(), name, message.params?.arguments))) headers.set(header, value)
+    }
     return fetchImpl(url, { ...init, headers })
   }
 }
@@ -84,6 +89,8 @@ export interface EraNegotiatingTransport<Inner extends HttpTransport> extends Tr
   readonly inner: Inner
   /** What was agreed once `initialize` has been answered. */
   readonly era: McpProtocolEra | 'probing'
+  /** The listed tools' parameters to mirror into headers (stateless servers only). */
+  readonly paramHeaders: ParamHeaderMap
 }
 
 /**
@@ -94,9 +101,11 @@ export function createEraNegotiatingTransport<Inner extends HttpTransport>(inner
   let envelope: Record<string, unknown> = {}
   let probeCounter = 0
   const waiting = new Map<string, (outcome: ProbeOutcome) => void>()
+  const paramHeaders: ParamHeaderMap = new Map()
 
   const transport: EraNegotiatingTransport<Inner> & { setProtocolVersion: (version: string) => void } = {
     inner,
+    paramHeaders,
     get era() {
       return era
     },
@@ -139,6 +148,9 @@ export function createEraNegotiatingTransport<Inner extends HttpTransport>(inner
       waiting.delete(id!)
       waiter('result' in message ? { kind: 'result', result: message.result } : { kind: 'error', code: message.error.code, data: message.error.data })
       return
+    }
+    if (era === 'modern' && 'result' in message && isRecord(message.result) && Array.isArray(message.result.tools)) {
+      message = { ...message, result: readToolHeaders(message.result, paramHeaders) }
     }
     if (era === 'modern' && rounds.fromServer(message)) return
     transport.onmessage?.(message, extra)
