@@ -208,7 +208,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       // The notification stream retries a little by itself; past that, the whole connection starts again.
       reconnectionOptions: { initialReconnectionDelay: 1_000, maxReconnectionDelay: 5_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
     })
-    const transport = createEraNegotiatingTransport(http)
+    const transport: EraNegotiatingTransport<StreamableHTTPClientTransport> = createEraNegotiatingTransport(http)
     current.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         await listTools(current)

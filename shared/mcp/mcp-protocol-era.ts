@@ -175,12 +175,13 @@ export function createEraNegotiatingTransport<Inner extends HttpTransport>(inner
       // a failed fetch (unreachable, or a browser's CORS refusal): the handshake will say which, in its own words
       return undefined
     }
-    let timer: ReturnType<typeof setTimeout> | undefined
+    let stopWaiting = () => {}
     const silence = new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, PROBE_TIMEOUT_MS)
+      const timer = setTimeout(() => resolve(undefined), PROBE_TIMEOUT_MS)
+      stopWaiting = () => clearTimeout(timer)
     })
     const outcome = await Promise.race([reply, silence])
-    clearTimeout(timer)
+    stopWaiting()
     waiting.delete(id)
     return outcome
   }

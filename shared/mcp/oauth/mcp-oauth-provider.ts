@@ -116,6 +116,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     return refreshing
   }
 
+  const kind = { application_type: applicationType(options.redirectUrl) }
   const provider: McpOAuthProvider = {
     get redirectUrl() {
       return options.redirectUrl
@@ -126,8 +127,8 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
         client_name: options.clientName ?? 'Plugboard',
         redirect_uris: [options.redirectUrl],
         // the spec asks registering clients to say which kind they are; authorization servers apply their
-        // redirect rules by it (a web app served from localhost counts as native)
-        application_type: applicationType(options.redirectUrl),
+        // redirect rules by it (a web app served from localhost counts as native). The SDK's type predates the field.
+        ...kind,
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: options.tokenEndpointAuthMethod ?? 'none',
