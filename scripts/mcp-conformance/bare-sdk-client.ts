@@ -1,9 +1,10 @@
 /**
  * A bare SDK client for the conformance table's middle column: what the MCP SDK does with no app code around it
- * (connect, list, call the first tool; no OAuth, no elicitation handler).
+ * (connect, list, make the same calls as ours; no OAuth, no elicitation handler).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { plannedCalls } from './scenario-calls'
 
 const serverUrl = process.argv.at(-1) ?? ''
 
@@ -12,7 +13,7 @@ async function main() {
   const transport = new StreamableHTTPClientTransport(new URL(serverUrl))
   await client.connect(transport)
   const { tools } = await client.listTools()
-  if (tools[0]) await client.callTool({ name: tools[0].name, arguments: {} })
+  for (const call of plannedCalls(process.env.MCP_CONFORMANCE_SCENARIO ?? '', tools)) await client.callTool(call)
   await transport.close()
 }
 

@@ -17,6 +17,7 @@ import { withTokenRenewal } from '../../shared/mcp/oauth/mcp-oauth-fetch'
 import type { McpOAuthProvider } from '../../shared/mcp/oauth/mcp-oauth-provider'
 import { finishMcpSignIn, isSignInNeeded, readSignInAnswer } from '../../shared/mcp/oauth/mcp-sign-in'
 import type { McpSignInAnswer } from '../../shared/mcp/oauth/mcp-sign-in'
+import { plannedCalls } from './scenario-calls'
 
 /** The kit's scenario servers expect this URL as the client ID when they support client ID metadata documents. */
 const KIT_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json'
@@ -107,11 +108,11 @@ async function main() {
   await connection.connect()
   while (connection.state.status !== 'connected' && await signInIfAsked(auth)) await connection.connect()
   if (connection.state.status !== 'connected') throw new Error(`${connection.state.message} ${connection.state.details ?? ''}`)
-  const tool = connection.state.tools[0]
-  if (tool) {
+  const listed = connection.state.tools.map(tool => ({ name: tool.mcpName, inputSchema: tool.parameters }))
+  for (const call of plannedCalls(scenario, listed)) {
     for (;;) {
       try {
-        await connection.callTool(tool.mcpName, {}, undefined, ACCEPT_AS_SHOWN)
+        await connection.callTool(call.name, call.arguments, undefined, ACCEPT_AS_SHOWN)
         break
       }
       catch (error) {

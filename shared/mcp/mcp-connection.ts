@@ -20,6 +20,8 @@ import { checkMcpPrompts } from './mcp-prompts'
 import type { McpPromptEntry } from './mcp-prompts'
 import { checkMcpTools, describeSkippedTools } from './mcp-tool-list'
 import { explainMcpError } from './mcp-error-text'
+import { createEraNegotiatingTransport, withStandardMcpHeaders } from './mcp-protocol-era'
+import type { EraNegotiatingTransport } from './mcp-protocol-era'
 import type { McpErrorText } from './mcp-error-text'
 import type { McpToolEntry, SkippedMcpTool } from './mcp-tool-list'
 
@@ -198,13 +200,15 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     const capabilities = options.elicitation ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}
     const current = new Client({ name: 'plugboard', version: '0.1.0' }, { capabilities, jsonSchemaValidator: new LinearJsonSchemaValidator() })
     if (options.elicitation) current.setRequestHandler(ElicitRequestSchema, (request, extra) => running.elicit(request.params, extra.signal))
-    const transport = new StreamableHTTPClientTransport(new URL(options.url), {
-      fetch: options.fetch,
+    // the revision is agreed per connection: a server may be upgraded between two
+    const http = new StreamableHTTPClientTransport(new URL(options.url), {
+      fetch: withStandardMcpHeaders(options.fetch ?? ((url, init) => fetch(url, init)), () => transport.era, () => transport.paramHeaders),
       authProvider: options.authProvider,
       requestInit: { headers: options.headers },
       // The notification stream retries a little by itself; past that, the whole connection starts again.
       reconnectionOptions: { initialReconnectionDelay: 1_000, maxReconnectionDelay: 5_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
     })
+    const transport: EraNegotiatingTransport<StreamableHTTPClientTransport> = createEraNegotiatingTransport(http)
     current.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         await listTools(current)
@@ -299,8 +303,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
   /** Ends `old`'s session on the server (DELETE); a server that is gone does not hold it up. */
   async function terminate(old: Client | undefined) {
     if (!old) return
-    const transport = old.transport as StreamableHTTPClientTransport | undefined
-    await transport?.terminateSession?.().catch(() => {})
+    const transport = old.transport as EraNegotiatingTransport<StreamableHTTPClientTransport> | undefined
+    await transport?.inner.terminateSession().catch(() => {})
     await old.close().catch(() => {})
   }
 

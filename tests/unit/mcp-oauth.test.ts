@@ -106,12 +106,15 @@ describe('MCP OAuth sign-in', () => {
     const first = await signedIn(target, store, { withLock: lock, now, refreshMarginMs: 0 })
     const second = provider(target, store, { withLock: lock, now, refreshMarginMs: 0 })
     const before = (await store.read()).tokens!.access_token
+    // on a slow machine the server's one-second token may have run out, and been refreshed, during the sign-in itself
+    const grantsBefore = target.grants.filter(grant => grant === 'refresh_token').length
+    const refreshesBefore = target.refreshes()
     clock += 5_000
     target.expireAccessTokens()
     const [a, b, c] = await Promise.all([first.provider.tokens(), second.provider.tokens(), first.provider.tokens()])
     // one refresh request in all: a second would spend the rotated refresh token and be refused
-    expect(target.grants.filter(grant => grant === 'refresh_token')).toHaveLength(1)
-    expect(target.refreshes()).toBe(1)
+    expect(target.grants.filter(grant => grant === 'refresh_token')).toHaveLength(grantsBefore + 1)
+    expect(target.refreshes()).toBe(refreshesBefore + 1)
     expect(a?.access_token).not.toBe(before)
     expect(new Set([a?.access_token, b?.access_token, c?.access_token]).size).toBe(1)
     expect(await first.connection.callTool('echo', { message: 'after refresh' })).toMatchObject({ content: [{ text: 'Echo: after refresh' }] })

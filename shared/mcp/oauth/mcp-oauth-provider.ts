@@ -67,6 +67,18 @@ function withoutRefreshToken(tokens: McpOAuthRecord['tokens']): OAuthTokens | un
   return rest
 }
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/** `native` for an app reached on this machine, `web` for one served from elsewhere (OIDC's application types). */
+function applicationType(redirectUrl: string): 'native' | 'web' {
+  try {
+    return LOOPBACK_HOSTS.has(new URL(redirectUrl).hostname) ? 'native' : 'web'
+  }
+  catch {
+    return 'web'
+  }
+}
+
 export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAuthProvider {
   const { store, refreshMarginMs = 60_000 } = options
   const now = options.now ?? Date.now
@@ -104,6 +116,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     return refreshing
   }
 
+  const kind = { application_type: applicationType(options.redirectUrl) }
   const provider: McpOAuthProvider = {
     get redirectUrl() {
       return options.redirectUrl
@@ -113,6 +126,9 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       return {
         client_name: options.clientName ?? 'Plugboard',
         redirect_uris: [options.redirectUrl],
+        // the spec asks registering clients to say which kind they are; authorization servers apply their
+        // redirect rules by it (a web app served from localhost counts as native). The SDK's type predates the field.
+        ...kind,
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: options.tokenEndpointAuthMethod ?? 'none',
