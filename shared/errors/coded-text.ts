@@ -37,11 +37,13 @@ function isParams(value: unknown): value is CodedParams {
  * The code a server error's JSON body carries (`{ message, data: { code, params } }`, as h3 sends `createError`'s
  * `data`), with the body's message as the English; undefined for a body without one (an older server, a proxy's page).
  */
-export function codedTextOfBody(body: unknown): CodedText | undefined {
+export function codedTextOfBody(body: unknown, depth = 0): CodedText | undefined {
   if (!body || typeof body !== 'object') return undefined
   const { message, data } = body as { message?: unknown, data?: unknown }
   if (typeof message !== 'string' || !data || typeof data !== 'object') return undefined
   const { code, params } = data as { code?: unknown, params?: unknown }
+  // a library may wrap the route's error whole in its own (nuxt-auth-utils' passkey routes do): look one level in
+  if (code === undefined && depth === 0) return codedTextOfBody(data, 1)
   if (typeof code !== 'string' || !/^[a-z][\w.-]*$/i.test(code) || code.length > 100) return undefined
   return { code, params: isParams(params) ? params : {}, message }
 }
