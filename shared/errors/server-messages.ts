@@ -24,6 +24,7 @@ export const SERVER_MESSAGES = {
   'server.account.noSuchAccount': 'No such account.',
   'server.account.adminExists': 'This server has an admin already: ask them for an invite link.',
   'server.account.inviteInvalid': 'This invite link is not valid: it was used, it expired or it was never made. Ask for a new one.',
+  'server.auth.wrongPassword': 'That password is not right.',
   'server.rateLimited': 'Too many requests to this server: at most {limit} a minute. Try again in {seconds} s.',
 } as const
 

@@ -119,6 +119,9 @@ describe('coded messages', () => {
     expect(codedTextOfBody(wrapped)?.code).toBe('server.account.nameLength')
     expect(passkeyErrorMessage({ data: wrapped }, translator('es'))).toBe('Ponle a tu cuenta un nombre de 1 a 64 caracteres.')
     expect(passkeyErrorMessage({ data: wrapped })).toBe(body.message)
+    // the access password's refusal, as the sign-in page shows it
+    const wrongPassword = { statusCode: 401, message: 'That password is not right.', data: { code: 'server.auth.wrongPassword', params: {} } }
+    expect(passkeyErrorMessage({ data: wrongPassword }, translator('de'))).toBe('Dieses Passwort stimmt nicht.')
   })
 
   it('a malformed or hostile body is no code: the English shown as it came', () => {
