@@ -109,4 +109,24 @@ test.describe('errors in the user\'s language', () => {
       await accounts.stop()
     }
   })
+  test('a wrong access password is refused in Spanish on the sign-in page', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const guarded = await startApp({ NUXT_ACCESS_PASSWORD: 'correct horse battery staple' })
+    const context = await browser.newContext({ locale: 'es-ES' })
+    try {
+      const page = await context.newPage()
+      const violations = await watchCspViolations(page)
+      await page.goto(guarded.url)
+      await expect(page).toHaveURL(/\/sign-in/)
+      await page.getByTestId('sign-in-password').fill('wrong password')
+      await page.getByTestId('sign-in-submit').click()
+      await expect(page.getByText('Esa contraseña no es correcta.')).toBeVisible({ timeout: 20_000 })
+      await expect(page.getByText('That password is not right.')).toHaveCount(0)
+      expect(violations).toEqual([])
+    }
+    finally {
+      await context.close()
+      await guarded.stop()
+    }
+  })
 })
