@@ -1,6 +1,7 @@
 import { SHARED_VIEW_PREFIX } from '#shared/share/share-snapshot'
 import { openSharedChat } from '../utils/share/open-shared-chat'
 import { sharedPageStatusHtml } from '../utils/share/shared-page-status-html'
+import { sharedPageWords } from '../utils/share/shared-page-language'
 
 /**
  * The shared chat's page, `/s/<token>`: never indexed; a token that opens nothing gets a plain page with its
@@ -14,5 +15,6 @@ export default defineEventHandler(async (event) => {
   if (opened.ok) return
   setResponseStatus(event, opened.statusCode)
   setResponseHeaders(event, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-  return sharedPageStatusHtml(opened.statusCode === 410 ? 'This link was revoked' : 'No shared chat here', opened.message)
+  const words = sharedPageWords(event, opened.statusCode === 410 ? 'revoked' : 'missing')
+  return sharedPageStatusHtml(words.heading, words.sentence, words.lang)
 })

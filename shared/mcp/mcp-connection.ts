@@ -23,6 +23,9 @@ import { explainMcpError } from './mcp-error-text'
 import { createEraNegotiatingTransport, withStandardMcpHeaders } from './mcp-protocol-era'
 import type { EraNegotiatingTransport } from './mcp-protocol-era'
 import type { McpErrorText } from './mcp-error-text'
+import { joinCodedText } from '../errors/coded-text'
+import type { CodedText } from '../errors/coded-text'
+import { mcpText } from './mcp-messages'
 import type { McpToolEntry, SkippedMcpTool } from './mcp-tool-list'
 
 export type McpConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'error' | 'closed'
@@ -32,6 +35,8 @@ export interface McpConnectionState {
   status: McpConnectionStatus
   /** Why it is not connected ('reconnecting', 'error'), or a note about skipped tools ('connected'). */
   message?: string
+  /** `message` as coded sentences, for the app to show in the user's language (absent: show `message`). */
+  messageText?: CodedText[]
   /** The failure as it came (status, the server's or relay's answer), for a "Details" disclosure. */
   details?: string
   tools: McpToolEntry[]
@@ -142,7 +147,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     const checked = checkMcpTools(listed.slice(0, MAX_MCP_LISTED_TOOLS), options.prefix, options.takenNames?.() ?? new Set())
     if (cursor) checked.skipped.push({ name: '…', reason: `the listing went on past ${listed.length} tools and was not read further` })
     if (current !== client) return
-    update({ tools: checked.tools, skipped: checked.skipped, message: describeSkippedTools(checked.skipped) || undefined, details: undefined })
+    update({ tools: checked.tools, skipped: checked.skipped, message: describeSkippedTools(checked.skipped) || undefined, messageText: undefined, details: undefined })
   }
 
   /** The prompts of a server that has them (a failure to list them leaves the tools working). */
@@ -163,11 +168,12 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     if (state.status === 'closed') return
     const attempt = state.attempt + 1
     if (attempt > maxAttempts) {
-      update({ status: 'error', message: `Gave up after ${maxAttempts} attempts to reconnect. ${reason.message}`, details: reason.details })
+      const messageText = [mcpText('mcp.gaveUp', { attempts: maxAttempts }), reason.text]
+      update({ status: 'error', message: joinCodedText(messageText), messageText, details: reason.details })
       return
     }
-    const message = lostConnection ? `The connection dropped; trying again. ${reason.message}` : reason.message
-    update({ status: 'reconnecting', message, details: reason.details, attempt })
+    const messageText = lostConnection ? [mcpText('mcp.dropped'), reason.text] : [reason.text]
+    update({ status: 'reconnecting', message: joinCodedText(messageText), messageText, details: reason.details, attempt })
     clearTimeout(timer)
     timer = setTimeout(() => void connect(), Math.min(initialDelayMs * 2 ** (attempt - 1), maxDelayMs))
   }
@@ -215,7 +221,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       }
       catch (error) {
         const reason = explainMcpError(error)
-        if (current === client) update({ message: `Could not read the new tool list. ${reason.message}`, details: reason.details })
+        const messageText = [mcpText('mcp.toolListFailed'), reason.text]
+        if (current === client) update({ message: joinCodedText(messageText), messageText, details: reason.details })
         void onTransportError(current)
       }
     })
@@ -236,7 +243,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
       client = undefined
       void current.close().catch(() => {})
       const reason = explainMcpError(error)
-      if (isPermanent(error)) update({ status: 'error', ...reason })
+      if (isPermanent(error)) update({ status: 'error', message: reason.message, messageText: [reason.text], details: reason.details })
       else scheduleReconnect(reason)
     }
   }
@@ -320,7 +327,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     clearTimeout(timer)
     const old = client
     client = undefined
-    update({ status: 'closed', message: undefined, details: undefined })
+    update({ status: 'closed', message: undefined, messageText: undefined, details: undefined })
     await terminate(old)
   }
 

@@ -6,11 +6,15 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
+import type { CodedText } from '../errors/coded-text'
+import { mcpText } from './mcp-messages'
 
 /** What Settings shows: a sentence for everyone, and the error as it came for the curious. */
 export interface McpErrorText {
   message: string
   details: string
+  /** `message` as a code and parameters, for the app to show in the user's language. */
+  text: CodedText
 }
 
 /** Details are kept whole up to this length (an HTML error page is not worth more). */
@@ -54,24 +58,21 @@ function isTimeout(error: unknown, text: string): boolean {
   return /\btimed out\b|\btimeout\b|\bno answer within\b/i.test(text)
 }
 
-function plainMessage(error: unknown, text: string, said: string | undefined): string {
+function plainMessage(error: unknown, text: string, said: string | undefined): CodedText {
   const status = statusOf(error)
-  if (error instanceof UnauthorizedError) return 'This server asks you to sign in: press Sign in.'
-  if (/NUXT_MCP_ALLOWED_HOSTS/.test(said ?? text)) {
-    return `This app's server does not relay that server: its operator can add the host to NUXT_MCP_ALLOWED_HOSTS. If the server allows this app's origin (CORS), allow it for a direct connection instead.`
-  }
-  if (status === 401 || status === 403) return `The server refused the token (HTTP ${status}). Check it in Settings → MCP servers: remove the server and add it again with a valid token.`
-  if (status === 404) return 'Nothing answers at this URL (HTTP 404). Check the server\'s address: Streamable HTTP servers usually end in /mcp.'
-  if (status === 405 || status === 406 || status === 415) return `This URL does not speak MCP over Streamable HTTP (HTTP ${status}). Check the server's address.`
-  if (status === 429) return 'The server is limiting requests (HTTP 429). Wait a moment, then press Retry.'
-  if (status === 502 || status === 504) return `The server could not be reached through this app's server (HTTP ${status}). Check that it is running and its address is right.`
-  if (status !== undefined && status >= 500) return `The server failed (HTTP ${status}). Try again later, or ask its operator.`
-  if (isTimeout(error, text)) return 'The server did not answer in time. It may be busy or down: press Retry later.'
-  if (error instanceof TypeError && /fetch|network|load failed/i.test(text)) {
-    return 'The browser could not reach the server: it may be offline, the address may be wrong, or it does not allow this app\'s origin (CORS).'
-  }
-  if (error instanceof McpError) return `The server said: ${cutAtWord(error.message.replace(/^MCP error -?\d+:\s*/, ''), MAX_QUOTED_CHARS)}`
-  return cutAtWord(said ?? text, MAX_QUOTED_CHARS) || 'Unknown error.'
+  if (error instanceof UnauthorizedError) return mcpText('mcp.signInNeeded')
+  if (/NUXT_MCP_ALLOWED_HOSTS/.test(said ?? text)) return mcpText('mcp.relayNotAllowed')
+  if (status === 401 || status === 403) return mcpText('mcp.tokenRefused', { status })
+  if (status === 404) return mcpText('mcp.notFound')
+  if (status === 405 || status === 406 || status === 415) return mcpText('mcp.notMcp', { status })
+  if (status === 429) return mcpText('mcp.rateLimited')
+  if (status === 502 || status === 504) return mcpText('mcp.unreachableViaRelay', { status })
+  if (status !== undefined && status >= 500) return mcpText('mcp.serverFailed', { status })
+  if (isTimeout(error, text)) return mcpText('mcp.timedOut')
+  if (error instanceof TypeError && /fetch|network|load failed/i.test(text)) return mcpText('mcp.unreachable')
+  if (error instanceof McpError) return mcpText('mcp.serverSaid', { reason: cutAtWord(error.message.replace(/^MCP error -?\d+:\s*/, ''), MAX_QUOTED_CHARS) })
+  const quoted = cutAtWord(said ?? text, MAX_QUOTED_CHARS)
+  return quoted ? mcpText('mcp.other', { reason: quoted }) : mcpText('mcp.unknown')
 }
 
 /** A failure of an MCP request as a plain sentence with its fix, and the error's full text as details. */
@@ -80,5 +81,6 @@ export function explainMcpError(error: unknown): McpErrorText {
   const status = statusOf(error)
   const said = embeddedJsonMessage(text)
   const details = cutAtWord(`${status !== undefined && !text.includes(String(status)) ? `HTTP ${status}: ` : ''}${text}`, MAX_DETAILS_CHARS)
-  return { message: plainMessage(error, text, said), details }
+  const plain = plainMessage(error, text, said)
+  return { message: plain.message, details, text: plain }
 }

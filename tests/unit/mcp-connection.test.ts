@@ -95,6 +95,10 @@ describe('an MCP connection', () => {
     await connection.connect()
     await vi.waitFor(() => expect(connection.state.status).toBe('error'), { timeout: 10_000 })
     expect(connection.state.message).toMatch(/Gave up after 2 attempts/)
+    // the same sentences as codes, for the app to show in the user's language
+    expect(connection.state.messageText?.map(part => part.code)).toEqual(['mcp.gaveUp', 'mcp.unreachable'])
+    expect(connection.state.messageText?.[0]?.params).toEqual({ attempts: 2 })
+    expect(connection.state.messageText?.map(part => part.message).join(' ')).toBe(connection.state.message)
     await expect(mcpToolHandler(connection, 'echo')({ message: 'x' }, context())).rejects.toThrow(/not connected/)
   })
 
@@ -106,6 +110,7 @@ describe('an MCP connection', () => {
     await connection.connect()
     expect(connection.state).toMatchObject({ status: 'error', attempt: 0 })
     expect(connection.state.message).toMatch(/401/)
+    expect(connection.state.messageText).toEqual([{ code: 'mcp.tokenRefused', params: { status: 401 }, message: connection.state.message }])
 
     const good = createMcpConnection({ url: server.url, prefix: 'auth', headers: { authorization: 'Bearer right' } })
     cleanup.push(() => good.close())

@@ -1,5 +1,6 @@
 import { requireAdmin } from '../../utils/accounts/require-admin'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
+import { userError } from '../../utils/errors/user-error'
 
 /**
  * DELETE /api/accounts/:id (admin): removes a member with its passkeys, invites and workflows. Its sessions end at
@@ -8,7 +9,7 @@ import { useAccountStore } from '../../utils/accounts/use-account-store'
 export default defineEventHandler(async (event) => {
   const admin = await requireAdmin(event)
   const id = getRouterParam(event, 'id') ?? ''
-  if (id === admin.accountId) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: 'The admin account cannot remove itself.' })
-  if (!(await (await useAccountStore()).removeAccount(id))) throw createError({ statusCode: 404, statusMessage: 'Not Found', message: 'No such account.' })
+  if (id === admin.accountId) throw userError(400, 'Bad Request', 'server.account.adminCannotLeave')
+  if (!(await (await useAccountStore()).removeAccount(id))) throw userError(404, 'Not Found', 'server.account.noSuchAccount')
   return { removed: true }
 })

@@ -2,12 +2,13 @@ import { passkeyRefusal } from '../../utils/accounts/passkey-refusal'
 import { requireOwner } from '../../utils/accounts/request-owner'
 import { countPasskeyAttempt, passkeyRow, passkeyStepAnswer, preparePasskeyRequest, storeChallenge, takeChallenge, takenAttempt } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
+import { userError } from '../../utils/errors/user-error'
 
 /** The signed-in account, or 401; the registration steps below run only for it. */
 async function signedInAccount(event: Parameters<typeof requireOwner>[0]) {
   const { accountId } = await requireOwner(event)
   const account = accountId ? await (await useAccountStore()).getAccount(accountId) : undefined
-  if (!account) throw createError({ statusCode: 401, message: 'Sign in to add a passkey.' })
+  if (!account) throw userError(401, undefined, 'server.passkey.signInToAdd')
   return account
 }
 
@@ -34,7 +35,7 @@ const register = defineWebAuthnRegisterEventHandler({
   async onSuccess(event, { credential }) {
     const account = await signedInAccount(event)
     // the attempt must have been started by this same account: a challenge is never moved to another one
-    if (takenAttempt(event).accountId !== account.id) throw createError({ statusCode: 403, message: 'This passkey attempt belongs to another account.' })
+    if (takenAttempt(event).accountId !== account.id) throw userError(403, undefined, 'server.passkey.otherAccount')
     await (await useAccountStore()).addPasskey({ ...passkeyRow(credential, Date.now()), accountId: account.id })
   },
 })

@@ -2,6 +2,7 @@ import { passkeyRefusal } from '../../utils/accounts/passkey-refusal'
 import { countPasskeyAttempt, passkeyStepAnswer, preparePasskeyRequest, storeChallenge, takeChallenge } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
 import { signInAccountSession } from '../../utils/security/browser-session'
+import { userError } from '../../utils/errors/user-error'
 
 /**
  * POST /api/accounts/sign-in (nuxt-auth-utils' WebAuthn authentication, two steps): any passkey of an account of
@@ -16,14 +17,14 @@ const authenticate = defineWebAuthnAuthenticateEventHandler({
   getChallenge: (event, attemptId) => takeChallenge(event, 'sign-in', attemptId),
   async getCredential(_event, credentialId) {
     const passkey = await (await useAccountStore()).getPasskey(String(credentialId))
-    if (!passkey) throw createError({ statusCode: 401, message: 'This passkey is not one of this server\'s accounts (it may have been removed).' })
+    if (!passkey) throw userError(401, undefined, 'server.passkey.unknown')
     return { id: passkey.credentialId, publicKey: passkey.publicKey, counter: passkey.counter, backedUp: false, transports: passkey.transports as never, accountId: passkey.accountId }
   },
   async onSuccess(event, { credential, authenticationInfo }) {
     const store = await useAccountStore()
     await store.updateCounter(credential.id, authenticationInfo.newCounter)
     const accountId = (credential as { accountId?: string }).accountId ?? ''
-    if (!(await store.getAccount(accountId))) throw createError({ statusCode: 401, message: 'This account no longer exists on this server.' })
+    if (!(await store.getAccount(accountId))) throw userError(401, undefined, 'server.account.gone')
     await signInAccountSession(event, accountId)
   },
 })

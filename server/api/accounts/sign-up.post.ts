@@ -1,5 +1,6 @@
 import { passkeyRefusal } from '../../utils/accounts/passkey-refusal'
 import { randomUUID } from 'node:crypto'
+import { userError } from '../../utils/errors/user-error'
 import { accountName, countPasskeyAttempt, passkeyStepAnswer, inviteTokenHash, passkeyRow, preparePasskeyRequest, refusalAsHttp, storeChallenge, takeChallenge, takenAttempt } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
 import { signInAccountSession } from '../../utils/security/browser-session'
@@ -19,12 +20,7 @@ const register = defineWebAuthnRegisterEventHandler({
     const store = await useAccountStore()
     // checked before the person is asked for a passkey; the same checks run again in the transaction that creates it
     if (invite ? !(await store.inviteUsable(inviteTokenHash(invite), Date.now())) : (await store.countAccounts()) > 0) {
-      throw createError({
-        statusCode: 403,
-        message: invite
-          ? 'This invite link is not valid: it was used, it expired or it was never made. Ask for a new one.'
-          : 'This server has an admin already: ask them for an invite link.',
-      })
+      throw userError(403, undefined, invite ? 'server.account.inviteInvalid' : 'server.account.adminExists')
     }
     return { userName: name, displayName: name, invite }
   },

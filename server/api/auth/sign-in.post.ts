@@ -4,6 +4,7 @@ import { accessPasswordMatches } from '../../utils/security/access-password'
 import { accessPassword } from '../../utils/security/api-access'
 import { signInBrowserSession } from '../../utils/security/browser-session'
 import { consumeRateLimit } from '../../utils/security/rate-limit'
+import { userError } from '../../utils/errors/user-error'
 
 /** POST /api/auth/sign-in `{ password }`: signs this browser in when the password is the operator's. */
 export default defineEventHandler(async (event) => {
@@ -13,7 +14,7 @@ export default defineEventHandler(async (event) => {
   await consumeRateLimit(event, 'sign-in', undefined)
   const body = await readBoundedJson(event, SMALL_BODY_LIMIT_BYTES) as { password?: unknown } | undefined
   if (!accessPasswordMatches(body?.password, password)) {
-    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'That password is not right.' })
+    throw userError(401, 'Unauthorized', 'server.auth.wrongPassword')
   }
   await signInBrowserSession(event, password)
   return { signedIn: true }

@@ -5,6 +5,7 @@ import { hashShareToken, newShareToken } from '../../utils/share/share-token'
 import { useShareLinkStore } from '../../utils/share/use-share-link-store'
 import { SHARED_VIEW_PREFIX } from '#shared/share/share-snapshot'
 import type { CreatedShareLink } from '#shared/share/share-snapshot'
+import { userError } from '../../utils/errors/user-error'
 
 /**
  * POST /api/share-links `{ snapshot }`: stores a read-only snapshot of a chat and answers its link (201). The
@@ -17,7 +18,7 @@ export default defineEventHandler(async (event): Promise<CreatedShareLink> => {
   const store = await useShareLinkStore()
   const created = await store.create({ ownerId, tokenHash: hashShareToken(token), snapshot, bytes, createdAt: Date.now() }, MAX_SHARE_LINKS_PER_OWNER)
   if (!created) {
-    throw createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: `You have ${MAX_SHARE_LINKS_PER_OWNER} shared links already: revoke one (Settings → Data) before you share another chat.` })
+    throw userError(429, 'Too Many Requests', 'server.share.tooMany', { max: MAX_SHARE_LINKS_PER_OWNER })
   }
   setResponseStatus(event, 201)
   return { ...created, token, path: `${SHARED_VIEW_PREFIX}${token}` }

@@ -1,4 +1,5 @@
 import { openSharedChat } from '../../utils/share/open-shared-chat'
+import { userError } from '../../utils/errors/user-error'
 
 /**
  * GET /api/shared/:token: the shared chat, to anybody holding the link (no session needed); 404 for a token that
@@ -7,6 +8,6 @@ import { openSharedChat } from '../../utils/share/open-shared-chat'
 export default defineEventHandler(async (event) => {
   setResponseHeaders(event, { 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' })
   const opened = await openSharedChat(getRouterParam(event, 'token') ?? '')
-  if (!opened.ok) throw createError({ statusCode: opened.statusCode, statusMessage: opened.statusCode === 410 ? 'Gone' : 'Not Found', message: opened.message })
+  if (!opened.ok) throw userError(opened.statusCode, opened.statusCode === 410 ? 'Gone' : 'Not Found', opened.code)
   return opened.chat
 })

@@ -7,6 +7,7 @@ import { AccountRefusal } from './account-store'
 import { accountsOn } from './accounts-mode'
 import { pinPasskeyOrigin } from './passkey-origin'
 import { useAccountStore } from './use-account-store'
+import { userError } from '../errors/user-error'
 
 /** How long a WebAuthn challenge may be answered: enough for a person to touch their key, not to replay it later. */
 export const CHALLENGE_TTL_MS = 2 * 60 * 1000
@@ -49,7 +50,7 @@ export async function storeChallenge(event: H3Event, purpose: ChallengePurpose, 
 /** The attempt's challenge, used up as it is read; a replayed, expired or unknown attempt is refused. */
 export async function takeChallenge(event: H3Event, purpose: ChallengePurpose, attemptId: string): Promise<string> {
   const attempt = await (await useAccountStore()).takeChallenge(String(attemptId), purpose, Date.now())
-  if (!attempt) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: 'This passkey attempt expired or was already used. Try again.' })
+  if (!attempt) throw userError(400, 'Bad Request', 'server.passkey.attemptExpired')
   event.context[ATTEMPT_KEY] = attempt
   return attempt.challenge
 }
@@ -66,7 +67,7 @@ export function accountName(value: unknown): string {
   // eslint-disable-next-line no-control-regex
   const name = typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f]/g, '').trim() : ''
   if (!name || name.length > ACCOUNT_NAME_MAX) {
-    throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Give your account a name of 1 to ${ACCOUNT_NAME_MAX} characters.` })
+    throw userError(400, 'Bad Request', 'server.account.nameLength', { max: ACCOUNT_NAME_MAX })
   }
   return name
 }

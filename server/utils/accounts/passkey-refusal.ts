@@ -1,4 +1,5 @@
-import { createError, isError } from 'h3'
+import { isError } from 'h3'
+import { userError } from '../errors/user-error'
 
 /**
  * A WebAuthn answer the verifier refuses, as an answer with words. The verifier throws plain errors (a bad
@@ -10,7 +11,7 @@ export function passkeyRefusal(error: unknown): never {
   const reason = error instanceof Error ? error.message : String(error)
   // A use count lower than the last one seen is what a copied authenticator shows (WebAuthn §6.1.1).
   if (/counter/i.test(reason)) {
-    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'This passkey was refused: its use count went backwards, as a copied passkey\'s does. Sign in with the passkey on your own device.' })
+    throw userError(401, 'Unauthorized', 'server.passkey.copied')
   }
-  throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: 'This passkey answer could not be verified. Try again.' })
+  throw userError(400, 'Bad Request', 'server.passkey.unverified')
 }

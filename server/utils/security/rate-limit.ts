@@ -4,6 +4,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { RateLimiterAbstract } from 'rate-limiter-flexible'
 import { getRedisClient } from '../redis/redis-client'
 import { requestClientBudgetKey } from './client-address'
+import { serverText } from '#shared/errors/server-messages'
 
 /** Default model requests per minute, per session and per IP (`NUXT_RATE_LIMIT_PER_MINUTE`). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 30
@@ -78,10 +79,8 @@ export async function consumeRateLimit(event: H3Event, bucket: RateLimitBucket, 
     if (!(rejection instanceof RateLimiterRes)) throw rejection
     const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))
     setResponseHeader(event, 'retry-after', seconds)
-    throw createError({
-      statusCode: 429,
-      statusMessage: 'Too Many Requests',
-      message: `Too many requests to this server: at most ${pointsFor(bucket, rateLimitPerMinute(useRuntimeConfig(event).rateLimitPerMinute))} a minute. Try again in ${seconds} s.`,
-    })
+    // the code and parameters let the app say it in the user's language (as server/utils/errors/user-error.ts does)
+    const text = serverText('server.rateLimited', { limit: pointsFor(bucket, rateLimitPerMinute(useRuntimeConfig(event).rateLimitPerMinute)), seconds })
+    throw createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: text.message, data: { code: text.code, params: text.params } })
   }
 }

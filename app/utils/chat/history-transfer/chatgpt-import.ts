@@ -15,6 +15,13 @@ import type { ImportedChat, ImportedMessage } from './imported-chat'
 const text = z.string().max(HISTORY_IMPORT_MAX_STRING_CHARS, `a text longer than ${HISTORY_IMPORT_MAX_STRING_CHARS.toLocaleString('en')} characters`)
 const seconds = z.number().min(0).nullish()
 
+/** The characters of a message's parts that become its text (strings, and parts' own `text`). */
+function partsLength(parts: readonly unknown[] | undefined): number {
+  let length = 0
+  for (const part of parts ?? []) length += typeof part === 'string' ? part.length : isRecord(part) && typeof part.text === 'string' ? part.text.length : 0
+  return length
+}
+
 const messageSchema = z.object({
   id: z.string().max(200).optional(),
   author: z.object({ role: z.string().max(100), name: z.string().max(200).nullish() }),
@@ -23,7 +30,7 @@ const messageSchema = z.object({
     content_type: z.string().max(100),
     parts: z.array(z.unknown()).max(10_000).optional(),
     text: text.optional(),
-  }),
+  }).refine(content => partsLength(content.parts) <= HISTORY_IMPORT_MAX_STRING_CHARS, { path: ['parts'], message: `a text longer than ${HISTORY_IMPORT_MAX_STRING_CHARS.toLocaleString('en')} characters` }),
   recipient: z.string().max(200).nullish(),
   metadata: z.looseObject({ is_visually_hidden_from_conversation: z.boolean().nullish() }).nullish(),
 })

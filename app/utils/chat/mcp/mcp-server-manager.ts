@@ -6,6 +6,7 @@
 import { shallowRef, watch } from 'vue'
 import type { ShallowRef } from 'vue'
 import type { McpConnection, McpConnectionState, McpReconnectOptions } from '#shared/mcp/mcp-connection'
+import type { CodedText } from '#shared/errors/coded-text'
 import { MCP_CALL_MAX_MS } from '#shared/mcp/mcp-limits'
 import { mcpToolHandler } from '#shared/mcp/mcp-tool-handler'
 import type { McpToolEntry } from '#shared/mcp/mcp-tool-list'
@@ -35,6 +36,8 @@ export interface McpServerView {
   hasToken: boolean
   status: McpConnectionState['status']
   message?: string
+  /** `message` as coded sentences for the user's language, when it is only the connection's own. */
+  messageText?: readonly CodedText[]
   /** The failure as it came, behind "Details". */
   details?: string
   route?: McpRoute
@@ -115,6 +118,7 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       hasToken: !!setting.token,
       status: connection?.state.status ?? 'connecting',
       message: [connection?.state.message, registrationNote].filter(Boolean).join(' ') || undefined,
+      messageText: registrationNote ? undefined : connection?.state.messageText,
       details: connection?.state.details,
       route,
       blockedOrigin: blockedConnectOrigin(setting.url),

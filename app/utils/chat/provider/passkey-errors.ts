@@ -1,6 +1,12 @@
+import { codedTextOfBody } from '#shared/errors/coded-text'
+import { sayCodedText } from '../coded-text'
+import type { Translate } from '../coded-text'
+
 /** The words to show for a failed passkey step: the server's message, or the browser's (e.g. the person cancelled). */
-export function passkeyErrorMessage(error: unknown): string {
+export function passkeyErrorMessage(error: unknown, t?: Translate): string {
   const data = (error as { data?: { message?: string } }).data
+  const coded = t ? codedTextOfBody(data) : undefined
+  if (coded && t) return sayCodedText(t, coded)
   if (data?.message) return data.message
   if (error instanceof Error && error.name === 'NotAllowedError') return 'The passkey was not used: the request was cancelled or timed out.'
   return error instanceof Error ? error.message : String(error)

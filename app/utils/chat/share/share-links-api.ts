@@ -1,9 +1,12 @@
+import { codedTextOfBody } from '#shared/errors/coded-text'
+import type { CodedText } from '#shared/errors/coded-text'
 import { SHARE_SNAPSHOT_LIMIT_BYTES } from '#shared/share/share-constants'
 import type { CreatedShareLink, ShareLinkSummary, SharedChat, ShareSnapshot } from '#shared/share/share-snapshot'
 
 /** A refusal of the share routes, with the server's sentence and status. */
 export class ShareLinkError extends Error {
-  constructor(message: string, readonly status: number) {
+  /** The server's sentence as a code, for the user's language (absent from an older server or a proxy's page). */
+  constructor(message: string, readonly status: number, readonly text?: CodedText) {
     super(message)
     this.name = 'ShareLinkError'
   }
@@ -12,7 +15,7 @@ export class ShareLinkError extends Error {
 async function refusal(response: Response, fallback: string): Promise<ShareLinkError> {
   const body = await response.json().catch(() => undefined) as { message?: unknown } | undefined
   const message = typeof body?.message === 'string' && body.message ? body.message : fallback
-  return new ShareLinkError(message, response.status)
+  return new ShareLinkError(message, response.status, codedTextOfBody(body))
 }
 
 function megabytes(bytes: number): string {

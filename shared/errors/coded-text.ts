@@ -1,0 +1,49 @@
+/**
+ * A sentence meant for a person, as a stable code with its parameters plus the English text. shared/ has no
+ * translations: the app shows the code's entry in its catalogs (`codes.<code>`) in the user's language, while logs,
+ * the model and older clients keep reading `message`. Templates use the catalogs' `{name}` placeholders.
+ */
+export type CodedParams = Record<string, string | number>
+
+export interface CodedText {
+  /** Stable across releases: a catalog key under `codes.` (`mcp.unreachable`). */
+  code: string
+  params: CodedParams
+  /** The English sentence, the template filled with `params`. */
+  message: string
+}
+
+/** `template` with each `{name}` replaced by its parameter (a missing one stays as written). */
+export function fillTemplate(template: string, params: CodedParams = {}): string {
+  return template.replace(/\{\s*(\w+)\s*\}/g, (whole, name: string) => name in params ? String(params[name]) : whole)
+}
+
+/** A coded sentence from a table of English templates; the code must be one of the table's. */
+export function codedText<Code extends string>(templates: Readonly<Record<Code, string>>, code: Code, params: CodedParams = {}): CodedText {
+  return { code, params, message: fillTemplate(templates[code], params) }
+}
+
+/** The English of several coded sentences shown as one paragraph. */
+export function joinCodedText(parts: readonly CodedText[]): string {
+  return parts.map(part => part.message).join(' ')
+}
+
+function isParams(value: unknown): value is CodedParams {
+  return !!value && typeof value === 'object' && !Array.isArray(value)
+    && Object.values(value).every(item => typeof item === 'string' || typeof item === 'number')
+}
+
+/**
+ * The code a server error's JSON body carries (`{ message, data: { code, params } }`, as h3 sends `createError`'s
+ * `data`), with the body's message as the English; undefined for a body without one (an older server, a proxy's page).
+ */
+export function codedTextOfBody(body: unknown, depth = 0): CodedText | undefined {
+  if (!body || typeof body !== 'object') return undefined
+  const { message, data } = body as { message?: unknown, data?: unknown }
+  if (typeof message !== 'string' || !data || typeof data !== 'object') return undefined
+  const { code, params } = data as { code?: unknown, params?: unknown }
+  // a library may wrap the route's error whole in its own (nuxt-auth-utils' passkey routes do): look one level in
+  if (code === undefined && depth === 0) return codedTextOfBody(data, 1)
+  if (typeof code !== 'string' || !/^[a-z][\w.-]*$/i.test(code) || code.length > 100) return undefined
+  return { code, params: isParams(params) ? params : {}, message }
+}
