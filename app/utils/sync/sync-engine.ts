@@ -2,6 +2,7 @@ import { liveQuery } from 'dexie'
 import type { SyncPullResult, SyncPushResult } from '#shared/sync/sync-protocol'
 import { getDatabase } from '~/db/database'
 import type { PlugboardDatabase } from '~/db/database'
+import { holdSearchIndex } from '~/db/search-index'
 import { applyRemoteChanges } from '~/db/sync/apply-remote-changes'
 import { enqueueEverything, nextOutboxBatch, settleOutbox } from '~/db/sync/outbox-changes'
 import { fetchBlobs, missingBlobsOf, uploadBlobsOf } from '~/db/sync/sync-blobs'
@@ -80,14 +81,21 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
     }
     const start = Number((await db.syncState.get('cursor'))?.value ?? 0)
     let next = pull(start)
-    for (let cursor = start; ;) {
-      const page = await next
-      // The next page travels while this one is written: the server's time and the device's overlap.
-      if (page.more) next = pull(page.cursor)
-      if (page.changes.length > 0 || page.cursor !== cursor) await applyRemoteChanges(db, page.changes, page.cursor)
-      wanted.push(...await missingBlobsOf(db, page.changes))
-      cursor = page.cursor
-      if (!page.more) break
+    // The word index of the pulled messages is written once the pull is done, not between its pages.
+    const releaseIndex = holdSearchIndex(db)
+    try {
+      for (let cursor = start; ;) {
+        const page = await next
+        // The next page travels while this one is written: the server's time and the device's overlap.
+        if (page.more) next = pull(page.cursor)
+        if (page.changes.length > 0 || page.cursor !== cursor) await applyRemoteChanges(db, page.changes, page.cursor)
+        wanted.push(...await missingBlobsOf(db, page.changes))
+        cursor = page.cursor
+        if (!page.more) break
+      }
+    }
+    finally {
+      releaseIndex()
     }
     if (wanted.length > 0) wanted = await fetchBlobs(db, wanted, request)
   }
