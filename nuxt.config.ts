@@ -30,8 +30,9 @@ export default defineNuxtConfig({
   telemetry: false,
   // `PLUGBOARD_SOURCEMAP=1 nuxt build`: source maps beside the client's chunks (not linked from them), so
   // bench/ui/first-load-bytes.ts can say which package or file the first load's bytes come from. Off by default:
-  // the maps would be served to anyone.
-  ...(process.env.PLUGBOARD_SOURCEMAP ? { sourcemap: { client: 'hidden' as const } } : {}),
+  // the maps would be served to anyone. The server's map (3 MB) is off too: Node reads it only when started with
+  // --enable-source-maps, and a debugging build sets PLUGBOARD_SOURCEMAP.
+  sourcemap: process.env.PLUGBOARD_SOURCEMAP ? { client: 'hidden' as const, server: true } : { client: false, server: false },
   devtools: { enabled: false },
   ui: { fonts: false },
   // Sessions only on the server (server/utils/security): the app asks /api/auth/status itself.
@@ -153,6 +154,10 @@ export default defineNuxtConfig({
   // for a year by Nuxt already. (Cast: the Nitro part of the config type lists neither compressPublicAssets nor headers in routeRules.)
   nitro: {
     compressPublicAssets: { gzip: true, brotli: true },
+    // mathjs is bundled into the server's code rather than copied as its 1,000 files (5.6 MB): only the calculator,
+    // in server-run chats, loads it.
+    externals: { inline: ['mathjs'] },
+    minify: true,
     // The database's SQL migrations travel inside the build (server/plugins/04.database.ts reads them).
     serverAssets: [{ baseName: 'database-migrations', dir: 'utils/database/migrations' }],
     routeRules: {

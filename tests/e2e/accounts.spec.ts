@@ -1,10 +1,9 @@
 import { expect, test } from '@playwright/test'
-import type { BrowserContext, Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { waitForReady } from './helpers'
-import { freePort, startApp } from './support/app-instance'
-import type { AppInstance } from './support/app-instance'
-import { addVirtualDevice, devicePasskeys, syncPasskeys } from './support/virtual-passkeys'
-import type { VirtualDevice } from './support/virtual-passkeys'
+import { passkeyApp } from './support/passkey-app'
+import type { PasskeyDevice } from './support/passkey-app'
+import { devicePasskeys, syncPasskeys } from './support/virtual-passkeys'
 
 // Accounts with passkeys (NUXT_ACCOUNTS=passkeys), in Chromium with its virtual authenticator: the admin is made,
 // invites a member who signs up in another browser, each sees only their own records, and the server is probed as
@@ -13,27 +12,8 @@ import type { VirtualDevice } from './support/virtual-passkeys'
 // The embedded database opens on the first request: seconds on a loaded machine.
 test.describe.configure({ mode: 'serial', timeout: 120_000 })
 
-let app: AppInstance
-/** Where the browsers open the app: passkeys need a host name (an IP address is never a relying party). */
-let site = ''
-const contexts: BrowserContext[] = []
-test.beforeAll(async () => {
-  test.setTimeout(180_000)
-  const port = await freePort()
-  site = `http://localhost:${port}`
-  app = await startApp({ NUXT_ACCOUNTS: 'passkeys', NUXT_ACCOUNTS_ORIGIN: site }, { port })
-})
-test.afterAll(async () => {
-  for (const context of contexts) await context.close()
-  await app?.stop()
-})
-
-async function device(browser: import('@playwright/test').Browser): Promise<{ page: Page, device: VirtualDevice }> {
-  const context = await browser.newContext()
-  contexts.push(context)
-  const page = await context.newPage()
-  return { page, device: await addVirtualDevice(page) }
-}
+const server = passkeyApp()
+const device = (browser: Browser) => server.newDevice(browser)
 
 /** A fetch from the page (its session cookie, its origin): status and JSON body. */
 function api(page: Page, path: string, method = 'GET', body?: unknown): Promise<{ status: number, body: any }> {
@@ -48,8 +28,8 @@ async function openAccountSettings(page: Page) {
   await expect(page.getByTestId('account-who')).toBeVisible({ timeout: 20_000 })
 }
 
-let admin: { page: Page, device: VirtualDevice }
-let member: { page: Page, device: VirtualDevice }
+let admin: PasskeyDevice
+let member: PasskeyDevice
 let inviteUrl = ''
 let adminWorkflow = ''
 let adminJob = ''
@@ -57,10 +37,10 @@ let memberWorkflow = ''
 
 test('the first person makes the admin account with a passkey; no API answers before that', async ({ browser }) => {
   for (const path of ['/api/config', '/api/workflows', '/api/accounts', '/api/accounts/me']) {
-    expect((await app.fetchWithSession(path)).status, path).toBe(401)
+    expect((await server.app.fetchWithSession(path)).status, path).toBe(401)
   }
   admin = await device(browser)
-  await admin.page.goto(site)
+  await admin.page.goto(server.site)
   await expect(admin.page).toHaveURL(/\/sign-in/)
   await admin.page.getByTestId('account-name').fill('Ada')
   await admin.page.getByTestId('passkey-sign-up-submit').click()
@@ -76,7 +56,7 @@ test('the first person makes the admin account with a passkey; no API answers be
   adminJob = run.body.id
 
   // a second admin cannot be made, by the page or by a direct request
-  expect((await app.fetchWithSession('/api/auth/status').then(response => response.json())).adminNeeded).toBe(false)
+  expect((await server.app.fetchWithSession('/api/auth/status').then(response => response.json())).adminNeeded).toBe(false)
 })
 
 test('the admin invites; the invited person signs up in another browser and sees only their own workflows', async ({ browser }) => {
@@ -84,7 +64,7 @@ test('the admin invites; the invited person signs up in another browser and sees
   await expect(admin.page.getByTestId('account-who')).toContainText('Ada')
   await admin.page.getByTestId('account-invite').click()
   inviteUrl = await admin.page.getByTestId('account-invite-url').inputValue()
-  expect(inviteUrl).toMatch(new RegExp(`^${site}/invite/[\\w-]{43}$`))
+  expect(inviteUrl).toMatch(new RegExp(`^${server.site}/invite/[\\w-]{43}$`))
 
   member = await device(browser)
   await member.page.goto(inviteUrl)
@@ -122,7 +102,7 @@ test('account B asking for A\'s workflows, jobs and event streams by id gets 404
 
 test('a used, forged or guessed invite is refused', async ({ browser }) => {
   const stranger = await device(browser)
-  for (const url of [inviteUrl, `${site}/invite/forged-token`]) {
+  for (const url of [inviteUrl, `${server.site}/invite/forged-token`]) {
     await stranger.page.goto(url)
     await stranger.page.getByTestId('account-name').fill('Mallory')
     await stranger.page.getByTestId('passkey-sign-up-submit').click()
@@ -156,20 +136,20 @@ test('a replayed WebAuthn answer is refused; so are requests from another origin
   expect(replay).toEqual({ first: 200, secondStatus: 400, second: 'This passkey attempt expired or was already used. Try again.' })
 
   const cookie = await member.page.context().cookies().then(cookies => cookies.map(item => `${item.name}=${item.value}`).join('; '))
-  const crossSite = await fetch(`${app.url}/api/accounts/sign-in`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', 'origin': 'http://evil.example' }, body: '{"verify":false}' })
+  const crossSite = await fetch(`${server.app.url}/api/accounts/sign-in`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', 'origin': 'http://evil.example' }, body: '{"verify":false}' })
   expect(crossSite.status).toBe(403)
   // a Host and X-Forwarded-Host of the attacker's own site: the passkey origin is the configured one
-  const spoofedHost = await fetch(`${app.url}/api/accounts/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', 'origin': 'http://evil.example', 'host': 'evil.example', 'x-forwarded-host': 'evil.example' }, body: '{"verify":false}' })
+  const spoofedHost = await fetch(`${server.app.url}/api/accounts/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', 'origin': 'http://evil.example', 'host': 'evil.example', 'x-forwarded-host': 'evil.example' }, body: '{"verify":false}' })
   expect(spoofedHost.status).toBe(403)
-  const noSession = await fetch(`${app.url}/api/workflows`)
+  const noSession = await fetch(`${server.app.url}/api/workflows`)
   expect(noSession.status).toBe(401)
-  expect((await fetch(`${app.url}/api/workflows`, { headers: { cookie } })).status).toBe(200)
+  expect((await fetch(`${server.app.url}/api/workflows`, { headers: { cookie } })).status).toBe(200)
 })
 
 test('the admin signs in on a second device with a synced passkey, and adds a passkey from Settings', async ({ browser }) => {
   const laptop = await device(browser)
   await syncPasskeys(admin.device, laptop.device)
-  await laptop.page.goto(site)
+  await laptop.page.goto(server.site)
   await laptop.page.getByTestId('passkey-sign-in').click()
   await waitForReady(laptop.page)
   expect((await api(laptop.page, '/api/workflows')).body.workflows.map((row: { name: string }) => row.name)).toEqual(['Ada digest'])
@@ -185,7 +165,7 @@ test('the admin signs in on a second device with a synced passkey, and adds a pa
   await expect(laptop.page.getByTestId('account-passkeys').locator('li')).toHaveCount(2)
   const phone = await device(browser)
   await syncPasskeys({ cdp: laptop.device.cdp, authenticatorId: fresh.authenticatorId }, phone.device)
-  await phone.page.goto(site)
+  await phone.page.goto(server.site)
   await phone.page.getByTestId('passkey-sign-in').click()
   await waitForReady(phone.page)
   expect((await api(phone.page, '/api/accounts/me')).body.account.name).toBe('Ada')

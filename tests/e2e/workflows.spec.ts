@@ -14,6 +14,8 @@ function api(page: Page, path: string, method = 'GET', body?: unknown): Promise<
 }
 
 test('the workflow routes are validated, bounded and bound to the session that made them', async ({ page, browser }) => {
+  // the first workflow request opens the embedded database: seconds on a loaded machine
+  test.setTimeout(90_000)
   await openApp(page)
   expect(await api(page, '/api/workflows', 'POST', { name: '', model: 'fake/tools' })).toMatchObject({ status: 400, body: { message: 'Invalid workflow: Give the workflow a name. (name)' } })
   expect((await api(page, '/api/workflows', 'POST', { name: 'x', model: 'fake/tools', owner: 'me' })).status).toBe(400)
