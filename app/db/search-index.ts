@@ -1,14 +1,15 @@
 import { Dexie } from 'dexie'
 import type { PlugboardDatabase } from './database'
+import { installSearchIndexRecorder } from './search-index-recorder'
 import type { MessageRecord } from './types'
 
 /**
  * A word index of the messages, so `search_chat_history` reads the few rows that can match instead of every row.
  *
  * One row per message in the `searchIndex` table (`id` = the message's id, `*words` a multi-entry index): the
- * distinct lower-case words of a user or assistant message (tool rows get none). Table hooks on `messages` queue
- * every add, change of text and delete, and the queue is written a moment later in its own transaction, so the
- * writes a reply makes while it streams never wait for it; a search writes what is queued first. Rows written
+ * distinct lower-case words of a user or assistant message (tool rows get none). A middleware on `messages` queues
+ * every add, change of text and delete (from the rows written, without reading them back), and the queue is written
+ * a moment later in its own transaction, so the writes a reply makes while it streams never wait for it; a search writes what is queued first. Rows written
  * around Dexie (an import straight into IndexedDB) are found when the two tables' counts differ, and indexed then.
  * `searchWords` lists every indexed word once, so a lone query word that may sit inside longer words is looked up
  * by the words that contain it.
@@ -60,23 +61,50 @@ export function searchWordsOf(role: MessageRecord['role'] | undefined, content: 
 }
 
 type Pending = Map<string, { role?: MessageRecord['role'], content?: string } | null>
-const pendingByDatabase = new WeakMap<PlugboardDatabase, { pending: Pending, timer?: ReturnType<typeof setTimeout> }>()
+interface Queue { pending: Pending, timer?: ReturnType<typeof setTimeout>, holds: number }
+const pendingByDatabase = new WeakMap<PlugboardDatabase, Queue>()
 
-function queueOf(db: PlugboardDatabase) {
+function queueOf(db: PlugboardDatabase): Queue {
   let queue = pendingByDatabase.get(db)
-  if (!queue) pendingByDatabase.set(db, queue = { pending: new Map() })
+  if (!queue) pendingByDatabase.set(db, queue = { pending: new Map(), holds: 0 })
   return queue
 }
 
-function enqueue(db: PlugboardDatabase, id: string, message: { role?: MessageRecord['role'], content?: string } | null) {
-  const queue = queueOf(db)
-  queue.pending.set(id, message)
+function scheduleFlush(db: PlugboardDatabase, queue: Queue): void {
   // Restarted by every change: a reply that is still streaming is indexed once, after it ends.
   if (queue.timer) clearTimeout(queue.timer)
   queue.timer = setTimeout(() => {
     queue.timer = undefined
+    if (queue.holds > 0) return
     whenIdle(() => flushQueued(db).catch(error => console.warn('[plugboard] could not update the search index', error)))
   }, FLUSH_DELAY_MS)
+}
+
+/**
+ * Queues the index change of one message: its new role and text, or null once it is deleted. Called by the
+ * middleware that follows `messages` (`search-index-recorder.ts`) after each write.
+ */
+export function queueSearchIndexChange(db: PlugboardDatabase, id: string, message: { role?: MessageRecord['role'], content?: string } | null): void {
+  const queue = queueOf(db)
+  queue.pending.set(id, message)
+  scheduleFlush(db, queue)
+}
+
+/**
+ * Holds the index's background writes until the returned release is called (a sync pull writing thousands of
+ * messages: indexing them page by page would compete with the writes, once afterwards costs the same work). A
+ * search still writes what is queued first.
+ */
+export function holdSearchIndex(db: PlugboardDatabase): () => void {
+  const queue = queueOf(db)
+  queue.holds += 1
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    queue.holds -= 1
+    if (queue.holds === 0 && queue.pending.size > 0) scheduleFlush(db, queue)
+  }
 }
 
 /** Runs `work` when the page is idle (the index is never urgent: a search writes what is queued first). */
@@ -87,18 +115,7 @@ function whenIdle(work: () => unknown): void {
 
 /** Keeps `searchIndex` following `messages` (called once per database, in its constructor). */
 export function installSearchIndexHooks(db: PlugboardDatabase): void {
-  db.messages.hook('creating', function (primaryKey, record) {
-    this.onsuccess = (key: string) => enqueue(db, key ?? primaryKey, { role: record.role, content: record.content })
-  })
-  db.messages.hook('updating', function (changes, primaryKey, record) {
-    const changed = changes as Partial<MessageRecord>
-    if (!('content' in changed) && !('role' in changed)) return
-    const next = { role: 'role' in changed ? changed.role : record.role, content: 'content' in changed ? changed.content : record.content }
-    this.onsuccess = () => enqueue(db, primaryKey, next)
-  })
-  db.messages.hook('deleting', function (primaryKey) {
-    this.onsuccess = () => enqueue(db, primaryKey, null)
-  })
+  installSearchIndexRecorder(db, (id, message) => queueSearchIndexChange(db, id, message))
 }
 
 /** Writes the queued index changes now. */
@@ -133,12 +150,12 @@ async function putIndexRows(db: PlugboardDatabase, rows: SearchIndexRow[]): Prom
 }
 
 /**
- * Brings the index up to date: the queued changes, then messages the hooks never saw (written around Dexie, or
+ * Brings the index up to date: the queued changes, then messages the middleware never saw (written around Dexie, or
  * before the index existed) and index rows whose message is gone.
  */
 export async function updateSearchIndex(db: PlugboardDatabase): Promise<void> {
   await flushQueued(db)
-  // The same number of rows in both: in step (the hooks add and delete index rows with the messages). Comparing
+  // The same number of rows in both: in step (index rows follow the messages). Comparing
   // every key costs more than the search itself over 10,000 messages.
   const [messageCount, indexedCount, wordCount] = await Promise.all([db.messages.count(), db.searchIndex.count(), db.searchWords.count()])
   if (messageCount !== indexedCount) {

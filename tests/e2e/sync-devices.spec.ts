@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import type { Browser, BrowserContext, Page } from '@playwright/test'
+import type { Browser, BrowserContext, Page, Route } from '@playwright/test'
 import { sendMessage, waitForIdle, waitForReady } from './helpers'
 import { freePort, startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
@@ -56,6 +56,7 @@ let laptop: Device
 let phone: Device
 let photoId = ''
 let bob: Device
+let handset: Device
 
 test('sign up on the laptop, sign in on the phone with the same passkey: a chat written on one appears on the other within 2 s', async ({ browser }) => {
   laptop = await newDevice(browser)
@@ -129,6 +130,39 @@ test('an image attached on the laptop shows on the phone; only its owner can fet
   expect((await fetch(`${app.url}/api/sync/blobs/${photoId}`)).status).toBe(401)
 })
 
+/** The names of the documents whose search passages the page's IndexedDB holds. */
+function passageDocuments(page: Page): Promise<string[]> {
+  return page.evaluate(() => new Promise<string[]>((resolve, reject) => {
+    const open = indexedDB.open('plugboard')
+    open.onerror = () => reject(open.error)
+    open.onsuccess = () => {
+      const rows = open.result.transaction('documentPassages').objectStore('documentPassages').getAll()
+      rows.onsuccess = () => {
+        open.result.close()
+        resolve([...new Set((rows.result as Array<{ name: string }>).map(row => row.name))])
+      }
+    }
+  }))
+}
+
+test('a Markdown file attached on the laptop is searchable on the phone: the model there cites its passage', async () => {
+  await laptop.page.getByTestId('new-thread').click()
+  await laptop.page.getByTestId('composer-attach-input').setInputFiles([{ name: 'ferry.md', mimeType: 'text/markdown', buffer: Buffer.from('# Capri\n\nThe ferry to Capri leaves at 7:40 from Molo Beverello.') }])
+  await expect(laptop.page.getByTestId('composer-attachment')).toHaveCount(1)
+  await sendMessage(laptop.page, 'Keep my ferry notes')
+  await waitForIdle(laptop.page)
+
+  // Passages do not travel: the phone builds them from the file once it has fetched it.
+  await expect.poll(() => passageDocuments(phone.page), { timeout: 30_000 }).toContain('ferry.md')
+  await threadRow(phone.page, 'Keep my ferry notes').click({ timeout: 10_000 })
+  await sendMessage(phone.page, 'Does the attached file say when the ferry leaves?')
+  await waitForIdle(phone.page)
+  await expect(phone.page.locator('[data-testid="tool-card"][data-tool="search_documents"]').first()).toBeVisible()
+  const reply = phone.page.locator('[data-testid="message"][data-role="assistant"]').last()
+  await expect(reply).toContainText('The ferry to Capri leaves at 7:40 from Molo Beverello.')
+  await expect(reply).toContainText('ferry.md')
+})
+
 test('the file routes refuse another site, a missing session and a file over the cap', async () => {
   const cookie = (await bob.page.context().cookies()).map(each => `${each.name}=${each.value}`).join('; ')
   const put = (headers: Record<string, string>, body: string) => fetch(`${site}/api/sync/blobs/probe?message=m1&mime=image/png`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...headers }, body })
@@ -172,7 +206,7 @@ test('deleting a chat removes its file on every device and on the server', async
 })
 
 test('the device state on a phone: synced, offline with what is pending, an error with Retry', async ({ browser }) => {
-  const handset = await newDevice(browser, { viewport: { width: 390, height: 844 } })
+  handset = await newDevice(browser, { viewport: { width: 390, height: 844 } })
   // From the phone, the authenticator that used the passkey last: its signature counter is the one the server knows.
   await signIn(phone, handset)
   const { page } = handset
@@ -210,4 +244,24 @@ test('the device state on a phone: synced, offline with what is pending, an erro
   await laptop.page.emulateMedia({ colorScheme: 'dark' })
   await laptop.page.screenshot({ path: '/tmp/sync2-state-desktop-dark.png' })
   await laptop.page.emulateMedia({ colorScheme: 'light' })
+})
+
+test('a file the server fails to hand out is fetched after a reload: the device state counts it meanwhile', async ({ browser }) => {
+  const tablet = await newDevice(browser)
+  const failFiles = (route: Route) => route.request().method() === 'GET'
+    ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Database unavailable' }) })
+    : route.continue()
+  await tablet.page.context().route('**/api/sync/blobs/**', failFiles)
+  // From the handset, the authenticator that used the passkey last.
+  await signIn(handset, tablet)
+  await expect(status(tablet.page)).toHaveAttribute('data-state', 'synced', { timeout: 30_000 })
+  await expect(tablet.page.getByTestId('sync-files-waiting')).toContainText('1 file still to fetch', { timeout: 15_000 })
+  expect(await passageDocuments(tablet.page)).toEqual([])
+
+  await tablet.page.context().unroute('**/api/sync/blobs/**', failFiles)
+  await tablet.page.reload()
+  await waitForReady(tablet.page)
+  await expect.poll(() => passageDocuments(tablet.page), { timeout: 30_000 }).toContain('ferry.md')
+  await expect(tablet.page.getByTestId('sync-files-waiting')).toHaveCount(0)
+  expect((await storedAttachments(tablet.page)).map(row => row.name)).toContain('ferry.md')
 })

@@ -1,4 +1,4 @@
-import type { Dexie } from 'dexie'
+import { Dexie } from 'dexie'
 import { compareHlc } from '#shared/sync/hlc'
 import { LOCAL_ONLY_FIELDS, recordKey, SYNC_KINDS } from '#shared/sync/sync-record'
 import type { SyncedChange, SyncKind } from '#shared/sync/sync-record'
@@ -6,6 +6,36 @@ import type { PlugboardDatabase } from '../database'
 import type { MessageRecord } from '../types'
 import { deviceClock } from './sync-outbox'
 import { markSyncedPath } from './synced-paths'
+
+/** Past this many rows the outbox is read row by row for a page instead of whole. */
+const OUTBOX_READ_WHOLE = 5_000
+
+/**
+ * The outbox rows of a page's records. The outbox is empty or small (on a new device it is empty), so it is read
+ * whole when it is small: one request instead of one per change.
+ */
+async function outboxRowsOf(db: PlugboardDatabase, changes: readonly SyncedChange[]) {
+  const keys = changes.map(change => recordKey(change.kind, change.id))
+  const size = await db.syncOutbox.count()
+  if (size === 0) return keys.map(() => undefined)
+  if (size > OUTBOX_READ_WHOLE) return db.syncOutbox.bulkGet(keys)
+  const rows = new Map((await db.syncOutbox.toArray()).map(row => [row.key, row]))
+  return keys.map(key => rows.get(key))
+}
+
+/**
+ * The stored copies of a page's messages. A message never moves to another chat, so only the ids that the touched
+ * chats hold (one key read per chat) are read; a page of new chats reads no rows at all. A change without a body
+ * (a delete) does not name its chat: it is read by id.
+ */
+async function storedMessagesOf(db: PlugboardDatabase, changes: readonly SyncedChange[]): Promise<Array<Record<string, unknown> | undefined>> {
+  const threadIds = [...new Set(changes.map(change => change.body?.threadId).filter((id): id is string => typeof id === 'string'))]
+  const held = new Set((await Promise.all(threadIds.map(threadId =>
+    db.messages.where('[threadId+seq]').between([threadId, Dexie.minKey], [threadId, Dexie.maxKey]).primaryKeys()))).flat())
+  const wanted = changes.filter(change => typeof change.body?.threadId !== 'string' || held.has(change.id)).map(change => change.id)
+  const rows = new Map((await db.messages.bulkGet(wanted)).filter(row => row !== undefined).map(row => [row.id, row]))
+  return changes.map(change => rows.get(change.id) as Record<string, unknown> | undefined)
+}
 
 function tableOf(db: PlugboardDatabase, kind: SyncKind) {
   return kind === 'thread' ? db.threads : kind === 'message' ? db.messages : db.presets
@@ -20,7 +50,7 @@ function tableOf(db: PlugboardDatabase, kind: SyncKind) {
  */
 export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonly SyncedChange[], cursor: number): Promise<void> {
   await db.transaction('rw', [db.threads, db.messages, db.presets, db.attachments, db.documentPassages, db.syncOutbox, db.syncState], async () => {
-    const pending = await db.syncOutbox.bulkGet(changes.map(change => recordKey(change.kind, change.id)))
+    const pending = await outboxRowsOf(db, changes)
     const winners: SyncedChange[] = []
     const settled: string[] = []
     for (const [index, change] of changes.entries()) {
@@ -47,7 +77,7 @@ export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonl
       const ofKind = [...new Map(winners.filter(change => change.kind === kind).map(change => [change.id, change])).values()]
       if (ofKind.length === 0) continue
       const table = tableOf(db, kind) as unknown as Dexie.Table<Record<string, unknown>, string>
-      const existing = await table.bulkGet(ofKind.map(change => change.id))
+      const existing = kind === 'message' ? await storedMessagesOf(db, ofKind) : await table.bulkGet(ofKind.map(change => change.id))
       const rows: Record<string, unknown>[] = []
       const removed: string[] = []
       ofKind.forEach((change, index) => {

@@ -2,6 +2,7 @@ import { shallowRef } from 'vue'
 import type { SyncChange } from '#shared/sync/sync-record'
 import type { PlugboardDatabase } from '../database'
 import type { AttachmentRecord, AttachmentSummary } from '../types'
+import { retryDelayMs } from './wanted-files'
 
 /** A file that did not sync, and why: the device state lists them (the message itself synced). */
 export interface SyncBlobIssue {
@@ -54,6 +55,17 @@ export interface WantedBlobs {
   threadId: string
   messageId: string
   attachments: AttachmentSummary[]
+  /** Failed tries so far (the server down or failing): the pause before the next grows with them. */
+  attempts?: number
+  /** Not tried again before this time (ms since the epoch). */
+  retryAt?: number
+}
+
+export interface FetchBlobsOptions {
+  /** Called with each file stored (a document gets its search passages built from it). */
+  onStored?: (record: AttachmentRecord) => void
+  /** The longest pause between tries of one message's files. @default 30000 */
+  maxRetryMs?: number
 }
 
 /** The files pulled messages name that this device does not hold yet. */
@@ -71,9 +83,10 @@ export async function missingBlobsOf(db: PlugboardDatabase, changes: readonly Sy
 
 /**
  * Fetches and stores wanted files; resolves with those still to fetch. A file the server does not have (never
- * uploaded, over a cap) is reported and dropped; a network failure keeps it for the next sync.
+ * uploaded, over a cap) is reported and dropped; a network failure or a server error keeps it for a later try,
+ * after a pause that grows with each failure (`retryAt`).
  */
-export async function fetchBlobs(db: PlugboardDatabase, wanted: readonly WantedBlobs[], request: typeof fetch): Promise<WantedBlobs[]> {
+export async function fetchBlobs(db: PlugboardDatabase, wanted: readonly WantedBlobs[], request: typeof fetch, options: FetchBlobsOptions = {}): Promise<WantedBlobs[]> {
   const left: WantedBlobs[] = []
   for (const entry of wanted) {
     const still: AttachmentSummary[] = []
@@ -87,17 +100,22 @@ export async function fetchBlobs(db: PlugboardDatabase, wanted: readonly WantedB
         }
         const blob = new Blob([await response.arrayBuffer()], { type: summary.mime })
         // The message may have been deleted meanwhile: a file without its message is not kept.
-        await db.transaction('rw', db.messages, db.attachments, async () => {
-          if (!await db.messages.get(entry.messageId)) return
+        const stored = await db.transaction('rw', db.messages, db.attachments, async () => {
+          if (!await db.messages.get(entry.messageId)) return undefined
           const record: AttachmentRecord = { ...summary, threadId: entry.threadId, messageId: entry.messageId, blob, createdAt: Date.now() + index }
           await db.attachments.put(record)
+          return record
         })
+        if (stored) options.onStored?.(stored)
       }
       catch {
         still.push(summary)
       }
     }
-    if (still.length > 0) left.push({ ...entry, attachments: still })
+    if (still.length > 0) {
+      const attempts = (entry.attempts ?? 0) + 1
+      left.push({ ...entry, attachments: still, attempts, retryAt: Date.now() + retryDelayMs(attempts, options.maxRetryMs ?? 30_000) })
+    }
   }
   return left
 }

@@ -15,8 +15,9 @@ export interface SyncOutboxRow {
 }
 
 export interface SyncStateRow {
-  key: 'cursor' | 'consent'
-  value: number | string
+  /** The server cursor, the upload consent, the files still to fetch (`wanted-files.ts`). */
+  key: 'cursor' | 'consent' | 'wantedFiles'
+  value: number | string | readonly object[]
 }
 
 /** The tables that sync, by the kind of record they hold. */

@@ -1,5 +1,5 @@
 import { shallowRef } from 'vue'
-import type { SyncEngine } from './sync-engine'
+import type { SyncEngine, SyncEngineOptions } from './sync-engine'
 
 /** The page's one engine, shared by every place that shows the device state (the sidebar, the phone's slide-over). */
 export const sharedSyncEngine = shallowRef<SyncEngine>()
@@ -8,12 +8,12 @@ let starting: Promise<void> | undefined
 
 /**
  * Starts the engine for the first user and stops it when the last one leaves: two views of the state must not run
- * two engines (each would push the same outbox). Resolves once the engine runs.
+ * two engines (each would push the same outbox). Resolves once the engine runs. The first user's `options` start it.
  */
-export async function useSyncEngine(): Promise<() => void> {
+export async function useSyncEngine(options: SyncEngineOptions = {}): Promise<() => void> {
   users += 1
   starting ??= import('./sync-engine').then(({ startSyncEngine }) => {
-    if (users > 0) sharedSyncEngine.value = startSyncEngine()
+    if (users > 0) sharedSyncEngine.value = startSyncEngine(options)
   })
   await starting
   let released = false

@@ -2,10 +2,13 @@ import { liveQuery } from 'dexie'
 import type { SyncPullResult, SyncPushResult } from '#shared/sync/sync-protocol'
 import { getDatabase } from '~/db/database'
 import type { PlugboardDatabase } from '~/db/database'
+import { holdSearchIndex } from '~/db/search-index'
 import { applyRemoteChanges } from '~/db/sync/apply-remote-changes'
 import { enqueueEverything, nextOutboxBatch, settleOutbox } from '~/db/sync/outbox-changes'
 import { fetchBlobs, missingBlobsOf, uploadBlobsOf } from '~/db/sync/sync-blobs'
 import type { WantedBlobs } from '~/db/sync/sync-blobs'
+import { dueWanted, loadWantedFiles, mergeWanted, saveWantedFiles } from '~/db/sync/wanted-files'
+import type { AttachmentRecord } from '~/db/types'
 import { deviceClock, setSyncRecording, syncRecording } from '~/db/sync/sync-outbox'
 import { syncStatus } from './sync-status'
 
@@ -18,6 +21,8 @@ export interface SyncEngineOptions {
   pushDelayMs?: number
   /** Longest wait between retries after a failure. @default 30000 */
   maxRetryMs?: number
+  /** Called with each file fetched from the server and stored (a document gets its search passages from it). */
+  onFileStored?: (record: AttachmentRecord) => void
 }
 
 class SyncRequestError extends Error {
@@ -33,7 +38,7 @@ class SyncRequestError extends Error {
  * (400, 413, 429) stops until the user asks to retry. Returns the stop.
  */
 export function startSyncEngine(options: SyncEngineOptions = {}) {
-  const { db = getDatabase(), fetch: request = globalThis.fetch.bind(globalThis), pushDelayMs = 150, maxRetryMs = 30_000 } = options
+  const { db = getDatabase(), fetch: request = globalThis.fetch.bind(globalThis), pushDelayMs = 150, maxRetryMs = 30_000, onFileStored } = options
   let stopped = false
   let running: Promise<void> | undefined
   let again = false
@@ -43,9 +48,11 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
   let refused: string | undefined
   let lastFailure = ''
   let events: EventSource | undefined
-  // Files go up once per page, and the files of pulled messages are fetched until they arrive.
+  // Files go up once per page, and the files of pulled messages are fetched until they arrive: the list is kept in
+  // the database, so a reload retries them too (at once: a new page does not wait out the old page's pause).
   const uploaded = new Set<string>()
-  let wanted: WantedBlobs[] = []
+  let wanted: WantedBlobs[] | undefined
+  let filesTimer: ReturnType<typeof setTimeout> | undefined
   // Until the first push-and-pull starts, the status stays as it is ("starting", or the consent question): the
   // outbox being empty does not mean this device has what the server holds.
   let started = false
@@ -61,6 +68,7 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
   }
 
   async function cycle(): Promise<void> {
+    wanted ??= (await loadWantedFiles(db)).map(({ retryAt: _pause, ...entry }) => entry)
     for (;;) {
       const batch = await nextOutboxBatch(db)
       if (batch.tooLarge.length) {
@@ -80,16 +88,38 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
     }
     const start = Number((await db.syncState.get('cursor'))?.value ?? 0)
     let next = pull(start)
-    for (let cursor = start; ;) {
-      const page = await next
-      // The next page travels while this one is written: the server's time and the device's overlap.
-      if (page.more) next = pull(page.cursor)
-      if (page.changes.length > 0 || page.cursor !== cursor) await applyRemoteChanges(db, page.changes, page.cursor)
-      wanted.push(...await missingBlobsOf(db, page.changes))
-      cursor = page.cursor
-      if (!page.more) break
+    // The word index of the pulled messages is written once the pull is done, not between its pages.
+    const releaseIndex = holdSearchIndex(db)
+    try {
+      for (let cursor = start; ;) {
+        const page = await next
+        // The next page travels while this one is written: the server's time and the device's overlap.
+        if (page.more) next = pull(page.cursor)
+        if (page.changes.length > 0 || page.cursor !== cursor) await applyRemoteChanges(db, page.changes, page.cursor)
+        const missing = await missingBlobsOf(db, page.changes)
+        if (missing.length > 0) wanted = await saveWantedFiles(db, mergeWanted(wanted!, missing))
+        cursor = page.cursor
+        if (!page.more) break
+      }
     }
-    if (wanted.length > 0) wanted = await fetchBlobs(db, wanted, request)
+    finally {
+      releaseIndex()
+    }
+    await fetchWanted()
+  }
+
+  /** Fetches the files whose pause is over, keeps the rest, and wakes the engine when the next pause ends. */
+  async function fetchWanted(): Promise<void> {
+    clearTimeout(filesTimer)
+    const due = dueWanted(wanted!, Date.now())
+    if (due.length > 0) {
+      const left = await fetchBlobs(db, due, request, { onStored: onFileStored, maxRetryMs })
+      wanted = await saveWantedFiles(db, [...wanted!.filter(entry => !due.includes(entry)), ...left])
+    }
+    if (wanted!.length > 0 && !stopped) {
+      const next = Math.min(...wanted!.map(entry => entry.retryAt ?? 0))
+      filesTimer = setTimeout(run, Math.max(0, next - Date.now()))
+    }
   }
 
   function show(): void {
@@ -202,11 +232,13 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
     retry(): void {
       refused = undefined
       failures = 0
+      wanted = wanted?.map(({ retryAt: _pause, ...entry }) => entry)
       run()
     },
     stop(): void {
       stopped = true
       clearTimeout(timer)
+      clearTimeout(filesTimer)
       pendingCount.unsubscribe()
       events?.close()
       if (syncRecording.onRecorded === schedule) syncRecording.onRecorded = undefined

@@ -48,13 +48,14 @@ async function waitUntilUp(url: string, child: ChildProcess, output: () => strin
 
 /**
  * Starts `node .output/server/index.mjs` with `env` added to a clean environment, on `options.port` (to restart an
- * instance where a page already points) or a free port.
+ * instance where a page already points) or a free port. `options.server` starts another build's server instead (a
+ * bench comparing two builds side by side).
  */
-export async function startApp(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<AppInstance> {
+export async function startApp(env: Record<string, string> = {}, options: { port?: number, server?: string } = {}): Promise<AppInstance> {
   const port = options.port ?? await freePort()
   // The embedded database is one process's own: unless the spec names a folder (or a Postgres), a fresh one.
   const database = env.NUXT_DATABASE_DIR || env.NUXT_DATABASE_URL ? undefined : await instanceDatabaseDir()
-  const child = spawn(process.execPath, ['.output/server/index.mjs'], {
+  const child = spawn(process.execPath, [options.server ?? '.output/server/index.mjs'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NUXT_OPENROUTER_API_KEY: '', NUXT_RATE_LIMIT_PER_MINUTE: '1000', ...(database ? { NUXT_DATABASE_DIR: database.dir } : {}), ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
