@@ -1,44 +1,24 @@
 import { expect, test } from '@playwright/test'
-import type { Browser, BrowserContext, Page, Route } from '@playwright/test'
+import type { Browser, Page, Route } from '@playwright/test'
 import { sendMessage, waitForIdle, waitForReady } from './helpers'
-import { freePort, startApp } from './support/app-instance'
-import type { AppInstance } from './support/app-instance'
+import { passkeyApp } from './support/passkey-app'
+import type { PasskeyDevice } from './support/passkey-app'
 import { pngFile } from './support/png-file'
 import { storedAttachments } from './support/stored-attachments'
-import { addVirtualDevice, syncPasskeys } from './support/virtual-passkeys'
-import type { VirtualDevice } from './support/virtual-passkeys'
+import { syncPasskeys } from './support/virtual-passkeys'
 
 // One person, two devices: accounts with passkeys and sync on one server. The laptop signs up; the phone signs in
 // with the same passkey (copied between Chromium's virtual authenticators, as a passkey provider syncs it). Each
 // device has its own IndexedDB; chats, branches and files travel through the server. Steps build on each other.
 test.describe.configure({ mode: 'serial', timeout: 120_000 })
 
-let app: AppInstance
-let site = ''
-const contexts: BrowserContext[] = []
-test.beforeAll(async () => {
-  test.setTimeout(180_000)
-  const port = await freePort()
-  site = `http://localhost:${port}`
-  app = await startApp({ NUXT_ACCOUNTS: 'passkeys', NUXT_ACCOUNTS_ORIGIN: site, NUXT_SYNC: 'on' }, { port })
-})
-test.afterAll(async () => {
-  for (const context of contexts) await context.close()
-  await app?.stop()
-})
-
-interface Device { page: Page, device: VirtualDevice }
-
-async function newDevice(browser: Browser, options: { viewport?: { width: number, height: number }, colorScheme?: 'light' | 'dark' } = {}): Promise<Device> {
-  const context = await browser.newContext(options)
-  contexts.push(context)
-  const page = await context.newPage()
-  return { page, device: await addVirtualDevice(page) }
-}
+const server = passkeyApp({ NUXT_SYNC: 'on' })
+type Device = PasskeyDevice
+const newDevice = (browser: Browser, options?: Parameters<typeof server.newDevice>[1]) => server.newDevice(browser, options)
 
 async function signIn(from: Device, to: Device): Promise<void> {
   await syncPasskeys(from.device, to.device)
-  await to.page.goto(site)
+  await to.page.goto(server.site)
   await to.page.getByTestId('passkey-sign-in').click()
   await waitForReady(to.page)
 }
@@ -60,7 +40,7 @@ let handset: Device
 
 test('sign up on the laptop, sign in on the phone with the same passkey: a chat written on one appears on the other within 2 s', async ({ browser }) => {
   laptop = await newDevice(browser)
-  await laptop.page.goto(site)
+  await laptop.page.goto(server.site)
   await expect(laptop.page).toHaveURL(/\/sign-in/)
   await laptop.page.getByTestId('account-name').fill('Ada')
   await laptop.page.screenshot({ path: '/tmp/sync2-sign-up.png' })
@@ -127,7 +107,7 @@ test('an image attached on the laptop shows on the phone; only its owner can fet
   const pulled = await bob.page.evaluate(async () => (await (await fetch('/api/sync/pull?cursor=0')).json()) as { changes: unknown[] })
   expect(pulled.changes).toEqual([])
   // No session: 401, never the file.
-  expect((await fetch(`${app.url}/api/sync/blobs/${photoId}`)).status).toBe(401)
+  expect((await fetch(`${server.app.url}/api/sync/blobs/${photoId}`)).status).toBe(401)
 })
 
 /** The names of the documents whose search passages the page's IndexedDB holds. */
@@ -165,15 +145,15 @@ test('a Markdown file attached on the laptop is searchable on the phone: the mod
 
 test('the file routes refuse another site, a missing session and a file over the cap', async () => {
   const cookie = (await bob.page.context().cookies()).map(each => `${each.name}=${each.value}`).join('; ')
-  const put = (headers: Record<string, string>, body: string) => fetch(`${site}/api/sync/blobs/probe?message=m1&mime=image/png`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...headers }, body })
-  expect((await put({ cookie, origin: site }, 'ok')).status).toBe(200)
+  const put = (headers: Record<string, string>, body: string) => fetch(`${server.site}/api/sync/blobs/probe?message=m1&mime=image/png`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...headers }, body })
+  expect((await put({ cookie, origin: server.site }, 'ok')).status).toBe(200)
   expect((await put({ cookie, 'origin': 'http://evil.example', 'x-forwarded-host': 'evil.example' }, 'x')).status).toBe(403)
-  expect((await put({ origin: site }, 'x')).status).toBe(401)
-  const huge = await put({ cookie, origin: site }, 'x'.repeat(20 * 1024 * 1024 + 1))
+  expect((await put({ origin: server.site }, 'x')).status).toBe(401)
+  const huge = await put({ cookie, origin: server.site }, 'x'.repeat(20 * 1024 * 1024 + 1))
   expect(huge.status).toBe(413)
   expect((await huge.json()).message).toMatch(/larger than this server accepts/)
-  expect((await fetch(`${site}/api/sync/blobs/probe`, { headers: { cookie } })).status).toBe(200)
-  expect((await fetch(`${site}/api/sync/blobs/${'x'.repeat(200)}?message=m1&mime=image/png`, { method: 'PUT', headers: { cookie, origin: site }, body: 'x' })).status).toBe(400)
+  expect((await fetch(`${server.site}/api/sync/blobs/probe`, { headers: { cookie } })).status).toBe(200)
+  expect((await fetch(`${server.site}/api/sync/blobs/${'x'.repeat(200)}?message=m1&mime=image/png`, { method: 'PUT', headers: { cookie, origin: server.site }, body: 'x' })).status).toBe(400)
 })
 
 test('both devices edit offline, reconnect and converge', async () => {
