@@ -1,20 +1,10 @@
 // ChatGPT's conversations.json is a file from elsewhere: a huge or hostile one is refused whole with a clear
 // message, before it fills the tab's memory, and nothing of it is kept.
 import { describe, expect, it } from 'vitest'
-import { HistoryImportError } from '~/utils/chat/history-transfer/history-import-error'
 import { HISTORY_IMPORT_MAX_BYTES, HISTORY_IMPORT_MAX_CHATS, HISTORY_IMPORT_MAX_MESSAGES, HISTORY_IMPORT_MAX_STRING_CHARS } from '~/utils/chat/history-transfer/history-limits'
-import { parseHistoryFile } from '~/utils/chat/history-transfer/parse-history-file'
+import { refusedHistoryFile } from './helpers/history-refused'
 
-function refused(text: string): string[] {
-  try {
-    parseHistoryFile(text)
-  }
-  catch (error) {
-    expect(error).toBeInstanceOf(HistoryImportError)
-    return (error as HistoryImportError).problems
-  }
-  throw new Error('the file was accepted')
-}
+const refused = refusedHistoryFile
 
 const node = (id: string, parent: string | null, text: string, children: string[] = []) => ({
   id, parent, children,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { MessageRecord, ThreadRecord } from '~/db/types'
 import { exportHistoryJson, historyFileName, HISTORY_FILE_FORMAT } from '~/utils/chat/history-transfer/history-file-format'
-import { HistoryImportError } from '~/utils/chat/history-transfer/history-import-error'
 import { HISTORY_IMPORT_MAX_BYTES, HISTORY_IMPORT_MAX_CHATS, HISTORY_IMPORT_MAX_MESSAGES, HISTORY_IMPORT_MAX_STRING_CHARS } from '~/utils/chat/history-transfer/history-limits'
 import { chatToMarkdown } from '~/utils/chat/history-transfer/history-markdown'
 import { toStoredChat } from '~/utils/chat/history-transfer/imported-chat'
 import { describeImport, parseHistoryFile } from '~/utils/chat/history-transfer/parse-history-file'
+import { refusedHistoryFile } from './helpers/history-refused'
 
 const T = 1_764_000_000_000
 
@@ -40,16 +40,7 @@ function canonical(chat: { thread: ThreadRecord, messages: MessageRecord[] }) {
 let nextId = 0
 const freshId = () => `new-${++nextId}`
 
-function refused(text: string): string[] {
-  try {
-    parseHistoryFile(text)
-  }
-  catch (error) {
-    expect(error).toBeInstanceOf(HistoryImportError)
-    return (error as HistoryImportError).problems
-  }
-  throw new Error('the file was accepted')
-}
+const refused = refusedHistoryFile
 
 function fileWith(chats: unknown[]): string {
   return JSON.stringify({ format: HISTORY_FILE_FORMAT, version: 1, exportedAt: new Date(T).toISOString(), chats })
