@@ -10,6 +10,7 @@ import type { AddClientAuthentication, OAuthClientProvider } from '@modelcontext
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { createLocalLock } from './local-lock'
+import { checkDiscoveredIssuer } from './mcp-oauth-issuer'
 import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-store'
 
 export interface McpOAuthProviderOptions {
@@ -184,10 +185,20 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       })
     },
     async saveDiscoveryState(discovery) {
+      // metadata that names another issuer is refused before any registration or authorization request uses it
+      checkDiscoveredIssuer(discovery)
       await update(record => ({ ...record, discovery }))
     },
     async discoveryState() {
-      return (await read()).discovery
+      const { discovery } = await read()
+      try {
+        if (discovery) checkDiscoveredIssuer(discovery)
+        return discovery
+      }
+      catch {
+        // kept by an earlier version that did not check: discovered again, and refused then
+        return undefined
+      }
     },
     record: read,
     async renewRejected(accessToken) {
