@@ -48,6 +48,8 @@ describe('MCP sign-in: the authorization server is the one discovered (RFC 8414 
     expect(connection.state.status).toBe('error')
     expect(connection.state.message).toContain(`name another server (${ATTACKER}`)
     expect(connection.state.message).toContain('signing in is refused')
+    // refused for good, not retried: asking again would get the same answer
+    expect(connection.state.message).not.toContain('Gave up')
     expect(opened).toEqual([])
     expect(store.read()).toEqual({})
     expect(target.grants).toEqual([])
