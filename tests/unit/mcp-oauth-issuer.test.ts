@@ -58,15 +58,21 @@ describe('MCP sign-in: the authorization server is the one discovered (RFC 8414 
   it('a kept discovery that names another issuer is not reused: discovery runs again and refuses it', async () => {
     const target = await server({ issuer: ATTACKER })
     const store = createMemoryOAuthStore()
-    store.write({ discovery: { authorizationServerUrl: target.origin, authorizationServerMetadata: { issuer: ATTACKER, authorization_endpoint: `${ATTACKER}authorize`, token_endpoint: `${ATTACKER}token`, response_types_supported: ['code'] } } })
+    store.write({ discovery: { authorizationServerUrl: target.origin, resourceMetadata: { resource: target.url, authorization_servers: [target.origin] }, authorizationServerMetadata: { issuer: ATTACKER, authorization_endpoint: `${ATTACKER}authorize`, token_endpoint: `${ATTACKER}token`, response_types_supported: ['code'] } } })
     const provider = createMcpOAuthProvider({ serverUrl: target.url, store, redirectUrl: REDIRECT })
     expect(await provider.discoveryState!()).toBeUndefined()
   })
 
   it('the same issuer spelt with or without its trailing slash is the same server', () => {
     const metadata = { issuer: 'https://auth.example', authorization_endpoint: 'https://auth.example/authorize', token_endpoint: 'https://auth.example/token', response_types_supported: ['code'] }
-    expect(() => checkDiscoveredIssuer({ authorizationServerUrl: 'https://auth.example/', authorizationServerMetadata: metadata })).not.toThrow()
-    expect(() => checkDiscoveredIssuer({ authorizationServerUrl: 'https://auth.example.evil/', authorizationServerMetadata: metadata })).toThrow(McpSignInError)
+    const named = (authorizationServerUrl: string) => ({ authorizationServerUrl, resourceMetadata: { resource: 'https://mcp.example/mcp', authorization_servers: [authorizationServerUrl] }, authorizationServerMetadata: metadata })
+    expect(() => checkDiscoveredIssuer(named('https://auth.example/'))).not.toThrow()
+    expect(() => checkDiscoveredIssuer(named('https://auth.example.evil/'))).toThrow(McpSignInError)
+  })
+
+  it('a 2025-03-26 server without resource metadata names no issuer: its own metadata is read as it is', () => {
+    const metadata = { issuer: 'https://mcp.example/oauth', authorization_endpoint: 'https://mcp.example/authorize', token_endpoint: 'https://mcp.example/token', response_types_supported: ['code'] }
+    expect(() => checkDiscoveredIssuer({ authorizationServerUrl: 'https://mcp.example/', authorizationServerMetadata: metadata })).not.toThrow()
   })
 })
 

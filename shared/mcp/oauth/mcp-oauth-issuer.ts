@@ -20,8 +20,12 @@ export function issuersMatch(a: string, b: string): boolean {
   return x === y || x === `${y}/` || y === `${x}/`
 }
 
-/** Refuses discovered metadata whose `issuer` is not the authorization server it was fetched for. */
+/**
+ * Refuses discovered metadata whose `issuer` is not the authorization server the protected resource named. A server
+ * without resource metadata (2025-03-26) names none: its origin is where its metadata is read, not an issuer.
+ */
 export function checkDiscoveredIssuer(discovery: OAuthDiscoveryState): void {
+  if (!discovery.resourceMetadata?.authorization_servers?.length) return
   const issuer = discovery.authorizationServerMetadata?.issuer
   if (issuer === undefined || issuersMatch(issuer, discovery.authorizationServerUrl)) return
   throw new McpSignInError(`The sign-in server's details name another server (${issuer}, not ${discovery.authorizationServerUrl}): signing in is refused to keep your account safe. Tell the server's operator.`)
