@@ -51,7 +51,7 @@ describe('MCP sign-in: the authorization server is the one discovered (RFC 8414 
     // refused for good, not retried: asking again would get the same answer
     expect(connection.state.message).not.toContain('Gave up')
     expect(opened).toEqual([])
-    expect(store.read()).toEqual({})
+    expect(await store.read()).toEqual({})
     expect(target.grants).toEqual([])
   })
 
@@ -83,7 +83,7 @@ describe('MCP sign-in: the answer comes from the server asked (RFC 9207 iss)', (
     const answer = await approve(opened[0]!)
     await expect(finishMcpSignIn(provider, { ...answer, iss: ATTACKER }, { serverUrl: target.url })).rejects.toThrow(`The sign-in answer came from another server (${ATTACKER})`)
     expect(target.grants).not.toContain('authorization_code')
-    expect(store.read().tokens).toBeUndefined()
+    expect((await store.read()).tokens).toBeUndefined()
   })
 
   it('a forged iss is refused even on an error answer (its words are not shown as the server\'s)', async () => {
@@ -99,9 +99,9 @@ describe('MCP sign-in: the answer comes from the server asked (RFC 9207 iss)', (
     const answer = await approve(opened[0]!)
     await expect(finishMcpSignIn(provider, answer, { serverUrl: target.url })).rejects.toThrow(/does not say which server sent it \(iss\)/)
     expect(target.grants).not.toContain('authorization_code')
-    expect(store.read().tokens).toBeUndefined()
+    expect((await store.read()).tokens).toBeUndefined()
 
-    const issuer = store.read().discovery!.authorizationServerMetadata!.issuer
+    const issuer = (await store.read()).discovery!.authorizationServerMetadata!.issuer
     await finishMcpSignIn(provider, { ...answer, iss: issuer }, { serverUrl: target.url })
     expect(target.grants).toEqual(['authorization_code'])
     await connection.connect()

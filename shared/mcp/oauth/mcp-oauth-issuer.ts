@@ -39,7 +39,9 @@ export function checkAnswerIssuer(answer: McpSignInAnswer, discovery: OAuthDisco
   const metadata = discovery?.authorizationServerMetadata
   const expected = metadata?.issuer ?? discovery?.authorizationServerUrl
   if (answer.iss === undefined) {
-    if (metadata?.authorization_response_iss_parameter_supported === true) throw new McpSignInError('The sign-in answer does not say which server sent it (iss), though that server always says so: it was refused to keep your account safe. Press Sign in again.')
+    // RFC 9207's metadata field; the SDK's type predates it (its parser keeps unknown fields)
+    const promised = (metadata as { authorization_response_iss_parameter_supported?: unknown } | undefined)?.authorization_response_iss_parameter_supported
+    if (promised === true) throw new McpSignInError('The sign-in answer does not say which server sent it (iss), though that server always says so: it was refused to keep your account safe. Press Sign in again.')
     return
   }
   // RFC 9207 compares the metadata's issuer as written; only the address fallback is compared as a URL
