@@ -11,6 +11,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { createLocalLock } from './local-lock'
 import { checkDiscoveredIssuer } from './mcp-oauth-issuer'
+import { withGrantedScopes } from './mcp-oauth-scope'
 import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-store'
 
 export interface McpOAuthProviderOptions {
@@ -160,7 +161,8 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       const expiresAt = typeof tokens.expires_in === 'number' ? now() + tokens.expires_in * 1000 : undefined
       await update(({ authorizationUrl: _url, state: _state, codeVerifier: _verifier, ...record }) => ({ ...record, tokens: { ...tokens, ...(expiresAt ? { expires_at: expiresAt } : {}) } }))
     },
-    async redirectToAuthorization(authorizationUrl) {
+    async redirectToAuthorization(requested) {
+      const authorizationUrl = withGrantedScopes(requested, (await read()).tokens?.scope)
       await update(record => ({ ...record, authorizationUrl: authorizationUrl.href }))
       await options.onAuthorizationUrl?.(authorizationUrl)
     },
