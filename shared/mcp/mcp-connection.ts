@@ -20,6 +20,7 @@ import { checkMcpPrompts } from './mcp-prompts'
 import type { McpPromptEntry } from './mcp-prompts'
 import { checkMcpTools, describeSkippedTools } from './mcp-tool-list'
 import { explainMcpError } from './mcp-error-text'
+import { McpSignInError } from './oauth/mcp-sign-in-error'
 import { createEraNegotiatingTransport, withStandardMcpHeaders } from './mcp-protocol-era'
 import type { EraNegotiatingTransport } from './mcp-protocol-era'
 import type { McpErrorText } from './mcp-error-text'
@@ -113,6 +114,8 @@ const LooseResult = z.looseObject({})
 function isPermanent(error: unknown): boolean {
   // a sign-in is needed: asking again would only start another authorization request
   if (error instanceof UnauthorizedError) return true
+  // a sign-in refused for safety (a server naming another issuer) stays refused until its operator fixes it
+  if (error instanceof McpSignInError) return true
   const code = error instanceof StreamableHTTPError ? error.code : undefined
   return code !== undefined && code >= 400 && code < 500 && ![404, 408, 429].includes(code)
 }

@@ -48,6 +48,8 @@ async function signIn(page: Page, server: ReturnType<Page['locator']>) {
 
 test.describe('MCP servers that ask for OAuth', () => {
   test('add → Sign in in a popup → tools listed → a call runs → a refresh after expiry → Sign out', async ({ page }, testInfo) => {
+    // a whole sign-in, a chat turn and a refresh: 15–25 s on a loaded 2-core machine, past the default 30 s with two workers
+    test.setTimeout(90_000)
     const violations = await watchCspViolations(page)
     // the token goes to the MCP server (through the relay for that server), never to any other route of the app
     const leaked: string[] = []

@@ -10,6 +10,8 @@ import type { AddClientAuthentication, OAuthClientProvider } from '@modelcontext
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { createLocalLock } from './local-lock'
+import { checkDiscoveredIssuer } from './mcp-oauth-issuer'
+import { withGrantedScopes } from './mcp-oauth-scope'
 import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-store'
 
 export interface McpOAuthProviderOptions {
@@ -159,7 +161,8 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       const expiresAt = typeof tokens.expires_in === 'number' ? now() + tokens.expires_in * 1000 : undefined
       await update(({ authorizationUrl: _url, state: _state, codeVerifier: _verifier, ...record }) => ({ ...record, tokens: { ...tokens, ...(expiresAt ? { expires_at: expiresAt } : {}) } }))
     },
-    async redirectToAuthorization(authorizationUrl) {
+    async redirectToAuthorization(requested) {
+      const authorizationUrl = withGrantedScopes(requested, (await read()).tokens?.scope)
       await update(record => ({ ...record, authorizationUrl: authorizationUrl.href }))
       await options.onAuthorizationUrl?.(authorizationUrl)
     },
@@ -184,10 +187,20 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       })
     },
     async saveDiscoveryState(discovery) {
+      // metadata that names another issuer is refused before any registration or authorization request uses it
+      checkDiscoveredIssuer(discovery)
       await update(record => ({ ...record, discovery }))
     },
     async discoveryState() {
-      return (await read()).discovery
+      const { discovery } = await read()
+      try {
+        if (discovery) checkDiscoveredIssuer(discovery)
+        return discovery
+      }
+      catch {
+        // kept by an earlier version that did not check: discovered again, and refused then
+        return undefined
+      }
     },
     record: read,
     async renewRejected(accessToken) {
