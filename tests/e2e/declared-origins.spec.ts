@@ -44,7 +44,9 @@ test('Weather reaches the origin it declares, with zero CSP violations', async (
   await waitForIdle(page)
   await expect(card).toHaveAttribute('data-status', 'done')
   await expect(card).toContainText('Lisbon, Lisbon, Portugal')
-  await expect(card).toContainText('23.4')
+  // the weather card shows the stand-in's reading (23.4 °C, 55 % humidity) rounded, as a person reads it
+  await expect(card).toContainText('23°C')
+  await expect(card).toContainText('55%')
   expect(openMeteo.requests.map(path => path.split('?')[0])).toEqual(['/v1/search', '/v1/forecast'])
   await card.screenshot({ path: test.info().outputPath('weather-card-desktop.png') })
   await page.setViewportSize({ width: 390, height: 844 })
