@@ -74,7 +74,8 @@ test.describe('a server-run chat in two tabs', () => {
     await expect(lastAssistant(one)).toContainText('word2', { timeout: 15_000 })
     const two = await context.newPage()
     await openApp(two, threadPath(one))
-    await expect(two.getByTestId('reply-elsewhere')).toHaveText(NOTICE)
+    // the second tab learns from the Web Locks it queries that the first is recording: seconds under load
+    await expect(two.getByTestId('reply-elsewhere')).toHaveText(NOTICE, { timeout: 15_000 })
     await expect(lastAssistant(two)).toContainText('word5', { timeout: 15_000 })
     await expect(lastAssistant(two)).not.toContainText('The end.')
     await one.close()
