@@ -70,7 +70,7 @@ test.describe('a server-run chat in two tabs', () => {
   test('only the tab that follows it records it; when that tab closes, the other reads on, every word once', async ({ context }) => {
     const one = await context.newPage()
     await openAppWith(one, { provider: openRouterProvider('fake/slow-tools') })
-    await sendMessage(one, 'What is 6*7? Then talk for a while.')
+    await sendMessage(one, 'What is 6*7? Then talk for a long while.')
     await expect(lastAssistant(one)).toContainText('word2', { timeout: 15_000 })
     const two = await context.newPage()
     await openApp(two, threadPath(one))
@@ -86,6 +86,6 @@ test.describe('a server-run chat in two tabs', () => {
     await expect(reply).toContainText('word54 The end.')
     expect((await reply.innerText()).match(/word7\b/g)).toHaveLength(1)
     await expect(two.locator('[data-testid="tool-card"][data-tool="calculate"]')).toHaveCount(1)
-    await expect.poll(() => rowsOf(two)).toEqual(['user:complete:What is 6*7? Then talk for a while.', 'assistant:complete', 'tool:complete', 'assistant:complete'])
+    await expect.poll(() => rowsOf(two)).toEqual(['user:complete:What is 6*7? Then talk for a long while.', 'assistant:complete', 'tool:complete', 'assistant:complete'])
   })
 })
