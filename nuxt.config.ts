@@ -154,9 +154,11 @@ export default defineNuxtConfig({
   // for a year by Nuxt already. (Cast: the Nitro part of the config type lists neither compressPublicAssets nor headers in routeRules.)
   nitro: {
     compressPublicAssets: { gzip: true, brotli: true },
-    // mathjs is bundled into the server's code rather than copied as its 1,000 files (5.6 MB): only the calculator,
-    // in server-run chats, loads it.
-    externals: { inline: ['mathjs'] },
+    // Bundled into the server's code (minified, only what is used) rather than copied with all their files: mathjs
+    // (1,000 files, 5.6 MB; only the calculator loads it, in server-run chats), drizzle-orm (every dialect's code,
+    // 0.5 MB) and re2js. A package that an external one also imports (zod, via the MCP SDK) stays external: inlining
+    // it would ship it twice.
+    externals: { inline: ['mathjs', 'drizzle-orm', 're2js'] },
     minify: true,
     // The database's SQL migrations travel inside the build (server/plugins/04.database.ts reads them).
     serverAssets: [{ baseName: 'database-migrations', dir: 'utils/database/migrations' }],

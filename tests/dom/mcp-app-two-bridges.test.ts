@@ -11,6 +11,7 @@ import {
   boundedMcpAppHeight, initialMcpAppHeight, MCP_APP_DEFAULT_HEIGHT, MCP_APP_MAX_INLINE_HEIGHT, rememberMcpAppHeight,
 } from '~/utils/chat/mcp-apps/mcp-app-frame-height'
 import type { McpAppRecord } from '~/db/types'
+import { QUIET_HOST_CALLBACKS } from '../unit/helpers/quiet-mcp-app-host'
 
 const SANDBOX = 'http://localhost:3000'
 
@@ -38,11 +39,7 @@ async function card(label: string) {
     record: record(label),
     transport: createMcpAppTransport({ frame: () => window_, origin: SANDBOX }),
     hostContext: { theme: 'light' },
-    callTool: async () => ({ content: [] }),
-    sendMessage: async () => true,
-    updateModelContext: () => {},
-    onSize: () => {},
-    onDisplayMode: mode => mode,
+    ...QUIET_HOST_CALLBACKS,
   })
   hosts.push(host)
   await host.connect()

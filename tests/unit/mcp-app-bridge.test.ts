@@ -12,6 +12,7 @@ import { checkMcpAppToolCall } from '~/utils/chat/mcp-apps/mcp-app-call-check'
 import { createMcpAppTransport } from '~/utils/chat/mcp-apps/mcp-app-transport'
 import { checkMcpTools } from '#shared/mcp/mcp-tool-list'
 import type { McpAppRecord } from '~/db/types'
+import { QUIET_HOST_CALLBACKS } from './helpers/quiet-mcp-app-host'
 
 const record: McpAppRecord = {
   toolName: 'apps__show_counter',
@@ -72,11 +73,7 @@ describe('the MCP Apps host bridge', () => {
       record: { ...record, latestResult: latest },
       transport: hostSide,
       hostContext: { theme: 'light' },
-      callTool: async () => ({ content: [] }),
-      sendMessage: async () => true,
-      updateModelContext: () => {},
-      onSize: () => {},
-      onDisplayMode: mode => mode,
+      ...QUIET_HOST_CALLBACKS,
     })
     const app = new App({ name: 'test-app', version: '1.0.0' }, {}, { autoResize: false })
     const results: unknown[] = []
