@@ -1,6 +1,7 @@
 import { parseJson } from '#shared/security/parse-json'
 import type { H3Event } from 'h3'
 import { formatBytes } from './request-limits'
+import type { CodedText } from '#shared/errors/coded-text'
 
 /** After refusing an upload, how long the server goes on reading (and dropping) it before closing the connection. */
 export const LINGER_MS = 2000
@@ -40,14 +41,16 @@ function closeAfterAnswer(event: H3Event): void {
 
 /**
  * The 413 error for a body over `limitBytes`. The rest of the upload is not wanted: the connection is closed once the
- * answer is sent (`closeAfterAnswer`).
+ * answer is sent (`closeAfterAnswer`). `said` (a sentence, or a coded one) replaces the general one.
  */
-export function bodyTooLargeError(event: H3Event, limitBytes: number, message?: string) {
+export function bodyTooLargeError(event: H3Event, limitBytes: number, said?: string | CodedText) {
   closeAfterAnswer(event)
+  const text = typeof said === 'string' ? { message: said } : said
   return createError({
     statusCode: 413,
     statusMessage: 'Payload Too Large',
-    message: message ?? `The request body is larger than this server accepts (${formatBytes(limitBytes)}). Start a new chat or send less.`,
+    message: text?.message ?? `The request body is larger than this server accepts (${formatBytes(limitBytes)}). Start a new chat or send less.`,
+    ...(text && 'code' in text && { data: { code: text.code, params: text.params } }),
   })
 }
 
