@@ -8,6 +8,8 @@ import { serverText } from '#shared/errors/server-messages'
 import type { ServerMessageCode } from '#shared/errors/server-messages'
 import type { CodedParams, CodedText } from '#shared/errors/coded-text'
 
+export type { ServerMessageCode }
+
 export function userError(statusCode: number, statusMessage: string | undefined, code: ServerMessageCode, params: CodedParams = {}): H3Error {
   return codedError(statusCode, statusMessage, serverText(code, params))
 }

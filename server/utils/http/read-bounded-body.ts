@@ -1,7 +1,6 @@
 import { parseJson } from '#shared/security/parse-json'
 import type { H3Event } from 'h3'
 import { formatBytes } from './request-limits'
-import type { CodedText } from '#shared/errors/coded-text'
 
 /** After refusing an upload, how long the server goes on reading (and dropping) it before closing the connection. */
 export const LINGER_MS = 2000
@@ -43,7 +42,7 @@ function closeAfterAnswer(event: H3Event): void {
  * The 413 error for a body over `limitBytes`. The rest of the upload is not wanted: the connection is closed once the
  * answer is sent (`closeAfterAnswer`). `said` (a sentence, or a coded one) replaces the general one.
  */
-export function bodyTooLargeError(event: H3Event, limitBytes: number, said?: string | CodedText) {
+export function bodyTooLargeError(event: H3Event, limitBytes: number, said?: string | { message: string, code: string, params: Record<string, string | number> }) {
   closeAfterAnswer(event)
   const text = typeof said === 'string' ? { message: said } : said
   return createError({

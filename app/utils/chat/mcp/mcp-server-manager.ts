@@ -27,7 +27,6 @@ import { withTokenRenewal } from '#shared/mcp/oauth/mcp-oauth-fetch'
 import { forgetMcpSignIn, listenForSignInAnswers } from './mcp-oauth-browser'
 import type { McpServerSignIn, McpSignInStatus } from './mcp-server-sign-in'
 import type { McpServerInput, McpServerInputErrors, McpServerSetting } from './mcp-server-settings'
-import type { CodedText } from '#shared/errors/coded-text'
 import { mcpText } from '#shared/mcp/mcp-messages'
 
 /** One server as Settings shows it. */
@@ -179,8 +178,8 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
         refused.push(`${tool.mcpName} (${error instanceof Error ? error.message : String(error)})`)
       }
     }
-    const tools = refused.slice(0, 3).join('; ')
-    entry.registrationNote = refused.length === 0 ? undefined : refused.length > 3 ? mcpText('mcp.notAddedMore', { tools, more: refused.length - 3 }) : mcpText('mcp.notAdded', { tools })
+    const named = refused.slice(0, 3).join('; ')
+    entry.registrationNote = refused.length === 0 ? undefined : refused.length > 3 ? mcpText('mcp.notAddedMore', { tools: named, more: refused.length - 3 }) : mcpText('mcp.notAdded', { tools: named })
   }
 
   let listening = false
