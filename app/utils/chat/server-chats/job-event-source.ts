@@ -144,6 +144,6 @@ async function errorText(response: Response): Promise<CodedText | undefined> {
   const message = parsed.ok && parsed.value && typeof parsed.value === 'object' ? (parsed.value as { message?: unknown }).message : undefined
   if (typeof message !== 'string' || !message.trim()) return undefined
   const english = message.trim().slice(0, 500)
-  const coded = codedTextOfBody(parsed.value)
+  const coded = parsed.ok ? codedTextOfBody(parsed.value) : undefined
   return coded ? { ...coded, message: english } : uncodedText(english)
 }
