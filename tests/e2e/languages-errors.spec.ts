@@ -190,6 +190,8 @@ test.describe('errors in the user\'s language', () => {
       const page = await context.newPage()
       const violations = await watchCspViolations(page)
       await openApp(page, synced.url)
+      // the first sync request opens the server's database: seconds on a loaded machine
+      await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'synced', { timeout: 60_000 })
       await sendMessage(page, 'Hola')
       const error = page.getByTestId('sync-error')
       await expect(error).toContainText('Envío de sincronización no válido: el reloj de', { timeout: 30_000 })
