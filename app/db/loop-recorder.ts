@@ -194,7 +194,7 @@ export function createLoopRecorder(options: LoopRecorderOptions): LoopRecorder {
         patch.error = failure
       }
       if (state.notices.length) {
-        patch.notices = state.notices.map(notice => ({ kind: notice.kind, message: notice.message }))
+        patch.notices = state.notices.map(({ kind, message, code, params }) => ({ kind, message, ...(code && { code, params }) }))
         // `notice` stays the last one: rows written before `notices` existed, and Continue, read it
         patch.notice = patch.notices.at(-1)
       }

@@ -77,6 +77,9 @@ export type ToolCallStatus = 'queued' | 'awaiting-approval' | 'running' | 'done'
 /** A failure as stored on a message: the loop's own description of it (`fail` events carry the same). */
 export type StoredError = LoopFailure
 
+/** A loop notice as a row keeps it: `code` and `params` say `message` in the user's language. */
+export interface StoredNotice { kind: string, message: string, code?: string, params?: Record<string, string | number> }
+
 /** One row per message. Tool results are their own rows (role 'tool'), after the assistant row that asked. */
 export interface MessageRecord {
   id: string
@@ -110,9 +113,9 @@ export interface MessageRecord {
   startedAt?: number
   finishedAt?: number
   /** A notice about the loop shown under the message (step cap with Continue, repeated call). */
-  notice?: { kind: string, message: string }
+  notice?: StoredNotice
   /** Every notice of the turn, in order (`notice` is the last of them). */
-  notices?: { kind: string, message: string }[]
+  notices?: StoredNotice[]
   usage?: TokenUsage
   /** User rows: the files sent with it (their blobs are rows of `attachments`, linked by `messageId`). */
   attachments?: AttachmentSummary[]

@@ -11,6 +11,8 @@ export interface CodedText {
   params: CodedParams
   /** The English sentence, the template filled with `params`. */
   message: string
+  /** A coded sentence quoted as `{reason}` (a server's refusal inside the app's own sentence), said in the same language. */
+  reason?: CodedText
 }
 
 /** `template` with each `{name}` replaced by its parameter (a missing one stays as written). */
@@ -21,6 +23,22 @@ export function fillTemplate(template: string, params: CodedParams = {}): string
 /** A coded sentence from a table of English templates; the code must be one of the table's. */
 export function codedText<Code extends string>(templates: Readonly<Record<Code, string>>, code: Code, params: CodedParams = {}): CodedText {
   return { code, params, message: fillTemplate(templates[code], params) }
+}
+
+/** A coded sentence whose `{reason}` is another coded sentence, kept whole so the app says both in one language. */
+export function codedTextWithReason<Code extends string>(templates: Readonly<Record<Code, string>>, code: Code, reason: CodedText, params: CodedParams = {}): CodedText {
+  return { ...codedText(templates, code, { ...params, reason: reason.message }), reason }
+}
+
+/** Words that came without a code (an older server's English): no catalog has `codes.uncoded`, so they show as they are. */
+export function uncodedText(message: string): CodedText {
+  return { code: 'uncoded', params: {}, message }
+}
+
+/** A coded sentence as the optional fields a loop failure carries beside its English (none for uncoded words). */
+export function codeOfFailure(text: CodedText | undefined): { code?: string, params?: CodedParams, reason?: CodedText } {
+  if (!text || text.code === 'uncoded') return {}
+  return { code: text.code, params: text.params, ...(text.reason && { reason: text.reason }) }
 }
 
 /** The English of several coded sentences shown as one paragraph. */

@@ -1,3 +1,5 @@
+import type { CodedText } from './coded-text'
+
 /** What went wrong with the provider, as a user would name it. Drives the message and the Retry button. */
 export type ProviderErrorKind =
   | 'auth' // 401/403: missing or invalid key
@@ -21,6 +23,8 @@ export interface ProviderErrorOptions {
   code?: string | number
   /** Raw provider message, shown under the friendly one. */
   providerMessage?: string
+  /** `message` as a code (this app's server's refusal), for the user's language. */
+  text?: CodedText
   cause?: unknown
 }
 
@@ -33,6 +37,7 @@ export class ProviderError extends Error {
   readonly retryAfterMs?: number
   readonly code?: string | number
   readonly providerMessage?: string
+  readonly text?: CodedText
 
   constructor(message: string, options: ProviderErrorOptions) {
     super(message, { cause: options.cause })
@@ -42,6 +47,7 @@ export class ProviderError extends Error {
     this.retryAfterMs = options.retryAfterMs
     this.code = options.code
     this.providerMessage = options.providerMessage
+    this.text = options.text
   }
 
   static isInstance(value: unknown): value is ProviderError {

@@ -1,3 +1,4 @@
+import { codeOfFailure } from '../errors/coded-text'
 import { ProviderError } from '../errors/provider-error'
 import type { LoopFailure } from './loop-types'
 
@@ -14,6 +15,7 @@ export function describeLoopFailure(error: unknown): LoopFailure {
       providerMessage: providerError.providerMessage && !providerError.message.includes(providerError.providerMessage) ? providerError.providerMessage : undefined,
       retryable: true,
       retryAfterMs: providerError.retryAfterMs,
+      ...codeOfFailure(providerError.text),
     }
   }
   const message = error instanceof Error ? error.message : String(error)

@@ -6,6 +6,7 @@ import type { ChatModel } from './chat-model'
 import type { LoopEventHandler } from './loop-event'
 import type { ApproveToolCall, ToolPolicyLookup } from './tool-approval'
 import type { ConversationState } from './conversation-state'
+import type { CodedParams, CodedText } from '../errors/coded-text'
 
 /**
  * How tool calls are read from the model:
@@ -20,7 +21,8 @@ export type ToolCallMode = 'native' | 'auto' | 'text'
 export type LoopFinishReason = 'stop' | 'step-cap' | 'aborted' | 'error' | 'length'
 
 /** A short message for the user about the loop itself (step cap, repeated call, text tool calls detected). */
-export interface LoopNotice { kind: 'step-cap' | 'repeated-call' | 'text-tool-calls' | 'truncated-result', message: string }
+/** `code` and `params`: `message` as a code (shared/loop/loop-messages.ts) for the user's language. */
+export interface LoopNotice { kind: 'step-cap' | 'repeated-call' | 'text-tool-calls' | 'truncated-result', message: string, code?: string, params?: CodedParams }
 
 /** A failure of the run itself as the user sees it: plain data, so it can travel in a `fail` event. */
 export interface LoopFailure {
@@ -31,6 +33,11 @@ export interface LoopFailure {
   retryAfterMs?: number
   /** The provider's own wording, when it adds something to `message`. */
   providerMessage?: string
+  /** `message` as a code (shared/errors/coded-text.ts) for the app to show in the user's language. */
+  code?: string
+  params?: CodedParams
+  /** The coded sentence quoted as `{reason}` in it (a server's refusal), said in the same language. */
+  reason?: CodedText
 }
 
 export interface RunChatLoopOptions {

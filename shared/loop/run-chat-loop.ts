@@ -13,6 +13,7 @@ import { streamStep } from './stream-step'
 import type { StepOutcome } from './stream-step'
 import { runToolCall } from './run-tool-call'
 import { resumableReply, resumeCall } from './resume-step'
+import { loopNotice } from './loop-messages'
 
 /** Content of a 'cancelled' result for calls left unrun because the provider's stream failed. */
 const INTERRUPTED_CONTENT = 'Not run: the reply was interrupted by an error.'
@@ -77,7 +78,7 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
       onTextCall: async () => {
         if (toolCallMode !== 'auto' || textCallNoticeSent) return
         textCallNoticeSent = true
-        await notify(step, { kind: 'text-tool-calls', message: 'This model wrote its tool calls as text; Plugboard read and ran them.' })
+        await notify(step, loopNotice('text-tool-calls', 'loop.textToolCalls'))
       },
     })
 
@@ -106,7 +107,7 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
   async function afterCalls(step: number): Promise<RunChatLoopResult | undefined> {
     if (signal.aborted) return finish('aborted', step)
     if (step < maxSteps) return undefined
-    await notify(step, { kind: 'step-cap', message: `Stopped after ${maxSteps} steps. Press Continue to let the model go on.` })
+    await notify(step, loopNotice('step-cap', 'loop.stepCap', { steps: maxSteps }))
     return finish('step-cap', step)
   }
 
@@ -117,7 +118,7 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
       if (resume || !repeats.isRepeat(call)) continue
       const result = repeatedCallResult(call, repeatLimit)
       skipped.set(call.id, result)
-      await notify(step, { kind: 'repeated-call', message: `"${call.function.name}" was called ${repeatLimit} times in a row with the same arguments; Plugboard did not run it again and told the model.` })
+      await notify(step, loopNotice('repeated-call', 'loop.repeatedCall', { name: call.function.name, count: repeatLimit }))
       await events.emit({ type: 'tool-call-error', step, result })
     }
     const pending = calls.filter(call => !skipped.has(call.id))
@@ -139,7 +140,7 @@ export async function runChatLoop(options: RunChatLoopOptions): Promise<RunChatL
     for (const result of executed) {
       // A result kept from before the resume was reported then.
       if (!result.truncated || resume?.calls[result.callId]?.result) continue
-      await notify(step, { kind: 'truncated-result', message: `The result of "${result.name}" was ${result.fullContent.length} characters; the model got the first ${maxResultChars}. The whole result is kept.` })
+      await notify(step, loopNotice('truncated-result', 'loop.truncatedResult', { name: result.name, length: result.fullContent.length, max: maxResultChars }))
     }
     const byId = new Map(executed.map(result => [result.callId, result]))
     return calls.map(call => skipped.get(call.id) ?? byId.get(call.id)!)

@@ -18,7 +18,7 @@ import type { McpCallHooks } from './mcp-call-hooks'
 import { MAX_MCP_LIST_PAGES, MAX_MCP_LISTED_TOOLS, MAX_MCP_PROMPTS, MAX_MCP_RESOURCES, MCP_CALL_MAX_MS } from './mcp-limits'
 import { checkMcpPrompts } from './mcp-prompts'
 import type { McpPromptEntry } from './mcp-prompts'
-import { checkMcpTools, describeSkippedTools } from './mcp-tool-list'
+import { checkMcpTools, skippedToolsNote } from './mcp-tool-list'
 import { explainMcpError } from './mcp-error-text'
 import { McpSignInError } from './oauth/mcp-sign-in-error'
 import { createEraNegotiatingTransport, withStandardMcpHeaders } from './mcp-protocol-era'
@@ -150,7 +150,7 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     const checked = checkMcpTools(listed.slice(0, MAX_MCP_LISTED_TOOLS), options.prefix, options.takenNames?.() ?? new Set())
     if (cursor) checked.skipped.push({ name: '…', reason: `the listing went on past ${listed.length} tools and was not read further` })
     if (current !== client) return
-    update({ tools: checked.tools, skipped: checked.skipped, message: describeSkippedTools(checked.skipped) || undefined, messageText: undefined, details: undefined })
+    update({ tools: checked.tools, skipped: checked.skipped, ...skippedToolsNote(checked.skipped), details: undefined })
   }
 
   /** The prompts of a server that has them (a failure to list them leaves the tools working). */

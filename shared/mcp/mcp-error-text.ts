@@ -6,6 +6,7 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
+import { codedTextOfBody } from '../errors/coded-text'
 import type { CodedText } from '../errors/coded-text'
 import { mcpText } from './mcp-messages'
 
@@ -32,19 +33,26 @@ export function cutAtWord(text: string, max: number): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, '')}…`
 }
 
-/** The `message` of a JSON body inside an error's text (h3's error JSON from the relay), if there is one. */
-function embeddedJsonMessage(text: string): string | undefined {
+/** The JSON body inside an error's text (h3's error JSON from the relay), if there is one. */
+function embeddedJson(text: string): unknown {
   const start = text.indexOf('{')
   if (start === -1) return undefined
   try {
-    const value: unknown = JSON.parse(text.slice(start))
-    const message = value && typeof value === 'object' ? (value as { message?: unknown }).message : undefined
-    return typeof message === 'string' && message.trim() ? message.trim() : undefined
+    return JSON.parse(text.slice(start))
   }
   catch {
     return undefined
   }
 }
+
+/** The `message` of that body, if it has one. */
+function embeddedJsonMessage(body: unknown): string | undefined {
+  const message = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined
+  return typeof message === 'string' && message.trim() ? message.trim() : undefined
+}
+
+// The relay's own refusals that say more than the status does (the rest read better as the status's sentence).
+const RELAY_SAYS_MORE = /^server\.relay\.(?:needsUrl|plainUrlOnly|methods|redirect|brokeOff|tooLarge)$/
 
 function statusOf(error: unknown): number | undefined {
   if (error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0) return error.code
@@ -58,10 +66,11 @@ function isTimeout(error: unknown, text: string): boolean {
   return /\btimed out\b|\btimeout\b|\bno answer within\b/i.test(text)
 }
 
-function plainMessage(error: unknown, text: string, said: string | undefined): CodedText {
+function plainMessage(error: unknown, text: string, said: string | undefined, relayed: CodedText | undefined): CodedText {
   const status = statusOf(error)
   if (error instanceof UnauthorizedError) return mcpText('mcp.signInNeeded')
   if (/NUXT_MCP_ALLOWED_HOSTS/.test(said ?? text)) return mcpText('mcp.relayNotAllowed')
+  if (relayed && RELAY_SAYS_MORE.test(relayed.code)) return relayed
   if (status === 401 || status === 403) return mcpText('mcp.tokenRefused', { status })
   if (status === 404) return mcpText('mcp.notFound')
   if (status === 405 || status === 406 || status === 415) return mcpText('mcp.notMcp', { status })
@@ -79,8 +88,9 @@ function plainMessage(error: unknown, text: string, said: string | undefined): C
 export function explainMcpError(error: unknown): McpErrorText {
   const text = (error instanceof Error ? error.message : String(error)).trim()
   const status = statusOf(error)
-  const said = embeddedJsonMessage(text)
+  const body = embeddedJson(text)
+  const said = embeddedJsonMessage(body)
   const details = cutAtWord(`${status !== undefined && !text.includes(String(status)) ? `HTTP ${status}: ` : ''}${text}`, MAX_DETAILS_CHARS)
-  const plain = plainMessage(error, text, said)
+  const plain = plainMessage(error, text, said, codedTextOfBody(body))
   return { message: plain.message, details, text: plain }
 }

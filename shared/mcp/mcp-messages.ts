@@ -23,6 +23,11 @@ export const MCP_MESSAGES = {
   'mcp.gaveUp': 'Gave up after {attempts} attempts to reconnect.',
   'mcp.dropped': 'The connection dropped; trying again.',
   'mcp.toolListFailed': 'Could not read the new tool list.',
+  'mcp.toolSkipped': '1 tool skipped: {named}.',
+  'mcp.toolsSkipped': '{count} tools skipped: {named}.',
+  'mcp.toolsSkippedMore': '{count} tools skipped: {named}; and {more} more.',
+  'mcp.notAdded': 'Not added: {tools}.',
+  'mcp.notAddedMore': 'Not added: {tools} and {more} more.',
 } as const
 
 export type McpMessageCode = keyof typeof MCP_MESSAGES

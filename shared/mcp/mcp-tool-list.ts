@@ -4,6 +4,8 @@ import { MAX_MCP_DESCRIPTION_CHARS, MAX_MCP_SCHEMA_CHARS, MAX_MCP_SCHEMA_DEPTH, 
 import { mcpToolName } from './mcp-tool-name'
 import { readMcpAppToolUi } from './apps/mcp-app-tool-ui'
 import type { McpAppToolUi } from './apps/mcp-app-tool-ui'
+import type { CodedText } from '../errors/coded-text'
+import { mcpText } from './mcp-messages'
 
 /** One MCP tool, checked, as a registry will hold it. */
 export interface McpToolEntry {
@@ -101,9 +103,21 @@ export function checkMcpTools(listed: readonly unknown[], prefix: string, taken:
   return { tools, skipped }
 }
 
+/** One coded line for the user about skipped tools (the first few named), or undefined when none was skipped. */
+export function skippedToolsText(skipped: readonly SkippedMcpTool[]): CodedText | undefined {
+  if (skipped.length === 0) return undefined
+  const named = skipped.slice(0, 3).map(item => `${item.name} (${item.reason})`).join('; ')
+  if (skipped.length > 3) return mcpText('mcp.toolsSkippedMore', { count: skipped.length, named, more: skipped.length - 3 })
+  return skipped.length === 1 ? mcpText('mcp.toolSkipped', { named }) : mcpText('mcp.toolsSkipped', { count: skipped.length, named })
+}
+
+/** The skipped tools' line as a connection's status message (`message` and its coded `messageText`), or none. */
+export function skippedToolsNote(skipped: readonly SkippedMcpTool[]): { message: string | undefined, messageText: CodedText[] | undefined } {
+  const text = skippedToolsText(skipped)
+  return { message: text?.message, messageText: text && [text] }
+}
+
 /** One line for the user about skipped tools (the first few named), or '' when none was skipped. */
 export function describeSkippedTools(skipped: readonly SkippedMcpTool[]): string {
-  if (skipped.length === 0) return ''
-  const named = skipped.slice(0, 3).map(item => `${item.name} (${item.reason})`).join('; ')
-  return `${skipped.length} tool${skipped.length === 1 ? '' : 's'} skipped: ${named}${skipped.length > 3 ? `; and ${skipped.length - 3} more` : ''}.`
+  return skippedToolsText(skipped)?.message ?? ''
 }

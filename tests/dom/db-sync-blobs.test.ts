@@ -27,7 +27,7 @@ function fakeServer(options: { maxBlobBytes?: number, down?: boolean } = {}) {
     const id = decodeURIComponent(parsed.pathname.split('/').at(-1)!)
     if (init?.method === 'PUT') {
       const data = await (init.body as Blob).arrayBuffer()
-      if (data.byteLength > (options.maxBlobBytes ?? Infinity)) return answer(413, { message: 'A synced file is at most 1 MB: this one stays on this device.' })
+      if (data.byteLength > (options.maxBlobBytes ?? Infinity)) return answer(413, { message: 'A synced file is at most 1 MB: this one stays on this device.', data: { code: 'server.sync.fileTooLarge', params: { megabytes: 1 } } })
       files.set(id, { messageId: parsed.searchParams.get('message')!, data })
       return answer(200, { stored: true })
     }
@@ -118,7 +118,7 @@ describe('files of synced messages', () => {
     const [laptop, phone] = [device('laptop'), device('phone')]
     const { message } = await writeWithFiles(laptop, [draft('small', 'small.png', 100), draft('huge', 'huge.png', 400)])
     await sync(laptop, server)
-    expect(syncBlobIssues.value).toEqual([{ id: 'huge', name: 'huge.png', message: 'A synced file is at most 1 MB: this one stays on this device.' }])
+    expect(syncBlobIssues.value).toEqual([{ id: 'huge', name: 'huge.png', message: 'A synced file is at most 1 MB: this one stays on this device.', text: { code: 'server.sync.fileTooLarge', params: { megabytes: 1 }, message: 'A synced file is at most 1 MB: this one stays on this device.' } }])
     await sync(phone, server)
     expect(await phone.messages.get(message.id)).toEqual(expect.objectContaining({ content: 'Look at these' }))
     expect(await phone.attachments.where('messageId').equals(message.id).primaryKeys()).toEqual(['small'])

@@ -2,7 +2,7 @@
 // user reads them in German (the English stays in the answer for logs, the model and older clients).
 import { expect, test } from '@playwright/test'
 import type { Browser } from '@playwright/test'
-import { openApp, watchCspViolations } from './helpers'
+import { FAKE_URL, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle, watchCspViolations } from './helpers'
 import { freePort, startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { addVirtualDevice } from './support/virtual-passkeys'
@@ -127,6 +127,83 @@ test.describe('errors in the user\'s language', () => {
     finally {
       await context.close()
       await guarded.stop()
+    }
+  })
+
+  test('a workflow that is gone says so in German in the Workflows panel', async ({ browser }) => {
+    test.setTimeout(90_000)
+    const { context, page, violations } = await openGerman(browser, app.url)
+    // the first workflow request opens the embedded database: seconds on a loaded machine
+    const created = await page.evaluate(async () => {
+      const response = await fetch('/api/workflows', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bericht', model: 'fake/tools', firstMessage: 'Hallo' }) })
+      return await response.json() as { id: string }
+    })
+    await page.getByTestId('workflows-open').click()
+    const panel = page.getByTestId('workflows-panel')
+    await expect(panel.getByTestId('workflow-item')).toHaveCount(1)
+    // removed behind the panel's back (another tab): Run meets the server's 404
+    expect(await page.evaluate(async id => (await fetch(`/api/workflows/${id}`, { method: 'DELETE' })).status, created.id)).toBe(200)
+    await panel.getByTestId('workflow-run-Bericht').click()
+    await expect(panel.getByTestId('workflows-error')).toHaveText('Diesen Workflow gibt es nicht.')
+    expect(violations).toEqual([])
+    await context.close()
+  })
+
+  test('a session past its cap on server-run replies reads the failed reply in German', async ({ browser }) => {
+    test.setTimeout(120_000)
+    const capped = await startApp({ NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key', NUXT_OPENROUTER_BASE_URL: `${FAKE_URL}/api/v1`, NUXT_PUBLIC_DEFAULT_MODEL: 'fake/fetch-page', NUXT_JOB_MAX_ACTIVE_PER_SESSION: '2' })
+    const context = await browser.newContext({ locale: 'de-DE' })
+    try {
+      const page = await context.newPage()
+      await openAppWith(page, { provider: openRouterProvider('fake/fetch-page'), runOnServer: true, toolStates: { fetch_web_page: true } }, capped.url)
+      // two chats that wait for an approval nobody gives fill the cap
+      const statuses = await page.evaluate(async () => Promise.all(['held-1', 'held-2'].map(async threadId => (await fetch('/api/chats', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ threadId, model: 'fake/fetch-page', messages: [{ role: 'user', content: 'Read http://127.0.0.1:9/nothing' }], serverTools: ['fetch_web_page'], toolPolicies: { fetch_web_page: 'ask' } }),
+      })).status)))
+      expect(statuses).toEqual([201, 201])
+      await sendMessage(page, 'Lies http://127.0.0.1:9/mehr')
+      await waitForIdle(page)
+      const error = page.getByTestId('message-error').last()
+      await expect(error).toContainText('Sie haben schon 2 Antworten, die auf dem Server laufen oder warten')
+      await expect(error).not.toContainText('You already have')
+      await page.setViewportSize({ width: 1280, height: 800 })
+      await page.screenshot({ path: test.info().outputPath('job-cap-de.png') })
+    }
+    finally {
+      await context.close()
+      await capped.stop()
+    }
+  })
+
+  test('a sync push the server refuses is explained in Spanish under the chat list', async ({ browser }) => {
+    test.setTimeout(120_000)
+    const synced = await startApp({ NUXT_SYNC: 'on' })
+    const context = await browser.newContext({ locale: 'es-ES' })
+    try {
+      // this device's clock is an hour ahead: the server refuses its changes, which would win every later write
+      await context.addInitScript(() => {
+        const realNow = Date.now.bind(Date)
+        Date.now = () => realNow() + 3_600_000
+      })
+      const page = await context.newPage()
+      const violations = await watchCspViolations(page)
+      await openApp(page, synced.url)
+      // the first sync request opens the server's database: seconds on a loaded machine
+      await expect(page.getByTestId('sync-status')).toHaveAttribute('data-state', 'synced', { timeout: 60_000 })
+      await sendMessage(page, 'Hola')
+      const error = page.getByTestId('sync-error')
+      await expect(error).toContainText('Envío de sincronización no válido: el reloj de', { timeout: 30_000 })
+      await expect(error).toContainText('va más de 5 minutos por delante del servidor. Revisa la fecha y la hora de este dispositivo.')
+      await expect(error).not.toContainText('Not a valid sync push')
+      await page.setViewportSize({ width: 1280, height: 800 })
+      await page.screenshot({ path: test.info().outputPath('sync-refused-es.png') })
+      expect(violations).toEqual([])
+    }
+    finally {
+      await context.close()
+      await synced.stop()
     }
   })
 })

@@ -203,7 +203,7 @@ describe('a stream whose job record disappears', () => {
       await redis.flushall()
       let text = ''
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value)
-      expect(lastFrame(text)).toEqual({ id: 2, event: { type: 'fail', steps: 0, error: { kind: 'server', message: expect.stringMatching(/no longer has this reply.*Press Retry\./), retryable: true } } })
+      expect(lastFrame(text)).toEqual({ id: 2, event: { type: 'fail', steps: 0, error: { kind: 'server', message: expect.stringMatching(/no longer has this reply.*Press Retry\./), code: 'server.job.vanished', params: {}, retryable: true } } })
     }
     finally {
       await events.close()

@@ -6,7 +6,9 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { codedTextOfBody, fillTemplate } from '#shared/errors/coded-text'
+import { APP_MESSAGES } from '#shared/errors/app-messages'
 import { SERVER_MESSAGES } from '#shared/errors/server-messages'
+import { LOOP_MESSAGES } from '#shared/loop/loop-messages'
 import { explainMcpError } from '#shared/mcp/mcp-error-text'
 import { MCP_MESSAGES } from '#shared/mcp/mcp-messages'
 import { passkeyRefusal } from '~~/server/utils/accounts/passkey-refusal'
@@ -16,7 +18,7 @@ import { passkeyErrorMessage } from '~/utils/chat/provider/passkey-errors'
 import { ShareLinkError } from '~/utils/chat/share/share-links-api'
 
 type Catalog = { [key: string]: string | Catalog }
-const TEMPLATES: Record<string, string> = { ...MCP_MESSAGES, ...SERVER_MESSAGES }
+const TEMPLATES: Record<string, string> = { ...MCP_MESSAGES, ...SERVER_MESSAGES, ...APP_MESSAGES, ...LOOP_MESSAGES }
 const LANGUAGES = ['en', 'de', 'es'] as const
 
 function codesOf(code: string): Record<string, string> {
@@ -62,7 +64,7 @@ describe('coded messages', () => {
   it('the translations are translations, not English copies', () => {
     for (const language of ['de', 'es'] as const) {
       const codes = codesOf(language)
-      const copied = Object.entries(TEMPLATES).filter(([code, template]) => template !== '{reason}' && codes[code] === template).map(([code]) => code)
+      const copied = Object.entries(TEMPLATES).filter(([code, template]) => !/^\{\w+\}$/.test(template) && codes[code] === template).map(([code]) => code)
       expect(copied, language).toEqual([])
     }
   })

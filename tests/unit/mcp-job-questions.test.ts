@@ -61,7 +61,7 @@ describe('MCP questions in server-run chats', () => {
     expect(question.type === 'mcp-question' && question.request.mode === 'form' && question.request.form.initial.age).toBe('30')
 
     expect(answerJobQuestion(job.jobId, { callId: 'call-1', action: 'accept', content: { name: 'Ada', age: 'thirty' } }))
-      .toEqual({ ok: false, reason: 'invalid', message: 'The answer does not fit the form: "Age" has a value of the wrong type' })
+      .toMatchObject({ ok: false, reason: 'invalid', message: 'The answer does not fit the form: "Age" has a value of the wrong type', text: { code: 'server.job.answerMismatch', params: { reason: '"Age" has a value of the wrong type' } } })
     expect(answerJobQuestion(job.jobId, { callId: 'call-1', action: 'accept', content: { name: 'Ada', admin: true } })).toMatchObject({ ok: false, reason: 'invalid' })
     expect(answerJobQuestion(job.jobId, { callId: 'call-1', action: 'accept', content: { email: 'not-an-email' } })).toMatchObject({ ok: false, reason: 'invalid' })
     expect(answerJobQuestion(job.jobId, { callId: 'call-1', action: 'accept', content: { name: 'Ada', color: 'purple' } })).toMatchObject({ ok: false, reason: 'invalid' })

@@ -120,7 +120,7 @@ describe('a reply on the user\'s own key', () => {
     const after = await interruptIfOrphaned(store, job, 30_000)
     expect(after).toMatchObject({ status: 'interrupted', error: MEMORY_KEY_INTERRUPTION })
     const events = (await store.readEvents<LoopEvent>(job.id, 0)).map(item => item.event)
-    expect(events).toEqual([{ type: 'fail', steps: 0, error: { kind: 'server', message: `${MEMORY_KEY_INTERRUPTION} Press Retry.`, retryable: true } }])
+    expect(events).toEqual([{ type: 'fail', steps: 0, error: { kind: 'server', message: `${MEMORY_KEY_INTERRUPTION} Press Retry.`, code: 'server.job.keyLost', params: {}, retryable: true } }])
     // A job on the server's key is another instance's to take over: left alone.
     const serverKey = (await store.updateJob((await createChatJob(store, spec('t-server'))).id, { status: 'running', heartbeatAt: 0 }))!
     expect((await interruptIfOrphaned(store, serverKey, 1)).status).toBe('running')

@@ -163,7 +163,7 @@ describe('runChatLoop: step cap', () => {
     expect(model.requests).toHaveLength(3)
     expect(handler).toHaveBeenCalledTimes(3)
     expect(result.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c3', name: 'count', content: 'result 3' })
-    expect(notices).toEqual([{ kind: 'step-cap', message: 'Stopped after 3 steps. Press Continue to let the model go on.' }])
+    expect(notices).toEqual([{ kind: 'step-cap', message: 'Stopped after 3 steps. Press Continue to let the model go on.', code: 'loop.stepCap', params: { steps: 3 } }])
   })
 
   it('caps at 10 steps by default', async () => {

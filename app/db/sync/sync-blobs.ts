@@ -3,12 +3,16 @@ import type { SyncChange } from '#shared/sync/sync-record'
 import type { PlugboardDatabase } from '../database'
 import type { AttachmentRecord, AttachmentSummary } from '../types'
 import { retryDelayMs } from './wanted-files'
+import { appText, appTextWithReason, refusalText } from '#shared/errors/app-messages'
+import type { CodedText } from '#shared/errors/coded-text'
 
 /** A file that did not sync, and why: the device state lists them (the message itself synced). */
 export interface SyncBlobIssue {
   id: string
   name: string
   message: string
+  /** `message` as a code, for the user's language. */
+  text?: CodedText
 }
 
 /** The files of this page's sync that stayed behind, newest last (bounded: the latest few are what matters). */
@@ -25,9 +29,22 @@ export function attachmentsOfChange(change: SyncChange): AttachmentSummary[] {
   return (change.body.attachments as AttachmentSummary[]).filter(each => typeof each?.id === 'string')
 }
 
-async function refusalOf(response: Response): Promise<string> {
-  const body = await response.json().catch(() => undefined) as { message?: string } | undefined
-  return body?.message || `The server answered ${response.status}.`
+/** A file request the server failed (5xx): worth trying again later. */
+export class SyncServerError extends Error {
+  readonly text: CodedText
+  constructor(readonly status: number) {
+    const text = appText('app.serverAnswered', { status })
+    super(text.message)
+    this.text = text
+  }
+}
+
+async function refusalOf(response: Response): Promise<CodedText> {
+  return refusalText(await response.json().catch(() => undefined), response.status)
+}
+
+function blobIssue(summary: AttachmentSummary, text: CodedText): SyncBlobIssue {
+  return { id: summary.id, name: summary.name, message: text.message, text }
 }
 
 /**
@@ -44,8 +61,8 @@ export async function uploadBlobsOf(db: PlugboardDatabase, changes: readonly Syn
       const query = new URLSearchParams({ message: change.id, mime: record.mime || 'application/octet-stream' })
       const response = await request(`/api/sync/blobs/${encodeURIComponent(summary.id)}?${query}`, { method: 'PUT', credentials: 'same-origin', body: record.blob })
       if (response.ok) uploaded.add(summary.id)
-      else if (response.status >= 500) throw new Error(`The server answered ${response.status}.`)
-      else reportBlobIssue({ id: summary.id, name: summary.name, message: await refusalOf(response) })
+      else if (response.status >= 500) throw new SyncServerError(response.status)
+      else reportBlobIssue(blobIssue(summary, await refusalOf(response)))
     }
   }
 }
@@ -94,8 +111,8 @@ export async function fetchBlobs(db: PlugboardDatabase, wanted: readonly WantedB
       try {
         const response = await request(`/api/sync/blobs/${encodeURIComponent(summary.id)}`, { credentials: 'same-origin' })
         if (!response.ok) {
-          if (response.status >= 500) throw new Error(`The server answered ${response.status}.`)
-          reportBlobIssue({ id: summary.id, name: summary.name, message: `Not on the server: ${await refusalOf(response)}` })
+          if (response.status >= 500) throw new SyncServerError(response.status)
+          reportBlobIssue(blobIssue(summary, appTextWithReason('app.sync.notOnServer', await refusalOf(response))))
           continue
         }
         const blob = new Blob([await response.arrayBuffer()], { type: summary.mime })

@@ -8,7 +8,7 @@ export type Translate = (key: string, values?: Record<string, unknown>) => strin
 
 export function sayCodedText(t: Translate, text: CodedText): string {
   const key = `codes.${text.code}`
-  const said = t(key, text.params)
+  const said = t(key, text.reason ? { ...text.params, reason: sayCodedText(t, text.reason) } : text.params)
   return said === key ? text.message : said
 }
 

@@ -11,6 +11,8 @@ import { dueWanted, loadWantedFiles, mergeWanted, saveWantedFiles } from '~/db/s
 import type { AttachmentRecord } from '~/db/types'
 import { deviceClock, setSyncRecording, syncRecording } from '~/db/sync/sync-outbox'
 import { syncStatus } from './sync-status'
+import { appText, appTextWithReason, refusalText } from '#shared/errors/app-messages'
+import type { CodedText } from '#shared/errors/coded-text'
 
 export interface SyncEngineOptions {
   /** @default getDatabase() */
@@ -26,8 +28,8 @@ export interface SyncEngineOptions {
 }
 
 class SyncRequestError extends Error {
-  constructor(message: string, readonly status: number) {
-    super(message)
+  constructor(readonly text: CodedText, readonly status: number) {
+    super(text.message)
   }
 }
 
@@ -45,8 +47,8 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
   let timer: ReturnType<typeof setTimeout> | undefined
   let failures = 0
   let pending = 0
-  let refused: string | undefined
-  let lastFailure = ''
+  let refused: CodedText | undefined
+  let lastFailure: CodedText | undefined
   let events: EventSource | undefined
   // Files go up once per page, and the files of pulled messages are fetched until they arrive: the list is kept in
   // the database, so a reload retries them too (at once: a new page does not wait out the old page's pause).
@@ -61,8 +63,7 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
   async function call<T>(path: string, init?: RequestInit): Promise<T> {
     const response = await request(path, { credentials: 'same-origin', ...init, headers: { 'content-type': 'application/json', ...init?.headers } })
     if (!response.ok) {
-      const body = await response.json().catch(() => undefined) as { message?: string } | undefined
-      throw new SyncRequestError(body?.message || `The server answered ${response.status}.`, response.status)
+      throw new SyncRequestError(refusalText(await response.json().catch(() => undefined), response.status), response.status)
     }
     return await response.json() as T
   }
@@ -124,9 +125,9 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
 
   function show(): void {
     if (stopped || !started) return
-    if (refused) syncStatus.value = { state: 'error', pending, message: refused }
+    if (refused) syncStatus.value = { state: 'error', pending, message: refused.message, text: refused }
     else if (running) syncStatus.value = { state: 'syncing', pending }
-    else if (failures > 0) syncStatus.value = globalThis.navigator?.onLine === false ? { state: 'offline', pending } : { state: 'error', pending, message: lastFailure }
+    else if (failures > 0) syncStatus.value = globalThis.navigator?.onLine === false ? { state: 'offline', pending } : { state: 'error', pending, message: lastFailure?.message ?? '', text: lastFailure }
     else syncStatus.value = pending > 0 ? { state: 'pending', pending } : { state: 'synced' }
   }
 
@@ -142,11 +143,13 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
       () => { failures = 0 },
       (error: unknown) => {
         if (error instanceof SyncRequestError && [400, 401, 403, 404, 413, 429].includes(error.status)) {
-          refused = error.message
+          refused = error.text
           return
         }
         failures += 1
-        lastFailure = `Could not reach the server (${(error as Error).message}); retrying.`
+        // a failed request's own words (coded when the server coded them) go inside the sentence
+        const reason = (error as { text?: CodedText }).text
+        lastFailure = reason ? appTextWithReason('app.sync.unreachable', reason) : appText('app.sync.unreachable', { reason: (error as Error).message })
         timer = setTimeout(run, Math.min(maxRetryMs, 500 * 2 ** Math.min(failures, 8)))
       },
     ).finally(() => {
@@ -216,7 +219,7 @@ export function startSyncEngine(options: SyncEngineOptions = {}) {
   }
 
   void begin().catch((error: unknown) => {
-    refused = `Sync could not start: ${(error as Error).message}`
+    refused = appText('app.sync.couldNotStart', { reason: (error as Error).message })
     started = true
     show()
   })

@@ -1,4 +1,5 @@
 import { shallowRef } from 'vue'
+import type { CodedText } from '#shared/errors/coded-text'
 
 /** What the sidebar shows about this device's sync. */
 export type SyncStatus =
@@ -8,7 +9,8 @@ export type SyncStatus =
   | { state: 'synced' }
   | { state: 'pending', pending: number }
   | { state: 'offline', pending: number }
-  | { state: 'error', pending: number, message: string }
+  /** `message` is the English; `text` the same as a code, when it has one, for the user's language. */
+  | { state: 'error', pending: number, message: string, text?: CodedText }
 
 /** The page's one sync status (the app is client-only: no request shares this module). */
 export const syncStatus = shallowRef<SyncStatus>({ state: 'starting' })

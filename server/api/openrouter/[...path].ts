@@ -12,6 +12,7 @@ import {
 } from '../../utils/openrouter-proxy'
 import { applyOpenRouterPolicy, filterModelList, OpenRouterPolicyError, readOpenRouterPolicy } from '../../utils/openrouter-policy'
 import { relayUpstreamStream } from '../../utils/openrouter-relay'
+import { userError } from '../../utils/errors/user-error'
 
 /**
  * /api/openrouter/chat/completions (POST) and /api/openrouter/models (GET): OpenRouter with the server's key
@@ -28,7 +29,7 @@ export default defineEventHandler(async (event) => {
 
   const config = useRuntimeConfig(event)
   const apiKey = String(config.openrouterApiKey ?? '').trim()
-  if (!apiKey) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
+  if (!apiKey) throw userError(503, OPENROUTER_NO_KEY_MESSAGE, 'server.noOpenRouterKey')
   const policy = readOpenRouterPolicy(config)
 
   let body: string | undefined

@@ -4,6 +4,7 @@ import type { SyncPullResult } from '#shared/sync/sync-protocol'
 import { requireOwner } from '../../utils/accounts/request-owner'
 import { requireSync } from '../../utils/sync/require-sync'
 import { useSyncStore } from '../../utils/sync/use-sync'
+import { userError } from '../../utils/errors/user-error'
 
 const querySchema = z.object({
   cursor: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
@@ -15,6 +16,6 @@ export default defineEventHandler(async (event): Promise<SyncPullResult> => {
   requireSync()
   const { ownerId } = await requireOwner(event)
   const query = querySchema.safeParse(getQuery(event))
-  if (!query.success) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `cursor and limit are whole numbers (limit at most ${MAX_CHANGES_PER_PULL}).` })
+  if (!query.success) throw userError(400, 'Bad Request', 'server.sync.pullQuery', { max: MAX_CHANGES_PER_PULL })
   return useSyncStore().pull(ownerId, query.data.cursor, query.data.limit)
 })

@@ -8,6 +8,7 @@ import { requireSync } from '../../utils/sync/require-sync'
 import { SyncQuotaError } from '../../utils/sync/sync-quota-error'
 import { useSyncNotifier, useSyncStore } from '../../utils/sync/use-sync'
 import { useSyncBlobStore } from '../../utils/sync/use-sync-blobs'
+import { codedError, userError } from '../../utils/errors/user-error'
 
 /**
  * POST /api/sync/push `{ changes }`: stores the owner's changes that win over what the server holds (a change sent
@@ -20,12 +21,12 @@ export default defineEventHandler(async (event): Promise<SyncPushResult> => {
   const parsed = syncPushSchema.safeParse(await readBoundedJson(event, MAX_PUSH_BYTES))
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Not a valid sync push: ${issue?.path.join('.') || 'body'}: ${issue?.message}` })
+    throw userError(400, 'Bad Request', 'server.sync.invalidPush', { path: issue?.path.join('.') || 'body', reason: String(issue?.message) })
   }
   // A clock far in the future would win every later write of the owner's other devices.
   const latest = Date.now() + DEFAULT_MAX_DRIFT_MS
   const ahead = parsed.data.changes.find(change => decodeHlc(change.hlc)!.wallMs > latest)
-  if (ahead) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Not a valid sync push: the clock of ${ahead.kind} ${ahead.id} is ahead of the server's by more than ${DEFAULT_MAX_DRIFT_MS / 60_000} minutes. Check this device's date and time.` })
+  if (ahead) throw userError(400, 'Bad Request', 'server.sync.clockAhead', { kind: ahead.kind, id: ahead.id, minutes: DEFAULT_MAX_DRIFT_MS / 60_000 })
   try {
     const outcome = await useSyncStore().push(ownerId, parsed.data.changes)
     // A deleted message (a removed branch or chat) takes its files with it; a message tombstone always wins.
@@ -37,6 +38,6 @@ export default defineEventHandler(async (event): Promise<SyncPushResult> => {
   }
   catch (error) {
     if (!(error instanceof SyncQuotaError)) throw error
-    throw createError({ statusCode: error.limit === 'bytes' ? 413 : 429, statusMessage: error.limit === 'bytes' ? 'Payload Too Large' : 'Too Many Requests', message: error.message })
+    throw codedError(error.limit === 'bytes' ? 413 : 429, error.limit === 'bytes' ? 'Payload Too Large' : 'Too Many Requests', error.text)
   }
 })

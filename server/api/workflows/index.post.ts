@@ -6,6 +6,7 @@ import { useWorkflowStore } from '../../utils/workflows/use-workflow-store'
 import { invalidWorkflow } from '../../utils/workflows/workflow-access'
 import { MAX_WORKFLOWS_PER_SESSION, workflowInputSchema } from '../../utils/workflows/workflow-types'
 import type { Workflow } from '../../utils/workflows/workflow-types'
+import { userError } from '../../utils/errors/user-error'
 
 /** POST /api/workflows `{ name, systemPrompt, model, tools, firstMessage? }`: saves a workflow for this session (201). */
 export default defineEventHandler(async (event) => {
@@ -15,7 +16,7 @@ export default defineEventHandler(async (event) => {
   const now = Date.now()
   const workflow: Workflow = { ...parsed.data, id: randomUUID(), sessionId, createdAt: now, updatedAt: now }
   if (!(await useWorkflowStore().create(workflow, MAX_WORKFLOWS_PER_SESSION))) {
-    throw createError({ statusCode: 409, statusMessage: 'Conflict', message: `You have ${MAX_WORKFLOWS_PER_SESSION} workflows already: delete one first.` })
+    throw userError(409, 'Conflict', 'server.workflow.tooMany', { max: MAX_WORKFLOWS_PER_SESSION })
   }
   setResponseStatus(event, 201)
   return workflow

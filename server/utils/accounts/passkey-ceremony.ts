@@ -22,7 +22,7 @@ const ATTEMPT_KEY = 'plugboardPasskeyAttempt'
 
 /** 404 when accounts are off: the account routes do not exist then. */
 export function requireAccountsOn(event: H3Event): void {
-  if (!accountsOn(event)) throw createError({ statusCode: 404, statusMessage: 'Not Found', message: 'Accounts are off on this server (NUXT_ACCOUNTS).' })
+  if (!accountsOn(event)) throw userError(404, 'Not Found', 'server.account.off')
 }
 
 /**

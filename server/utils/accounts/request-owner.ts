@@ -3,6 +3,8 @@ import { readBrowserSession } from '../security/browser-session'
 import type { BrowserSession } from '../security/browser-session'
 import { accountsOn } from './accounts-mode'
 import { useAccountStore } from './use-account-store'
+import { userError } from '../errors/user-error'
+import type { ServerMessageCode } from '../errors/user-error'
 
 /** Who a request acts for: the one id every owned record (workflows, jobs, slots, rate limits) is keyed by. */
 export interface RequestOwner {
@@ -14,8 +16,8 @@ export interface RequestOwner {
 
 const OWNER_KEY = 'plugboardOwner'
 
-function unauthorized(message: string): Error {
-  return createError({ statusCode: 401, statusMessage: 'Unauthorized', message })
+function unauthorized(code: ServerMessageCode): Error {
+  return userError(401, 'Unauthorized', code)
 }
 
 /**
@@ -33,14 +35,14 @@ export async function requireOwner(event: H3Event): Promise<RequestOwner> {
 
 async function resolveOwner(event: H3Event, session: BrowserSession | undefined): Promise<RequestOwner> {
   if (!accountsOn(event)) {
-    if (!session) throw unauthorized('No session. Reload the app.')
+    if (!session) throw unauthorized('server.account.noSession')
     return { ownerId: session.id, accountId: null, role: null }
   }
-  if (!session?.accountId) throw unauthorized('Sign in with your passkey to use this server: it has accounts.')
+  if (!session?.accountId) throw unauthorized('server.account.signInNeeded')
   const store = await useAccountStore().catch((error: unknown) => {
-    throw createError({ statusCode: 503, statusMessage: 'Service Unavailable', message: `The server's database is not available: ${error instanceof Error ? error.message : String(error)}` })
+    throw userError(503, 'Service Unavailable', 'server.databaseNotAvailable', { reason: error instanceof Error ? error.message : String(error) })
   })
   const account = await store.getAccount(session.accountId)
-  if (!account) throw unauthorized('This account no longer exists on this server. Sign in with another one.')
+  if (!account) throw unauthorized('server.account.goneSignInAgain')
   return { ownerId: account.id, accountId: account.id, role: account.role }
 }

@@ -40,14 +40,16 @@ function closeAfterAnswer(event: H3Event): void {
 
 /**
  * The 413 error for a body over `limitBytes`. The rest of the upload is not wanted: the connection is closed once the
- * answer is sent (`closeAfterAnswer`).
+ * answer is sent (`closeAfterAnswer`). `said` (a sentence, or a coded one) replaces the general one.
  */
-export function bodyTooLargeError(event: H3Event, limitBytes: number, message?: string) {
+export function bodyTooLargeError(event: H3Event, limitBytes: number, said?: string | { message: string, code: string, params: Record<string, string | number> }) {
   closeAfterAnswer(event)
+  const text = typeof said === 'string' ? { message: said } : said
   return createError({
     statusCode: 413,
     statusMessage: 'Payload Too Large',
-    message: message ?? `The request body is larger than this server accepts (${formatBytes(limitBytes)}). Start a new chat or send less.`,
+    message: text?.message ?? `The request body is larger than this server accepts (${formatBytes(limitBytes)}). Start a new chat or send less.`,
+    ...(text && 'code' in text && { data: { code: text.code, params: text.params } }),
   })
 }
 

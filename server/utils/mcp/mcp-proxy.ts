@@ -13,6 +13,9 @@ import { readBoundedBody } from '../http/read-bounded-body'
 import { TOOL_BODY_LIMIT_BYTES } from '../http/request-limits'
 import { relayMcpStream } from './mcp-proxy-relay'
 import { sendPinnedRequest } from './mcp-upstream-request'
+import type { CodedParams } from '#shared/errors/coded-text'
+import type { ServerMessageCode } from '#shared/errors/server-messages'
+import { userError } from '../errors/user-error'
 
 export interface McpProxyOptions {
   /** NUXT_MCP_ALLOWED_HOSTS: `host` or `host:port` entries, comma-separated. Empty turns the relay off. */
@@ -33,24 +36,24 @@ const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'authorization', 'm
 const RELAYED_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'www-authenticate']
 const METHODS = new Set(['GET', 'POST', 'DELETE'])
 
-function refuse(statusCode: number, message: string): never {
-  throw createError({ statusCode, statusMessage: statusCode === 403 ? 'Forbidden' : 'Bad Gateway', message })
+function refuse(statusCode: number, code: ServerMessageCode, params: CodedParams = {}): never {
+  throw userError(statusCode, statusCode === 403 ? 'Forbidden' : 'Bad Gateway', code, params)
 }
 
 /** The target URL of a relay request (`?url=`), checked: absolute http(s), no credentials, on the allow-list. */
 export function checkMcpTarget(target: unknown, allowedHosts: readonly string[]): URL {
-  if (allowedHosts.length === 0) refuse(403, 'This server relays no MCP servers: its operator has not set NUXT_MCP_ALLOWED_HOSTS.')
+  if (allowedHosts.length === 0) refuse(403, 'server.relay.off')
   let url: URL
   try {
     url = new URL(String(target ?? ''))
   }
   catch {
-    throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: 'The relay needs ?url= with the MCP server\'s absolute http(s) URL.' })
+    throw userError(400, 'Bad Request', 'server.relay.needsUrl')
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
-    throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: 'Only http(s) MCP servers without a user name or password in the URL are relayed.' })
+    throw userError(400, 'Bad Request', 'server.relay.plainUrlOnly')
   }
-  if (!isAllowedHost(url, allowedHosts)) refuse(403, `${url.host} is not among the MCP servers this server relays (NUXT_MCP_ALLOWED_HOSTS).`)
+  if (!isAllowedHost(url, allowedHosts)) refuse(403, 'server.relay.hostNotAllowed', { host: url.host })
   return url
 }
 
@@ -59,7 +62,7 @@ export async function relayMcpRequest(event: H3Event, options: McpProxyOptions):
   const { idleTimeoutMs = 60_000, maxResponseBytes = 4 * 1024 * 1024, maxStreamBytes = 64 * 1024 * 1024 } = options
   const allowedHosts = parseAllowedHosts(options.allowedHosts)
   const url = checkMcpTarget(getQuery(event).url, allowedHosts)
-  if (!METHODS.has(event.method)) throw createError({ statusCode: 405, statusMessage: 'Method Not Allowed', message: 'MCP uses GET, POST and DELETE.' })
+  if (!METHODS.has(event.method)) throw userError(405, 'Method Not Allowed', 'server.relay.methods')
   const body = event.method === 'POST' ? await readBoundedBody(event, TOOL_BODY_LIMIT_BYTES) : undefined
 
   const headers: Record<string, string> = { 'user-agent': 'Plugboard MCP relay' }
@@ -81,7 +84,7 @@ export async function relayMcpRequest(event: H3Event, options: McpProxyOptions):
   catch (error) {
     if (event.node.res.destroyed) return undefined
     const reason = abort.signal.aborted ? (abort.signal.reason as Error)?.message : (error as Error).message
-    throw createError({ statusCode: abort.signal.aborted ? 504 : 502, statusMessage: 'Bad Gateway', message: `Could not reach the MCP server at ${url.host}: ${reason}` })
+    throw userError(abort.signal.aborted ? 504 : 502, 'Bad Gateway', 'server.relay.unreachable', { host: url.host, reason })
   }
   finally {
     clearTimeout(deadline)
@@ -90,7 +93,7 @@ export async function relayMcpRequest(event: H3Event, options: McpProxyOptions):
   const status = upstream.statusCode ?? 502
   if (status >= 300 && status < 400) {
     upstream.destroy()
-    refuse(502, `The MCP server answered with a redirect (${status}), which the relay does not follow.`)
+    refuse(502, 'server.relay.redirect', { status })
   }
   const response = event.node.res
   response.statusCode = status
@@ -112,14 +115,14 @@ export async function relayMcpRequest(event: H3Event, options: McpProxyOptions):
   catch (error) {
     if (response.destroyed) return undefined
     response.removeHeader('content-type')
-    refuse(502, `The MCP server's answer broke off: ${(error as Error).message}`)
+    refuse(502, 'server.relay.brokeOff', { reason: (error as Error).message })
   }
   finally {
     clearTimeout(bodyDeadline)
   }
   if (answer.truncated) {
     response.removeHeader('content-type')
-    refuse(502, `The MCP server's answer is larger than ${Math.round(maxResponseBytes / (1024 * 1024))} MB.`)
+    refuse(502, 'server.relay.tooLarge', { megabytes: Math.round(maxResponseBytes / (1024 * 1024)) })
   }
   response.end(answer.bytes)
   return undefined

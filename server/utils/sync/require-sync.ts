@@ -1,6 +1,7 @@
 import { syncEnabled } from './use-sync'
+import { userError } from '../errors/user-error'
 
 /** Refuses a sync route with 404 when the operator has not turned sync on. */
 export function requireSync(): void {
-  if (!syncEnabled()) throw createError({ statusCode: 404, statusMessage: 'Not Found', message: 'Sync is off on this server (NUXT_SYNC).' })
+  if (!syncEnabled()) throw userError(404, 'Not Found', 'server.sync.off')
 }

@@ -2,6 +2,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import { MAX_ACCOUNT_BLOB_BYTES, MAX_BLOB_BYTES } from '#shared/sync/sync-limits'
 import type { Database } from '../database/open-database'
 import { syncBlobs } from '../database/database-schema'
+import type { CodedText } from '#shared/errors/coded-text'
+import { serverText } from '#shared/errors/server-messages'
 
 export interface SyncBlobCaps {
   /** Bytes of one file. */
@@ -14,10 +16,12 @@ export const DEFAULT_SYNC_BLOB_CAPS: SyncBlobCaps = { maxBlobBytes: MAX_BLOB_BYT
 
 /** A file refused by a cap: the message that names it still syncs, the device says which file stayed behind. */
 export class SyncBlobTooLargeError extends Error {
+  /** The message as a code, for the route to send. */
+  readonly text: CodedText
   constructor(readonly limit: 'file' | 'account', readonly max: number) {
-    super(limit === 'file'
-      ? `A synced file is at most ${Math.round(max / 1024 / 1024)} MB: this one stays on this device.`
-      : `Synced files of one account take at most ${Math.round(max / 1024 / 1024)} MB: delete chats with large files to sync this one.`)
+    const text = serverText(limit === 'file' ? 'server.sync.fileTooLarge' : 'server.sync.filesTooLarge', { megabytes: Math.round(max / 1024 / 1024) })
+    super(text.message)
+    this.text = text
     this.name = 'SyncBlobTooLargeError'
   }
 }

@@ -2,6 +2,7 @@ import type { H3Event } from 'h3'
 import { createOpenSlots } from '../http/open-slots'
 import { SyncListenersFullError } from './sync-notifier'
 import type { SyncNotifier } from './sync-notifier'
+import { userError } from '../errors/user-error'
 
 /** Open event streams per owner: a handful of devices and tabs, not an unbounded number of sockets. */
 export const MAX_SYNC_STREAMS_PER_OWNER = 16
@@ -15,7 +16,7 @@ const slots = createOpenSlots()
 /** Holds the response open as an event stream of the owner's change notifications until the browser leaves. */
 export async function pipeSyncEvents(event: H3Event, ownerId: string, notifier: SyncNotifier): Promise<void> {
   const release = slots.take(ownerId, MAX_SYNC_STREAMS_PER_OWNER)
-  if (!release) throw createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: `At most ${MAX_SYNC_STREAMS_PER_OWNER} open sync streams per account: close some tabs.` })
+  if (!release) throw userError(429, 'Too Many Requests', 'server.sync.tooManyStreams', { max: MAX_SYNC_STREAMS_PER_OWNER })
   const response = event.node.res
   let stop: (() => void) | undefined
   let heartbeat: ReturnType<typeof setInterval> | undefined
@@ -41,7 +42,7 @@ export async function pipeSyncEvents(event: H3Event, ownerId: string, notifier: 
       }, (error: Error) => {
         if (error instanceof SyncListenersFullError) {
           response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '30' })
-          response.end(JSON.stringify({ statusCode: 503, message: error.message }))
+          response.end(JSON.stringify({ statusCode: 503, message: error.text.message, data: { code: error.text.code, params: error.text.params } }))
         }
         else {
           console.error(`[sync] could not listen for changes: ${error.message}`)

@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis'
+import type { CodedText } from '#shared/errors/coded-text'
+import { serverText } from '#shared/errors/server-messages'
 
 /** The Redis channel every instance listens on: one message per push that changed something. */
 export const SYNC_CHANNEL = 'plugboard:sync'
@@ -14,8 +16,12 @@ export const DEFAULT_MAX_SYNC_LISTENERS = 10_000
 
 /** Too many open event streams on this instance: the caller answers 503 and the device tries again later. */
 export class SyncListenersFullError extends Error {
+  /** The message as a code, for the stream to send. */
+  readonly text: CodedText
   constructor(readonly max: number) {
-    super(`This server holds its most open sync streams (${max}); try again shortly.`)
+    const text = serverText('server.sync.serverStreamsFull', { max })
+    super(text.message)
+    this.text = text
   }
 }
 

@@ -1,9 +1,16 @@
+import type { CodedText } from '#shared/errors/coded-text'
+import { serverText } from '#shared/errors/server-messages'
+
 /** A push that would take an owner past a cap of synced data. */
 export class SyncQuotaError extends Error {
+  /** The message as a code, for the route to send. */
+  readonly text: CodedText
   constructor(readonly limit: 'records' | 'bytes', readonly max: number) {
-    super(limit === 'records'
-      ? `Sync keeps at most ${max} records per account: delete old chats to sync new ones.`
-      : `Sync keeps at most ${Math.round(max / 1024 / 1024)} MB per account: delete old chats or large tool results to sync new ones.`)
+    const text = limit === 'records'
+      ? serverText('server.sync.tooManyRecords', { max })
+      : serverText('server.sync.tooManyBytes', { megabytes: Math.round(max / 1024 / 1024) })
+    super(text.message)
+    this.text = text
     this.name = 'SyncQuotaError'
   }
 }

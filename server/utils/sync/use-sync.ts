@@ -4,6 +4,7 @@ import { createSyncNotifier } from './sync-notifier'
 import type { SyncNotifier } from './sync-notifier'
 import { createSyncStore } from './sync-store'
 import type { SyncStore } from './sync-store'
+import { userError } from '../errors/user-error'
 
 let store: SyncStore | undefined
 let notifier: SyncNotifier | undefined
@@ -11,7 +12,7 @@ let notifier: SyncNotifier | undefined
 /** The instance's sync store, on its one database (opened on first use). */
 export function useSyncStore(): SyncStore {
   store ??= createSyncStore(useDatabase().catch((error: Error) => {
-    throw createError({ statusCode: 503, statusMessage: 'Service Unavailable', message: `The server's database is unavailable: ${error.message}` })
+    throw userError(503, 'Service Unavailable', 'server.databaseUnavailable', { reason: error.message })
   }))
   return store
 }

@@ -6,6 +6,8 @@ import { createChatJob } from '../background-jobs/runner/stream-handler'
 import type { JobLimits } from '../background-jobs/queue/job-admission'
 import type { ChatQueueData } from '../background-jobs/runner/stream-handler'
 import type { Workflow } from './workflow-types'
+import type { CodedText } from '#shared/errors/coded-text'
+import { serverText } from '#shared/errors/server-messages'
 
 /** A workflow's tool handler: JSON arguments in, the tool's text out (design 002's workflow-core shape). */
 export type WorkflowToolHandler = (argsJson: string) => Promise<string>
@@ -42,6 +44,9 @@ export interface StartWorkflowRunOptions {
 /** The run has nothing to ask: neither the workflow nor the request gave a first message. */
 export class WorkflowRunError extends Error {
   override readonly name = 'WorkflowRunError'
+  constructor(readonly text: CodedText) {
+    super(text.message)
+  }
 }
 
 /**
@@ -51,7 +56,7 @@ export class WorkflowRunError extends Error {
  */
 export async function startWorkflowRun(store: JobStore, queue: JobQueue<ChatQueueData>, workflow: Workflow, options: StartWorkflowRunOptions): Promise<JobRecord> {
   const ask = (options.message ?? workflow.firstMessage ?? '').trim()
-  if (!ask) throw new WorkflowRunError(`"${workflow.name}" has no first message: write what to ask.`)
+  if (!ask) throw new WorkflowRunError(serverText('server.workflow.noFirstMessage', { name: workflow.name }))
   const messages: ModelMessage[] = [
     ...(workflow.systemPrompt.trim() ? [{ role: 'system' as const, content: workflow.systemPrompt }] : []),
     { role: 'user', content: ask },

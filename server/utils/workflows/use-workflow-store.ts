@@ -6,6 +6,7 @@ import { getRedisClient } from '../redis/redis-client'
 import { createDatabaseWorkflowStore } from './database-workflow-store'
 import { moveLegacyWorkflows } from './legacy-workflows'
 import type { WorkflowStore } from './workflow-store'
+import { userError } from '../errors/user-error'
 
 let shared: WorkflowStore | undefined
 
@@ -27,7 +28,7 @@ export function useWorkflowStore(): WorkflowStore {
         return db
       },
       (error: Error) => {
-        throw createError({ statusCode: 503, statusMessage: 'Service Unavailable', message: `The server's database is unavailable: ${error.message}` })
+        throw userError(503, 'Service Unavailable', 'server.databaseUnavailable', { reason: error.message })
       },
     )
     shared = createDatabaseWorkflowStore(ready)

@@ -35,6 +35,8 @@ export async function exportChats(format: HistoryExportFormat, threadIds?: reado
 export interface HistoryImportResult {
   /** "Imported 12 chats, 340 messages; skipped 3 hidden system messages." */
   summary: string
+  /** The summary's numbers, for saying it in the user's language. */
+  counts: { chats: number, messages: number, skippedHidden: number, skippedEmpty: number }
   /** The new ids of the imported threads, in file order. */
   threadIds: string[]
 }
@@ -49,5 +51,6 @@ export async function importHistoryFile(file: Pick<Blob, 'size' | 'text'>): Prom
   const parsed = parseHistoryFile(await file.text())
   const chats = parsed.chats.map(chat => toStoredChat(chat, createId))
   await saveImportedChats(chats)
-  return { summary: describeImport(parsed), threadIds: chats.map(chat => chat.thread.id) }
+  const counts = { chats: parsed.chats.length, messages: parsed.messageCount, skippedHidden: parsed.skippedHidden, skippedEmpty: parsed.skippedEmpty }
+  return { summary: describeImport(parsed), counts, threadIds: chats.map(chat => chat.thread.id) }
 }

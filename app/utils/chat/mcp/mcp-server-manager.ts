@@ -27,6 +27,7 @@ import { withTokenRenewal } from '#shared/mcp/oauth/mcp-oauth-fetch'
 import { forgetMcpSignIn, listenForSignInAnswers } from './mcp-oauth-browser'
 import type { McpServerSignIn, McpSignInStatus } from './mcp-server-sign-in'
 import type { McpServerInput, McpServerInputErrors, McpServerSetting } from './mcp-server-settings'
+import { mcpText } from '#shared/mcp/mcp-messages'
 
 /** One server as Settings shows it. */
 export interface McpServerView {
@@ -100,9 +101,19 @@ interface Entry {
   connection?: McpConnection
   registered: Map<string, () => void>
   route?: McpRoute
-  registrationNote?: string
+  registrationNote?: CodedText
   /** OAuth sign-in, for a server added without a pasted token. */
   signIn?: McpServerSignIn
+}
+
+/**
+ * The coded sentences of a server's status line with the registration note after them; undefined (the line shown as
+ * its English) when the connection's message has no code.
+ */
+function noteAfter(state: { message?: string, messageText?: CodedText[] } | undefined, note: CodedText | undefined): CodedText[] | undefined {
+  if (state?.message && !state.messageText) return undefined
+  const parts = [...(state?.messageText ?? []), ...(note ? [note] : [])]
+  return parts.length > 0 ? parts : undefined
 }
 
 export function createMcpServerManager(options: McpServerManagerOptions): McpServerManager {
@@ -117,8 +128,8 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
       url: setting.url,
       hasToken: !!setting.token,
       status: connection?.state.status ?? 'connecting',
-      message: [connection?.state.message, registrationNote].filter(Boolean).join(' ') || undefined,
-      messageText: registrationNote ? undefined : connection?.state.messageText,
+      message: [connection?.state.message, registrationNote?.message].filter(Boolean).join(' ') || undefined,
+      messageText: noteAfter(connection?.state, registrationNote),
       details: connection?.state.details,
       route,
       blockedOrigin: blockedConnectOrigin(setting.url),
@@ -167,7 +178,8 @@ export function createMcpServerManager(options: McpServerManagerOptions): McpSer
         refused.push(`${tool.mcpName} (${error instanceof Error ? error.message : String(error)})`)
       }
     }
-    entry.registrationNote = refused.length > 0 ? `Not added: ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? ` and ${refused.length - 3} more` : ''}.` : undefined
+    const named = refused.slice(0, 3).join('; ')
+    entry.registrationNote = refused.length === 0 ? undefined : refused.length > 3 ? mcpText('mcp.notAddedMore', { tools: named, more: refused.length - 3 }) : mcpText('mcp.notAdded', { tools: named })
   }
 
   let listening = false

@@ -30,6 +30,8 @@ export interface ToolCardData {
   unanswered?: boolean
   /** The call failed because its handler ran past its time limit. */
   timedOut?: boolean
+  /** Not run because the model repeated the same call too often (its error text is meant for the model). */
+  repeated?: boolean
   durationMs?: number
   /** The model received a shortened result. */
   truncated?: boolean
@@ -73,6 +75,7 @@ function rowCard(row: MessageRecord, labels?: Record<string, { label: string, ic
     fullResult: fullResult || undefined,
     error: failed ? (row.error?.message || row.content || undefined) : undefined,
     timedOut: status === 'error' && row.error?.kind === 'timeout',
+    repeated: status === 'skipped' && row.error?.kind === 'repeated-call',
     refusedByPolicy: status === 'denied' && row.error?.kind === 'refused-by-policy',
     unanswered: status === 'denied' && row.error?.kind === 'no-answer',
     durationMs,

@@ -1,3 +1,4 @@
+import { appText } from '#shared/errors/app-messages'
 import { codedTextOfBody } from '#shared/errors/coded-text'
 import { sayCodedText } from '../coded-text'
 import type { Translate } from '../coded-text'
@@ -8,7 +9,7 @@ export function passkeyErrorMessage(error: unknown, t?: Translate): string {
   const coded = t ? codedTextOfBody(data) : undefined
   if (coded && t) return sayCodedText(t, coded)
   if (data?.message) return data.message
-  if (error instanceof Error && error.name === 'NotAllowedError') return 'The passkey was not used: the request was cancelled or timed out.'
+  if (error instanceof Error && error.name === 'NotAllowedError') return t ? sayCodedText(t, appText('app.passkey.notUsed')) : appText('app.passkey.notUsed').message
   return error instanceof Error ? error.message : String(error)
 }
 

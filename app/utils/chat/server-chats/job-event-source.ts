@@ -1,6 +1,8 @@
 import { createParser } from 'eventsource-parser'
 import { safeJsonParse } from '#shared/tools/text-tool-calls/safe-json'
 import { yieldToPageWhenBusy } from '../scheduling/yield-to-page'
+import { codedTextOfBody, uncodedText } from '#shared/errors/coded-text'
+import type { CodedText } from '#shared/errors/coded-text'
 
 /** One server-sent event of a job's stream: its id and its data, unparsed. */
 export interface JobEventMessage {
@@ -12,9 +14,9 @@ export interface JobEventMessage {
 export type JobEventSourceEnd =
   /**
    * The server answered with an error status or no event stream (the job is gone, or not this session's, or too
-   * many streams or requests: 429), with the `message` of its JSON error body when it had one.
+   * many streams or requests: 429), with the `message` of its JSON error body when it had one (and its code, `text`).
    */
-  | { reason: 'gone', status: number, message?: string }
+  | { reason: 'gone', status: number, message?: string, text?: CodedText }
   /** One event was larger than `maxEventChars`: reading on would hold an unbounded buffer. */
   | { reason: 'too-large' }
 
@@ -78,9 +80,9 @@ export function openJobEventSource(options: JobEventSourceOptions): { close: () 
       signal: controller.signal,
     })
     if (!response.ok || !response.body || !/^text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
-      const message = response.ok ? undefined : await errorMessage(response)
+      const text = response.ok ? undefined : await errorText(response)
       await response.body?.cancel().catch(() => {})
-      return end({ reason: 'gone', status: response.status, ...(message && { message }) })
+      return end({ reason: 'gone', status: response.status, ...(text && { message: text.message, text }) })
     }
     parser.reset()
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
@@ -120,8 +122,8 @@ export function openJobEventSource(options: JobEventSourceOptions): { close: () 
 /** Characters of an error body read for its message: the server's own are a few hundred. */
 const ERROR_BODY_CHARS = 4096
 
-/** The `message` of a JSON error body (`{ statusCode, message }`, as the server answers), read up to 4 KB. */
-async function errorMessage(response: Response): Promise<string | undefined> {
+/** The `message` of a JSON error body (`{ statusCode, message, data }`, as the server answers) with its code, read up to 4 KB. */
+async function errorText(response: Response): Promise<CodedText | undefined> {
   if (!response.body || !/json/i.test(response.headers.get('content-type') ?? '')) return undefined
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
   let text = ''
@@ -140,5 +142,8 @@ async function errorMessage(response: Response): Promise<string | undefined> {
   }
   const parsed = safeJsonParse(text)
   const message = parsed.ok && parsed.value && typeof parsed.value === 'object' ? (parsed.value as { message?: unknown }).message : undefined
-  return typeof message === 'string' && message.trim() ? message.trim().slice(0, 500) : undefined
+  if (typeof message !== 'string' || !message.trim()) return undefined
+  const english = message.trim().slice(0, 500)
+  const coded = parsed.ok ? codedTextOfBody(parsed.value) : undefined
+  return coded ? { ...coded, message: english } : uncodedText(english)
 }

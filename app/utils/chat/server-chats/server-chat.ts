@@ -17,6 +17,10 @@ import type { McpJobQuestionEvent } from '#shared/mcp/mcp-job-question'
 import { yieldToPageWhenBusy } from '../scheduling/yield-to-page'
 import { toolSearchForServer } from '../tool-set/chat-tool-search'
 import type { ChatParameters } from '#shared/types/chat-parameters'
+import { appText, appTextWithReason } from '#shared/errors/app-messages'
+import { codedTextOfBody, codeOfFailure, uncodedText } from '#shared/errors/coded-text'
+import type { CodedText } from '#shared/errors/coded-text'
+import { serverText } from '#shared/errors/server-messages'
 
 /** What POST /api/chats needs to answer a chat on the server. */
 export interface StartServerChatOptions {
@@ -56,7 +60,7 @@ export async function startServerChat(options: StartServerChatOptions): Promise<
     }),
   })
   const body = await response.json().catch(() => ({})) as { id?: string, message?: string }
-  if (!response.ok || !body.id) throw startRefusal(response.status, body.message)
+  if (!response.ok || !body.id) throw startRefusal(response.status, body)
   await setServerJob(options.threadId, { id: body.id, lastEventId: 0 })
   return body.id
 }
@@ -65,9 +69,9 @@ export async function startServerChat(options: StartServerChatOptions): Promise<
  * Why the server did not start the chat, as the reply's error: the server's own words (a cap on unfinished chats
  * says what to do), not a generic "Something went wrong". Worth retrying later when the server is busy (429, 5xx).
  */
-function startRefusal(status: number, message: string | undefined): ProviderError {
-  const text = typeof message === 'string' && message.trim() ? message : `The server could not start the chat (HTTP ${status}).`
-  return new ProviderError(text, { kind: 'unknown', status, retryable: status === 429 || status >= 500 })
+function startRefusal(status: number, body: { message?: unknown }): ProviderError {
+  const text = codedTextOfBody(body) ?? (typeof body.message === 'string' && body.message.trim() ? uncodedText(body.message) : appText('app.reply.notStarted', { status }))
+  return new ProviderError(text.message, { kind: 'unknown', status, retryable: status === 429 || status >= 500, text })
 }
 
 /** Stop from this tab: the server stops the job wherever it was started. */
@@ -183,9 +187,9 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
     }
 
     /** The stream cannot go on: the reply ends here as failed (after what was received), rather than waiting for ever. */
-    const failHere = (message: string) => {
+    const failHere = (text: CodedText) => {
       gone = true
-      backlog.push({ id: lastReceivedId, event: { type: 'fail', steps: 0, error: { kind: 'server', message, retryable: true } } })
+      backlog.push({ id: lastReceivedId, event: { type: 'fail', steps: 0, error: { kind: 'server', message: text.message, ...codeOfFailure(text), retryable: true } } })
       void drain()
     }
 
@@ -204,10 +208,10 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
       // The server lost the job (it restarted) or refuses it (404), or sent an event too large to hold. A refusal
       // for too many streams or requests (429) says so in its own words: the reply itself may still be running.
       onEnd: end => failHere(end.reason === 'too-large'
-        ? 'The server sent an event too large to show (over 32 MB); the reply was cut here. Press Retry.'
-        : end.status === 429 && end.message
-          ? `This chat stopped following its reply: ${end.message} Then press Retry.`
-          : 'The server lost this reply before it finished. Press Retry.'),
+        ? appText('app.reply.eventTooLarge')
+        : end.status === 429 && end.text
+          ? appTextWithReason('app.reply.stoppedFollowing', end.text)
+          : serverText('server.job.lost')),
     })
     if (options.signal.aborted) close('closed')
     else options.signal.addEventListener('abort', () => close('closed'), { once: true })

@@ -2,6 +2,8 @@ import { addMessage } from '~/db/messages'
 import { createThread } from '~/db/threads'
 import { setServerJob } from './server-chat'
 import type { ChatParameters } from '#shared/types/chat-parameters'
+import { refusalText } from '#shared/errors/app-messages'
+import type { CodedText } from '#shared/errors/coded-text'
 
 /** A workflow as GET /api/workflows lists it (server/utils/workflows/workflow-types.ts). */
 export interface WorkflowSummary {
@@ -17,10 +19,18 @@ export interface WorkflowSummary {
 /** What the form sends to create one. */
 export type WorkflowDraft = Pick<WorkflowSummary, 'name' | 'systemPrompt' | 'model' | 'tools'> & { firstMessage?: string, parameters?: ChatParameters }
 
+/** A refused workflow request: the server's English as `message`, and as a code (`text`) for the user's language. */
+export class WorkflowRequestError extends Error {
+  constructor(readonly text: CodedText, readonly status: number) {
+    super(text.message)
+    this.name = 'WorkflowRequestError'
+  }
+}
+
 async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(path, { ...init, headers: { 'content-type': 'application/json', ...init.headers } })
   const body = await response.json().catch(() => ({})) as T & { message?: string }
-  if (!response.ok) throw new Error(body.message ?? `The server answered HTTP ${response.status}.`)
+  if (!response.ok) throw new WorkflowRequestError(refusalText(body, response.status), response.status)
   return body
 }
 

@@ -6,6 +6,7 @@ import { answerJobApproval } from '../../../utils/background-jobs/runner/pending
 import { isFinishedJob } from '../../../utils/background-jobs/store/job-retention'
 import { useJobControl } from '../../../utils/background-jobs/control/job-control'
 import { parseToolArguments } from '#shared/tools/parse-tool-arguments'
+import { codedError } from '../../../utils/errors/user-error'
 
 const answerSchema = z.strictObject({
   callId: z.string().min(1).max(200),
@@ -34,7 +35,7 @@ export default defineEventHandler(async (event) => {
   const conflict = () => createError({ statusCode: 409, statusMessage: 'Conflict', message: 'This call is not waiting for an answer.' })
   // Here first: the runner checks edited arguments against the tool's schema and says why it refuses them.
   const answered = answerJobApproval(job.id, callId, answer)
-  if (!answered.ok && answered.reason === 'invalid') throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: answered.message })
+  if (!answered.ok && answered.reason === 'invalid') throw codedError(400, 'Bad Request', answered.text)
   const control = useJobControl()
   if (answered.ok) {
     if (control.shared) await control.claimOnce(`approval:${job.id}:${callId}`)

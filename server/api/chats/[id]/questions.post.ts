@@ -5,6 +5,7 @@ import { requireOwnChatJob } from '../../../utils/background-jobs/control/job-ac
 import { answerJobQuestion } from '../../../utils/background-jobs/runner/job-questions'
 import { isFinishedJob } from '../../../utils/background-jobs/store/job-retention'
 import { useJobControl } from '../../../utils/background-jobs/control/job-control'
+import { codedError } from '../../../utils/errors/user-error'
 
 const answerSchema = z.strictObject({
   callId: z.string().min(1).max(200),
@@ -28,7 +29,7 @@ export default defineEventHandler(async (event) => {
   const answer = parsed.data
   const conflict = () => createError({ statusCode: 409, statusMessage: 'Conflict', message: 'This call is not waiting for an answer.' })
   const answered = answerJobQuestion(job.id, answer)
-  if (!answered.ok && answered.reason === 'invalid') throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: answered.message })
+  if (!answered.ok && answered.reason === 'invalid') throw codedError(400, 'Bad Request', answered.text)
   const control = useJobControl()
   if (answered.ok) {
     if (control.shared) await control.claimOnce(`question:${job.id}:${answer.callId}`)

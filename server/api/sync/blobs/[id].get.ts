@@ -1,6 +1,7 @@
 import { requireOwner } from '../../../utils/accounts/request-owner'
 import { requireSync } from '../../../utils/sync/require-sync'
 import { useSyncBlobStore } from '../../../utils/sync/use-sync-blobs'
+import { userError } from '../../../utils/errors/user-error'
 
 /**
  * GET /api/sync/blobs/:id: one synced file of the caller. Another owner's id answers 404 like an unknown one, so
@@ -11,7 +12,7 @@ export default defineEventHandler(async (event) => {
   const { ownerId } = await requireOwner(event)
   const id = getRouterParam(event, 'id') ?? ''
   const blob = await useSyncBlobStore().get(ownerId, id)
-  if (!blob) throw createError({ statusCode: 404, statusMessage: 'Not Found', message: 'No such synced file.' })
+  if (!blob) throw userError(404, 'Not Found', 'server.sync.noSuchFile')
   setResponseHeaders(event, {
     'content-type': 'application/octet-stream',
     'x-plugboard-mime': blob.mime,

@@ -5,6 +5,7 @@ import { bodyTooLargeError, readBoundedBytes } from '../../../utils/http/read-bo
 import { requireSync } from '../../../utils/sync/require-sync'
 import { SyncBlobTooLargeError } from '../../../utils/sync/sync-blob-store'
 import { useSyncBlobStore } from '../../../utils/sync/use-sync-blobs'
+import { userError } from '../../../utils/errors/user-error'
 
 const idSchema = z.string().min(1).max(MAX_ID_LENGTH).regex(/^[\w.:-]+$/)
 const querySchema = z.object({
@@ -21,13 +22,13 @@ export default defineEventHandler(async (event) => {
   const { ownerId } = await requireOwner(event)
   const id = idSchema.safeParse(getRouterParam(event, 'id'))
   const query = querySchema.safeParse(getQuery(event))
-  if (!id.success || !query.success) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: 'A synced file needs an id, its message\'s id (message=) and its type (mime=).' })
+  if (!id.success || !query.success) throw userError(400, 'Bad Request', 'server.sync.fileQuery')
   const data = await readBoundedBytes(event, MAX_BLOB_BYTES)
   try {
     await useSyncBlobStore().put(ownerId, { id: id.data, messageId: query.data.message, mime: query.data.mime, data })
   }
   catch (error) {
-    if (error instanceof SyncBlobTooLargeError) throw bodyTooLargeError(event, error.max, error.message)
+    if (error instanceof SyncBlobTooLargeError) throw bodyTooLargeError(event, error.max, error.text)
     throw error
   }
   return { stored: true }

@@ -8,6 +8,7 @@ import { startWorkflowRun, WorkflowRunError } from '../../../utils/workflows/bac
 import { invalidWorkflow, requireOwnWorkflow } from '../../../utils/workflows/workflow-access'
 import { workflowRunSchema } from '../../../utils/workflows/workflow-types'
 import { isDemoModel } from '../../../utils/demo-model/demo-chat-model'
+import { codedError, userError } from '../../../utils/errors/user-error'
 
 /**
  * POST /api/workflows/:id/run `{ threadId, message? }`: runs the workflow as a background chat on the server's key,
@@ -18,14 +19,14 @@ export default defineEventHandler(async (event) => {
   const parsed = workflowRunSchema.safeParse(await readBoundedJson(event, SMALL_BODY_LIMIT_BYTES))
   if (!parsed.success) throw invalidWorkflow(parsed.error.issues)
   // The offline demo runs without a key; every other model needs the server's.
-  if (!isDemoModel(workflow.model) && !String(useRuntimeConfig(event).openrouterApiKey ?? '').trim()) throw createError({ statusCode: 503, statusMessage: OPENROUTER_NO_KEY_MESSAGE })
+  if (!isDemoModel(workflow.model) && !String(useRuntimeConfig(event).openrouterApiKey ?? '').trim()) throw userError(503, OPENROUTER_NO_KEY_MESSAGE, 'server.noOpenRouterKey')
   try {
     const job = await startWorkflowRun(chatJobStore(), useChatQueue(), workflow, { sessionId: workflow.sessionId, ...parsed.data, clientKey: clientKeyOf(event), limits: useJobLimits(event) })
     setResponseStatus(event, 201)
     return { id: job.id, threadId: parsed.data.threadId }
   }
   catch (error) {
-    if (error instanceof WorkflowRunError) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: error.message })
+    if (error instanceof WorkflowRunError) throw codedError(400, 'Bad Request', error.text)
     throw jobLimitResponse(error)
   }
 })

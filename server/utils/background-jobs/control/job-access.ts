@@ -2,6 +2,7 @@ import type { H3Event } from 'h3'
 import { requireOwner } from '../../accounts/request-owner'
 import type { JobRecord, JobStore } from '../store/job-store-types'
 import { chatJobStore } from '../store/chat-job-store'
+import { userError } from '../../errors/user-error'
 
 /**
  * The owner id of the request (`requireOwner`): the browser session's id, or the account's with accounts on. Jobs
@@ -17,7 +18,7 @@ export async function requireSessionId(event: H3Event): Promise<string> {
  */
 export async function requireOwnChatJob(event: H3Event): Promise<JobRecord> {
   const job = await findOwnChatJob(chatJobStore(), (await requireOwner(event)).ownerId, getRouterParam(event, 'id') ?? '')
-  if (!job) throw createError({ statusCode: 404, statusMessage: 'Not Found', message: 'No such chat job.' })
+  if (!job) throw userError(404, 'Not Found', 'server.job.missing')
   return job
 }
 

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { createOpenSlots } from '../../http/open-slots'
 import { requestClientBudgetKey } from '../../security/client-address'
+import { userError } from '../../errors/user-error'
 
 /**
  * Event streams one session may hold open on an instance (`NUXT_MAX_EVENT_STREAMS_PER_SESSION`). A tab holds one
@@ -35,12 +36,12 @@ export function takeEventStreamSlot(event: H3Event, sessionId: string): () => vo
   const max = maxEventStreamsPerSession(useRuntimeConfig(event).maxEventStreamsPerSession)
   const releaseSession = streams.take(`session:${sessionId}`, max)
   if (!releaseSession) {
-    throw createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: `This browser already has ${max} chat streams open on this server, the most it may hold. Close tabs of this app you do not use, or wait for running replies to end.` })
+    throw userError(429, 'Too Many Requests', 'server.job.browserStreams', { max })
   }
   const releaseAddress = streams.take(`address:${requestClientBudgetKey(event)}`, max * SESSIONS_PER_ADDRESS)
   if (!releaseAddress) {
     releaseSession()
-    throw createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: `Your address already has ${max * SESSIONS_PER_ADDRESS} chat streams open on this server, the most it may hold. Close tabs of this app you do not use.` })
+    throw userError(429, 'Too Many Requests', 'server.job.addressStreams', { max: max * SESSIONS_PER_ADDRESS })
   }
   return () => {
     releaseSession()

@@ -4,6 +4,7 @@ import { requestClientBudgetKey } from '../../security/client-address'
 import { resolveJobLimits } from './job-admission'
 import type { JobLimits } from './job-admission'
 import { JobLimitError } from './job-limit-error'
+import { codedError } from '../../errors/user-error'
 
 // The routes' side of job-admission.ts (Nitro only: it reads the request).
 
@@ -27,6 +28,6 @@ export function useJobLimits(event?: H3Event): JobLimits {
 
 /** A JobLimitError as the route's answer (429 with its message, which the tab shows); anything else as it is. */
 export function jobLimitResponse(error: unknown): unknown {
-  return JobLimitError.isInstance(error) ? createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: error.message }) : error
+  return JobLimitError.isInstance(error) ? codedError(429, 'Too Many Requests', error.text) : error
 }
 

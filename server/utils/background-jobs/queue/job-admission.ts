@@ -1,5 +1,6 @@
 import { JobLimitError } from './job-limit-error'
 import type { JobStore } from '../store/job-store-types'
+import { serverText } from '#shared/errors/server-messages'
 
 /**
  * Caps on what one browser session, and one client IP (every session it opens), may keep on the server as
@@ -47,18 +48,18 @@ export interface JobRequester {
 export async function admitJob(store: JobStore, requester: JobRequester, limits: JobLimits): Promise<void> {
   const session = await store.activeUsage({ sessionId: requester.sessionId })
   if (session.jobs >= limits.maxActivePerSession) {
-    throw new JobLimitError({ scope: 'session', limit: 'jobs', message: `You already have ${session.jobs} replies running or waiting on the server, the most one browser may have. Wait for one to finish (or stop one), then send again.` })
+    throw new JobLimitError({ scope: 'session', limit: 'jobs', text: serverText('server.job.browserJobs', { count: session.jobs }) })
   }
   if (session.bytes + requester.bytes > limits.maxBytesPerSession) {
-    throw new JobLimitError({ scope: 'session', limit: 'bytes', message: `Your replies running or waiting on the server already hold ${megabytes(session.bytes)} of conversation, and this one would take them past ${megabytes(limits.maxBytesPerSession)}. Wait for one to finish (or stop one), or send a shorter conversation.` })
+    throw new JobLimitError({ scope: 'session', limit: 'bytes', text: serverText('server.job.browserBytes', { held: megabytes(session.bytes), max: megabytes(limits.maxBytesPerSession) }) })
   }
   if (!requester.clientKey) return
   const client = await store.activeUsage({ clientKey: requester.clientKey })
   if (client.jobs >= limits.maxActivePerIp) {
-    throw new JobLimitError({ scope: 'ip', limit: 'jobs', message: `${client.jobs} replies from your network are already running or waiting on the server, the most one address may have. Wait for one to finish, then send again.` })
+    throw new JobLimitError({ scope: 'ip', limit: 'jobs', text: serverText('server.job.networkJobs', { count: client.jobs }) })
   }
   if (client.bytes + requester.bytes > limits.maxBytesPerIp) {
-    throw new JobLimitError({ scope: 'ip', limit: 'bytes', message: `Replies from your network running or waiting on the server already hold ${megabytes(client.bytes)} of conversation, and this one would take them past ${megabytes(limits.maxBytesPerIp)}. Wait for one to finish, then send again.` })
+    throw new JobLimitError({ scope: 'ip', limit: 'bytes', text: serverText('server.job.networkBytes', { held: megabytes(client.bytes), max: megabytes(limits.maxBytesPerIp) }) })
   }
 }
 

@@ -1,3 +1,5 @@
+import type { CodedText } from '#shared/errors/coded-text'
+
 /** A new background chat would take its session or its client (IP) past a cap on unfinished chats (job-admission.ts). */
 export class JobLimitError extends Error {
   override readonly name = 'JobLimitError'
@@ -6,8 +8,12 @@ export class JobLimitError extends Error {
   /** Which cap: the number of unfinished chats, or the bytes their state holds. */
   readonly limit: 'jobs' | 'bytes'
 
-  constructor(options: { scope: 'session' | 'ip', limit: 'jobs' | 'bytes', message: string }) {
-    super(options.message)
+  /** The message as a code, for the route to send. */
+  readonly text: CodedText
+
+  constructor(options: { scope: 'session' | 'ip', limit: 'jobs' | 'bytes', text: CodedText }) {
+    super(options.text.message)
+    this.text = options.text
     this.scope = options.scope
     this.limit = options.limit
   }

@@ -14,6 +14,8 @@ import { checkElicitationContent } from '#shared/mcp/mcp-elicitation-answer'
 import type { McpJobQuestionAnswerBody, McpJobQuestionEvent } from '#shared/mcp/mcp-job-question'
 import type { ExecutableTool, ToolExecutionContext } from '#shared/tools/tool-types'
 import { onAbort } from '#shared/stream/on-abort'
+import type { CodedText } from '#shared/errors/coded-text'
+import { serverText } from '#shared/errors/server-messages'
 
 /** What a handler running inside a job may do besides its work: ask the user, report progress. */
 interface JobCallScope {
@@ -116,7 +118,7 @@ async function askInJob(options: JobQuestionsOptions, callId: string, serverName
   }
 }
 
-export type AnswerJobQuestionResult = { ok: true } | { ok: false, reason: 'not-waiting' } | { ok: false, reason: 'invalid', message: string }
+export type AnswerJobQuestionResult = { ok: true } | { ok: false, reason: 'not-waiting' } | { ok: false, reason: 'invalid', message: string, text: CodedText }
 
 /**
  * Hands a tab's answer to the waiting question. An Accept whose content does not fit the form is refused (the
@@ -134,7 +136,10 @@ export function answerJobQuestion(jobId: string, answer: McpJobQuestionAnswerBod
     return { ok: true }
   }
   const checked = checkElicitationContent(question.request.form, answer.content ?? {})
-  if (!checked.ok) return { ok: false, reason: 'invalid', message: `The answer does not fit the form: ${checked.message}` }
+  if (!checked.ok) {
+    const text = serverText('server.job.answerMismatch', { reason: checked.message })
+    return { ok: false, reason: 'invalid', message: text.message, text }
+  }
   question.resolve({ action: 'accept', content: checked.content })
   return { ok: true }
 }

@@ -2,6 +2,8 @@ import type { ToolApprovalAnswer } from '#shared/loop/tool-approval'
 import { parseToolArguments, validateToolArguments } from '#shared/tools/validate-tool-arguments'
 import type { ToolSchema } from '#shared/tools/validate-tool-arguments'
 import { onAbort } from '#shared/stream/on-abort'
+import type { CodedText } from '#shared/errors/coded-text'
+import { serverText } from '#shared/errors/server-messages'
 
 interface WaitingCall {
   toolName: string
@@ -63,7 +65,12 @@ export function waitForJobApproval(options: WaitForJobApprovalOptions): Promise<
   })
 }
 
-export type AnswerJobApprovalResult = { ok: true } | { ok: false, reason: 'not-waiting' } | { ok: false, reason: 'invalid', message: string }
+export type AnswerJobApprovalResult = { ok: true } | { ok: false, reason: 'not-waiting' } | { ok: false, reason: 'invalid', message: string, text: CodedText }
+
+function invalidArguments(reason: string): AnswerJobApprovalResult {
+  const text = serverText('server.job.badArguments', { reason })
+  return { ok: false, reason: 'invalid', message: text.message, text }
+}
 
 /**
  * Hands the user's answer to the waiting call. Edited arguments that are not a JSON object or break the tool's
@@ -74,10 +81,10 @@ export function answerJobApproval(jobId: string, callId: string, answer: ToolApp
   if (!call) return { ok: false, reason: 'not-waiting' }
   if (answer.decision !== 'denied' && answer.arguments !== undefined) {
     const parsed = parseToolArguments(answer.arguments)
-    if (!parsed.ok) return { ok: false, reason: 'invalid', message: `The edited arguments cannot be used: ${parsed.error}` }
+    if (!parsed.ok) return invalidArguments(parsed.error)
     if (call.schema !== undefined) {
       const check = validateToolArguments(call.toolName, call.schema, parsed.value, { textLength: answer.arguments.length })
-      if (!check.valid) return { ok: false, reason: 'invalid', message: `The edited arguments cannot be used: ${check.error.message}` }
+      if (!check.valid) return invalidArguments(check.error.message)
     }
   }
   call.resolve(answer)

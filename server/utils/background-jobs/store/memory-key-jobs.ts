@@ -10,6 +10,7 @@ import { createChatJob, runChatJob } from '../runner/stream-handler'
 import type { ChatJobSpec } from '../runner/stream-handler'
 import { createUserKeyChatModel } from '../runner/user-key-chat-model'
 import type { UserKeyChatModelOptions } from '../runner/user-key-chat-model'
+import { jobEndingFailure } from '../runner/job-ending'
 
 /** What a tab sees when the instance holding its key went away (its reply cannot go on elsewhere). */
 export const MEMORY_KEY_INTERRUPTION = 'This reply ran on your own key, which only the server instance that started it held in memory, and that instance stopped. No other instance has your key, so none could go on with it.'
@@ -83,7 +84,7 @@ function localQueue(heartbeatMs: number): JobQueue<{ kind: 'chat' }> {
 async function interruptJob(store: JobStore, jobId: string, message: string): Promise<void> {
   const job = await store.updateJob(jobId, { status: 'interrupted', error: message })
   const steps = (job?.state as { stepsDone?: number } | undefined)?.stepsDone ?? 0
-  await store.appendEvent(jobId, { type: 'fail', steps, error: { kind: 'server', message: `${message} Press Retry.`, retryable: true } } satisfies LoopEvent)
+  await store.appendEvent(jobId, { type: 'fail', steps, error: jobEndingFailure(message) } satisfies LoopEvent)
 }
 
 /**
