@@ -4,6 +4,8 @@ import { createLoopRecorder } from '~/db/loop-recorder'
 import { listMessages } from '~/db/messages'
 import { createThread, getThread } from '~/db/threads'
 import { followServerChat, setServerJob } from '~/utils/chat/server-chats/server-chat'
+// a task of its own (a message, not a timer: the first test fakes those)
+import { nextTask } from '~/utils/chat/scheduling/yield-to-page'
 import { useFreshDatabase } from './helpers/fresh-database'
 
 // A server-run chat's rows and the id of the last event they hold are stored together (a checkpoint), so a tab that
@@ -42,18 +44,6 @@ function eventStream(frames: string[], perChunk: number, options: { open?: boole
     },
   })
   return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8' } })
-}
-
-/** A task of its own (not a timer: the tests fake those). */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel()
-    channel.port1.onmessage = () => {
-      channel.port1.close()
-      resolve()
-    }
-    channel.port2.postMessage(null)
-  })
 }
 
 /** Serves the job's event stream from `answers` in turn; anything else (the job's pending questions) finds nothing. */
