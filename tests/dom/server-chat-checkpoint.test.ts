@@ -67,11 +67,12 @@ function watchCheckpoints() {
   const checkpoints: Array<{ lastEventId: number, content: string }> = []
   const threads = database().threads
   const update = threads.update.bind(threads)
-  vi.spyOn(threads, 'update').mockImplementation(async (key, changes) => {
+  const watched = async (...[key, changes]: Parameters<typeof update>) => {
     const job = (changes as { serverJob?: { lastEventId: number } }).serverJob
     if (job) checkpoints.push({ lastEventId: job.lastEventId, content: (await listMessages(threadId)).find(row => row.role === 'assistant')?.content ?? '' })
     return update(key, changes)
-  })
+  }
+  vi.spyOn(threads, 'update').mockImplementation(watched as unknown as typeof update)
   return checkpoints
 }
 
