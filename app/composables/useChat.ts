@@ -132,7 +132,9 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const { id, signal } = run
     // The chat's own system prompt, parameters and model (Chat settings, or the preset it started from).
     const { systemPrompt, parameters, chatModel } = await getThread(id) ?? {}
-    const recorder = run.recordReply({ ...(chatModel && { model: chatModel }), ...more.recorder })
+    const server = options.runOnServer?.()
+    // a server-run reply's rows are written with each checkpoint of the job (followServerChat), never on their own
+    const recorder = run.recordReply({ ...(chatModel && { model: chatModel }), ...(server && { writeIntervalMs: Number.POSITIVE_INFINITY }), ...more.recorder })
     await options.ready?.()
     const [tools, records] = await Promise.all([options.getToolSet({ threadId: id, signal }), listMessages(id)])
     await recorder.start()
@@ -148,7 +150,6 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     const userContent = await attachmentContentsOf(records, { acceptsImages: () => options.readsImages?.(chatModel) ?? Promise.resolve(true) })
     const appContext = mcpAppModelContextMessage(id, records)
     const messages = withSystemPrompt([...toModelMessages(records, { userContent }), ...(more.extraMessages ?? []), ...(appContext ? [appContext] : [])], systemPrompt)
-    const server = options.runOnServer?.()
     if (server) {
       const { startServerChat, followServerChat } = await loadServerChat()
       serverJobId = await startServerChat({
@@ -184,7 +185,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
     await startRun(id, async (run) => {
       serverJobId = job.id
       const rows = await listMessages(id)
-      const recorder = run.recordOn(rows, { resumeStep: job.step })
+      const recorder = run.recordOn(rows, { resumeStep: job.step, writeIntervalMs: Number.POSITIVE_INFINITY })
       await options.ready?.()
       const tools = await options.getToolSet({ threadId: id })
       const { followServerChat, waitingBrowserCalls } = await loadServerChat()

@@ -5,7 +5,10 @@ import type { MessagePatch } from './messages'
 export interface StreamingWriterOptions {
   /** @default getDatabase() */
   db?: PlugboardDatabase
-  /** Least time between two writes, in milliseconds. @default 250 */
+  /**
+   * Least time between two writes, in milliseconds. `Infinity`: only `flush()` and `finalise()` write (a server-run
+   * chat writes its rows with each checkpoint of the job's last event id). @default 250
+   */
   intervalMs?: number
   /**
    * Told about failures of the throttled writes made in the background. Failures of `flush()` and `finalise()`
@@ -87,7 +90,7 @@ export function createStreamingWriter(messageId: string, options: StreamingWrite
   function schedule() {
     if (finalised) return
     dirty = true
-    if (timer !== undefined) return
+    if (timer !== undefined || intervalMs === Number.POSITIVE_INFINITY) return
     const wait = lastWriteAt + intervalMs - Date.now()
     if (wait <= 0) writeInBackground()
     else timer = setTimeout(writeInBackground, wait)

@@ -10,7 +10,8 @@
 //   npm run bench:ui -- --only open --open-pairs 9  more pairs of opens (empty, then long) for a steadier ratio
 //   npm run bench:ui -- --only scroll --cpu-throttle 4  the scroll with Chromium's CPU slowed 4× (a slow laptop)
 //   npm run bench:ui -- --variant before=/a/.output --variant after=.output --repeat 3
-//                                                  builds side by side, interleaved over 3 rounds (compare.ts)
+//                                                  builds side by side, interleaved over 3 rounds (compare.ts); with
+//                                                  --only stream (open, stream, paint, first-load) only those figures
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { chromium } from '@playwright/test'
@@ -82,7 +83,7 @@ try {
       started.push({ label: variant.label, app })
       console.log(`${variant.label}: ${variant.output} at ${app.url}`)
     }
-    results.variants = await compareBuilds(browser, started, reply, trickle, repeatIndex >= 0 ? Number(argv[repeatIndex + 1]) : 3)
+    results.variants = await compareBuilds(browser, started, reply, trickle, repeatIndex >= 0 ? Number(argv[repeatIndex + 1]) : 3, parts)
   }
   for (const build of variants.length ? [] : builds) {
     const app = await startBenchApp(build.output, modelEnv, build.label.replace(/\W+/g, '-'))

@@ -59,6 +59,18 @@ describe('createStreamingWriter', () => {
     expect((await getMessage(messageId))?.content).toBe('x'.repeat(100))
   })
 
+  it('with an interval of Infinity writes only when flushed, so the caller can store a checkpoint with each write', async () => {
+    const update = vi.spyOn(db.messages, 'update')
+    const writer = createStreamingWriter(messageId, { intervalMs: Number.POSITIVE_INFINITY })
+    writer.appendText('Hello')
+    writer.setPatch({ model: 'demo' })
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(update).not.toHaveBeenCalled()
+    await writer.flush()
+    expect(update).toHaveBeenCalledTimes(1)
+    expect(await getMessage(messageId)).toMatchObject({ content: 'Hello', model: 'demo' })
+  })
+
   it('stores reasoning and patches with the next write', async () => {
     const writer = createStreamingWriter(messageId, { intervalMs: 250 })
     writer.appendReasoning('thinking')

@@ -123,10 +123,20 @@ export async function cancelBrowserCall(threadId: string, callId: string): Promi
 }
 
 /**
- * Reads the job's LoopEvents (SSE, resumed from `afterId`) into the same recorder a tab's own loop uses. Events
- * are recorded in batches: after each, the rows are written through and the last id is stored on the thread, so
- * a reload reads on exactly where the rows end. Like the tab's own loop, it yields to the page every 8 ms of
- * reading and recording (`job-event-source.ts`). Resolves after the run's last event, or when `signal` aborts.
+ * Least time between two checkpoints of a followed job (its rows written through, then the last event id stored on
+ * the thread), as the tab's own loop writes its reply row at most every 250 ms. A checkpoint after every batch wrote
+ * the whole reply row and the thread row dozens of times a second at loopback speed, and each write re-read the
+ * message list and the sidebar: the long tasks of a server-run chat that the tab's own loop did not have.
+ */
+export const CHECKPOINT_INTERVAL_MS = 250
+
+/**
+ * Reads the job's LoopEvents (SSE, resumed from `afterId`) into the same recorder a tab's own loop uses. The rows
+ * are written at checkpoints only (the recorder's writer should not write on its own: `writeIntervalMs: Infinity`),
+ * each followed by the last id recorded, stored on the thread, so a reload reads on exactly where the rows end. A
+ * checkpoint comes at most every CHECKPOINT_INTERVAL_MS, and at once when a browser-only call waits for an answer
+ * or the run ended. Like the tab's own loop, it yields to the page every 8 ms of reading and recording
+ * (`job-event-source.ts`). Resolves after the run's last event, or when `signal` aborts (after a last checkpoint).
  */
 export function followServerChat(options: FollowServerChatOptions): Promise<'ended' | 'gone' | 'closed'> {
   const { recorder, threadId, jobId } = options
@@ -140,8 +150,14 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
     let draining = false
     let ended = false
     let gone = false
+    /** The tab left the chat: what is not recorded yet is dropped, the rows and the id are stored one last time. */
+    let leaving = false
     let lastReceivedId = options.afterId
+    let lastRecordedId = options.afterId
     let lastStep: number | undefined
+    let lastCheckpointAt = Number.NEGATIVE_INFINITY
+    let checkpointTimer: ReturnType<typeof setTimeout> | undefined
+    let checkpointDue = false
     const close = (how: 'ended' | 'gone' | 'closed') => {
       source.close()
       questions.close()
@@ -151,17 +167,44 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
     // a reopened chat: a question asked before the events this tab reads from is shown too
     if (options.afterId > 0) void questions.loadPending()
 
+    /** Rows written through, then the last id recorded stored on the thread (none once the run ended). */
+    const checkpoint = async () => {
+      clearTimeout(checkpointTimer)
+      checkpointTimer = undefined
+      checkpointDue = false
+      lastCheckpointAt = performance.now()
+      const recordedId = lastRecordedId
+      await recorder.settled()
+      for (const callId of waiting) {
+        const call = calls.get(callId)
+        if (call) void answerBrowserCall(jobId, call, options.tools, options.threadId)
+      }
+      waiting.clear()
+      await setServerJob(threadId, ended ? undefined : { id: jobId, lastEventId: recordedId, ...(lastStep ? { step: lastStep } : {}) })
+    }
+    /** The trailing checkpoint of a burst: events recorded since the last one are stored within the interval. */
+    const scheduleCheckpoint = () => {
+      if (checkpointTimer !== undefined || lastRecordedId === options.afterId) return
+      checkpointTimer = setTimeout(() => {
+        checkpointTimer = undefined
+        checkpointDue = true
+        void drain()
+      }, Math.max(0, lastCheckpointAt + CHECKPOINT_INTERVAL_MS - performance.now()))
+    }
+
     const drain = async () => {
       if (draining) return
       draining = true
-      while (backlog.length > 0) {
+      while ((backlog.length > 0 || checkpointDue) && !leaving) {
         const batch = backlog.splice(0)
-        for (const { event } of batch) {
+        for (const { id, event } of batch) {
+          if (leaving) break
           if (isMcpJobQuestionEvent(event)) {
             questions.apply(event)
             continue
           }
           await recorder.record(event)
+          lastRecordedId = id
           options.onEvent?.(event)
           if ('step' in event) lastStep = event.step
           if (event.type === 'tool-call-running') calls.set(event.call.id, event)
@@ -174,16 +217,20 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
           // A reply written at loopback speed arrives as thousands of events at once: let the page render between.
           await yieldToPageWhenBusy()
         }
-        await recorder.settled()
-        for (const callId of waiting) {
-          const call = calls.get(callId)
-          if (call) void answerBrowserCall(jobId, call, options.tools, options.threadId)
-        }
-        waiting.clear()
-        await setServerJob(threadId, ended ? undefined : { id: jobId, lastEventId: batch.at(-1)!.id, ...(lastStep ? { step: lastStep } : {}) })
+        if (leaving) break
+        if (checkpointDue || ended || waiting.size > 0 || performance.now() - lastCheckpointAt >= CHECKPOINT_INTERVAL_MS) await checkpoint()
+        else scheduleCheckpoint()
       }
       draining = false
+      if (leaving) return leave()
       if (ended) close(gone ? 'gone' : 'ended')
+    }
+
+    /** Leaving the chat: the rows and the id of what was recorded are stored, then the stream closes. */
+    const leave = async () => {
+      clearTimeout(checkpointTimer)
+      if (lastRecordedId !== options.afterId) await checkpoint().catch(() => {})
+      close('closed')
     }
 
     /** The stream cannot go on: the reply ends here as failed (after what was received), rather than waiting for ever. */
@@ -213,8 +260,14 @@ export function followServerChat(options: FollowServerChatOptions): Promise<'end
           ? appTextWithReason('app.reply.stoppedFollowing', end.text)
           : serverText('server.job.lost')),
     })
-    if (options.signal.aborted) close('closed')
-    else options.signal.addEventListener('abort', () => close('closed'), { once: true })
+    const onAbort = () => {
+      leaving = true
+      source.close()
+      // a drain under way stops after the event it is recording and stores what it recorded
+      if (!draining) void leave()
+    }
+    if (options.signal.aborted) onAbort()
+    else options.signal.addEventListener('abort', onAbort, { once: true })
   })
 }
 
