@@ -9,12 +9,16 @@ const alias = {
   '~': fileURLToPath(new URL('./app', import.meta.url)),
 }
 
+// `expect.poll` waits for an event; its default second is too short for a reply or a lock on a loaded 2-core machine
+// (a passing poll ends as soon as its condition holds, so only a failing one waits this long).
+const expectOptions = { poll: { timeout: 10_000 } }
+
 export default defineConfig({
   test: {
     projects: [
-      { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
+      { resolve: { alias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 20_000, expect: expectOptions } },
       // The Vue plugin lets DOM tests mount plain components (no Nuxt auto-imports) under jsdom.
-      { resolve: { alias }, plugins: [vue()], test: { name: 'dom', include: ['tests/dom/**/*.test.ts'], environment: 'jsdom', setupFiles: ['fake-indexeddb/auto', './tests/dom/jsdom-inert-documents.setup.ts'], testTimeout: 30_000 } },
+      { resolve: { alias }, plugins: [vue()], test: { name: 'dom', include: ['tests/dom/**/*.test.ts'], environment: 'jsdom', setupFiles: ['fake-indexeddb/auto', './tests/dom/jsdom-inert-documents.setup.ts'], testTimeout: 30_000, expect: expectOptions } },
       {
         resolve: { alias },
         test: {
@@ -30,6 +34,7 @@ export default defineConfig({
           environment: 'nuxt',
           setupFiles: ['fake-indexeddb/auto', './tests/component/jsdom-layout.setup.ts'],
           testTimeout: 30_000,
+          expect: expectOptions,
           // starting the Nuxt app takes more than the default 10 s on a loaded 2-core machine
           hookTimeout: 60_000,
           // jsdom, like the dom project: one DOM implementation for the tests, and DOMPurify behaves there as in a browser
