@@ -1,14 +1,15 @@
 // A fake OpenRouter and a proxy build of the app pointed at it, one pair per Playwright worker: a spec that reads
 // what the upstream was sent (`upstream.requests()`) sees only its own worker's requests, and a worker runs one test
 // at a time, so those specs run beside the rest instead of one at a time on the one shared fake.
-import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { test as base } from '@playwright/test'
 import { FAKE_URL } from '../helpers'
 import { startApp } from './app-instance'
+import { startFakeOpenRouter } from '../../unit/helpers/fake-openrouter-process'
+import type { RecordedRequest } from '../../unit/helpers/fake-openrouter-process'
 
 /** A chat request the fake upstream received (`GET /__requests`). */
-export interface FakeRequest { body: Record<string, unknown>, headers: Record<string, string> }
+export type FakeRequest = RecordedRequest
 
 export interface OwnUpstream {
   /** The fake OpenRouter's origin (its API is under `/api/v1`). */
@@ -21,33 +22,9 @@ export interface OwnUpstream {
 }
 
 /** A request of the app asking the model to name a chat after its first reply. */
-export function isTitleRequest(request: FakeRequest): boolean {
+function isTitleRequest(request: FakeRequest): boolean {
   const first = (request.body?.messages as Array<{ role?: string, content?: unknown }> | undefined)?.[0]
   return first?.role === 'system' && String(first.content ?? '').startsWith('Write a title for this conversation')
-}
-
-/** The requests the fake at `fakeUrl` recorded: title requests only, or all others. */
-export async function recordedRequests(fakeUrl: string, { titles = false } = {}): Promise<FakeRequest[]> {
-  const all = await (await fetch(`${fakeUrl}/__requests`)).json() as FakeRequest[]
-  return all.filter(request => isTitleRequest(request) === titles)
-}
-
-/** tests/fixtures/fake-openrouter/server.mjs on a free loopback port. */
-async function startFake(): Promise<{ url: string, stop: () => void }> {
-  const child = spawn(process.execPath, [resolve('tests/fixtures/fake-openrouter/server.mjs')], {
-    env: { ...process.env, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const url = await new Promise<string>((done, reject) => {
-    let output = ''
-    child.stdout!.on('data', (data: Buffer) => {
-      output += data.toString()
-      const match = /listening on (http:\/\/\S+)/.exec(output)
-      if (match) done(match[1]!)
-    })
-    child.once('exit', code => reject(new Error(`fake-openrouter exited with ${code}`)))
-  })
-  return { url, stop: () => void child.kill('SIGTERM') }
 }
 
 /**
@@ -59,13 +36,14 @@ export const test = base.extend<object, { upstream: OwnUpstream, proxyUrl: strin
   // Playwright reads what a fixture needs from its first parameter's pattern: this one needs nothing.
   // eslint-disable-next-line no-empty-pattern
   upstream: [async ({}, use) => {
-    const fake = await startFake()
+    // The shared fake's pace (its default): a test that stops a reply midway has the time to.
+    const fake = await startFakeOpenRouter({ chunkDelayMs: 5 })
     try {
       await use({
-        url: fake.url,
-        requests: () => recordedRequests(fake.url),
-        titleRequests: () => recordedRequests(fake.url, { titles: true }),
-        clear: async () => void await fetch(`${fake.url}/__requests`, { method: 'DELETE' }),
+        url: fake.origin,
+        requests: async () => (await fake.received()).filter(request => !isTitleRequest(request)),
+        titleRequests: async () => (await fake.received()).filter(isTitleRequest),
+        clear: fake.clear,
       })
     }
     finally {
