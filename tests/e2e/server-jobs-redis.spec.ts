@@ -90,7 +90,7 @@ test('a browser tool answered through B reaches the job waiting on A; a second a
   expect(received.at(-1)!.event).toMatchObject({ type: 'finish', finishReason: 'stop' })
 })
 
-test('a reply on the user\'s own key uses that key, never reaches Redis, and is interrupted, not taken over, when A dies', async () => {
+test('a reply on the user\'s own key uses that key, never reaches Redis, and is interrupted, not taken over, when A dies', async ({ upstream }) => {
   const [a, b] = apps as [AppInstance, AppInstance]
   await upstream.clear()
   const id = await startChat(a, { model: 'fake/slow-tools', serverTools: ['calculate'], apiKey: USER_KEY, messages: [{ role: 'user', content: 'On my own key: what is 6*7?' }] })
