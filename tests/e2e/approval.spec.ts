@@ -207,6 +207,8 @@ test.describe('approval before a tool runs', () => {
   })
 
   test('the card waiting for approval, and the popover with its policy controls, have no serious axe violations', async ({ page }) => {
+    // two axe passes (light and dark) beside other workers: 30 s ran out on a loaded machine
+    test.slow()
     const serious = (results: Awaited<ReturnType<AxeBuilder['analyze']>>) =>
       results.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical').map(violation => violation.id)
     await openWithFetchTool(page)

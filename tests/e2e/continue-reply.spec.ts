@@ -84,6 +84,8 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
     await openAppWith(page, { provider: openRouterProvider('fake/slow-tools'), runOnServer: false })
     await sendMessage(page, 'What is 6*7? Then talk for a while.')
     await expect(lastAssistant(page)).toContainText('word6', { timeout: 15_000 })
+    // Cut once the reply is stored past word3 (the tab writes what streams in at its own pace, behind the screen).
+    await expect.poll(async () => (await storedRows(page)).findLast(row => row.role === 'assistant')?.content ?? '', { timeout: 15_000 }).toMatch(/word3\b/)
     await expect(lastAssistant(page)).not.toContainText('The end.')
     await page.reload()
     await openApp(page, page.url())
