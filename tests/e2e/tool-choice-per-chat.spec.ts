@@ -91,7 +91,10 @@ for (const runOnServer of [true, false]) {
     await expect(page.getByTestId('tool-scope-changed')).toHaveCount(0)
     await expect(switchOf(page, 'calculate')).toHaveAttribute('aria-checked', 'true')
     await closePopover(page)
-    expect((await toolsOfferedFor(page, upstream, 'Chat A fourth')).sort()).toEqual(inB.sort())
+    // search_chat_history is offered only when its check (are there other chats?) answers within the app's time
+    // limit, which a loaded machine can miss: the choice of the chat is what is compared here.
+    const chosen = (names: string[]) => names.filter(name => name !== 'search_chat_history').sort()
+    expect(chosen(await toolsOfferedFor(page, upstream, 'Chat A fourth'))).toEqual(chosen(inB))
   })
 }
 
