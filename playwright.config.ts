@@ -13,9 +13,11 @@ const ICONS = { NUXT_ICONIFY_API_URL: `http://127.0.0.1:${FAKE_PORT}/iconify`, N
 //   (a 5 s lock); on a machine loaded by other workers a busy instance loses its claim and the job runs twice.
 // - server-security: measures the server's memory under a 50 MB body, its answer time under a worst-case request, and
 //   fills per-minute rate-limit windows.
+// - streaming-render: search_chat_history reads a 10,000-message history within the tool's own time limit, which
+//   it missed beside other workers on a loaded machine (the card said "Timed out").
 // - plugin-dev-reload: starts a `nuxt dev` of its own, which compiles for minutes and takes both cores.
 const ONE_AT_A_TIME = [
-  'chat-takeover', 'cut-tool-takeover', 'server-jobs-redis', 'server-security', 'plugin-dev-reload',
+  'chat-takeover', 'cut-tool-takeover', 'server-jobs-redis', 'server-security', 'streaming-render', 'plugin-dev-reload',
 ].map(name => `${name}.spec.ts`)
 const WORKERS = Number(process.env.E2E_WORKERS ?? 2)
 
