@@ -22,6 +22,8 @@ let host = ''
 const fetched: string[] = []
 
 test.beforeAll(async ({ upstream }) => {
+  // an app of its own starts beside the other workers' (30 s ran out on a loaded machine)
+  test.setTimeout(90_000)
   pages = createServer((request, response) => {
     fetched.push(request.url ?? '')
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
