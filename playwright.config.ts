@@ -6,13 +6,18 @@ const PROXY_PORT = Number(process.env.E2E_PROXY_PORT ?? 3125)
 // Icons of sets not installed come from the fake OpenRouter's stand-in for the Iconify API, kept per app instance.
 const ICONS = { NUXT_ICONIFY_API_URL: `http://127.0.0.1:${FAKE_PORT}/iconify`, NUXT_ICON_CACHE_DIR: `.data/e2e-icons-${PORT}` }
 
-// Each test has its own browser context (its own IndexedDB, localStorage and server session), so most spec files run
-// side by side. These run one at a time, after the rest: they read what the one shared fake OpenRouter was sent
-// (another test's requests would land in the same list), measure timing, or start a `nuxt dev` of their own.
+// Each test has its own browser context (its own IndexedDB, localStorage and server session), and a spec that reads
+// what the fake OpenRouter was sent asks for its worker's own fake and proxy app (tests/e2e/support/own-upstream.ts),
+// so spec files run side by side. These run one at a time, after the rest, because they cannot share the machine:
+// - chat-takeover, cut-tool-takeover, server-jobs-redis: instances on one Redis hand a job over when a claim lapses
+//   (a 5 s lock); on a machine loaded by other workers a busy instance loses its claim and the job runs twice.
+// - server-security: measures the server's memory under a 50 MB body, its answer time under a worst-case request, and
+//   fills per-minute rate-limit windows.
+// - streaming-render: search_chat_history reads a 10,000-message history within the tool's own time limit, which
+//   it missed beside other workers on a loaded machine (the card said "Timed out").
+// - plugin-dev-reload: starts a `nuxt dev` of its own, which compiles for minutes and takes both cores.
 const ONE_AT_A_TIME = [
-  'approval', 'branches', 'chat-takeover', 'continue-reply', 'cut-tool-takeover', 'openrouter', 'own-key-keep-running',
-  'providers', 'server-jobs-redis', 'slash-commands', 'tool-choice-per-chat', 'tool-paging-and-reasons',
-  'server-security', 'streaming-render', 'plugin-dev-reload', 'server-database', 'sync-instances',
+  'chat-takeover', 'cut-tool-takeover', 'server-jobs-redis', 'server-security', 'streaming-render', 'plugin-dev-reload',
 ].map(name => `${name}.spec.ts`)
 const WORKERS = Number(process.env.E2E_WORKERS ?? 2)
 

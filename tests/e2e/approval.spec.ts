@@ -2,9 +2,9 @@ import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test } from '@playwright/test'
+import { expect, test, type OwnUpstream } from './support/own-upstream'
 import type { Page } from '@playwright/test'
-import { clearFakeRequests, FAKE_URL, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle, waitForReady } from './helpers'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle, waitForReady } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 
@@ -21,7 +21,9 @@ let pages: Server
 let host = ''
 const fetched: string[] = []
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ upstream }) => {
+  // an app of its own starts beside the other workers' (30 s ran out on a loaded machine)
+  test.setTimeout(90_000)
   pages = createServer((request, response) => {
     fetched.push(request.url ?? '')
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
@@ -31,7 +33,7 @@ test.beforeAll(async () => {
   host = `127.0.0.1:${(pages.address() as AddressInfo).port}`
   app = await startApp({
     NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key',
-    NUXT_OPENROUTER_BASE_URL: `${FAKE_URL}/api/v1`,
+    NUXT_OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
     NUXT_PUBLIC_DEFAULT_MODEL: 'fake/fetch-page',
     NUXT_FETCH_ALLOWED_HOSTS: host,
   })
@@ -43,9 +45,9 @@ test.afterAll(async () => {
   await new Promise(done => pages?.close(done))
 })
 
-test.beforeEach(async () => {
+test.beforeEach(async ({ upstream }) => {
   fetched.length = 0
-  await clearFakeRequests()
+  await upstream.clear()
 })
 
 /** Opens the app with fetch_web_page switched on and fake/fetch-page chosen; `onServer` runs chats on the server. */
@@ -65,8 +67,8 @@ async function askToRead(page: Page, path = '/otters') {
 }
 
 /** The last chat request the fake OpenRouter received: the history the model read. */
-async function lastModelHistory() {
-  const requests = await fakeRequests()
+async function lastModelHistory(upstream: OwnUpstream) {
+  const requests = await upstream.requests()
   return requests.at(-1)!.body.messages as Array<{ role: string, content: string | null, tool_calls?: Array<{ function: { arguments: string } }> }>
 }
 
@@ -111,7 +113,7 @@ test.describe('approval before a tool runs', () => {
     expect(fetched).toEqual(['/otters', '/whales'])
   })
 
-  test('Deny: nothing runs, the card says so, and the model reads that the user declined', async ({ page }) => {
+  test('Deny: nothing runs, the card says so, and the model reads that the user declined', async ({ page, upstream }) => {
     await openWithFetchTool(page)
     const card = await askToRead(page)
     await card.getByRole('button', { name: 'Deny' }).click()
@@ -120,11 +122,11 @@ test.describe('approval before a tool runs', () => {
     await waitForIdle(page)
     await expect(lastAssistant(page)).toContainText('I read the page.')
     expect(fetched).toEqual([])
-    const history = await lastModelHistory()
+    const history = await lastModelHistory(upstream)
     expect(history.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('the user declined this tool call') })
   })
 
-  test('Never (set in the popover): the call is refused without asking', async ({ page }) => {
+  test('Never (set in the popover): the call is refused without asking', async ({ page, upstream }) => {
     await openWithFetchTool(page)
     await page.getByTestId('tool-popover-trigger').click()
     await page.getByTestId('tool-policy-fetch_web_page').selectOption('never')
@@ -134,10 +136,10 @@ test.describe('approval before a tool runs', () => {
     await expect(fetchCard(page)).toHaveAttribute('data-status', 'denied')
     await expect(fetchCard(page)).toContainText('Blocked by your settings')
     expect(fetched).toEqual([])
-    expect((await lastModelHistory()).at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('never allow this tool') })
+    expect((await lastModelHistory(upstream)).at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('never allow this tool') })
   })
 
-  test('edited arguments are checked live, are what runs, and what the card and the model\'s history show', async ({ page }) => {
+  test('edited arguments are checked live, are what runs, and what the card and the model\'s history show', async ({ page, upstream }) => {
     await openWithFetchTool(page)
     const card = await askToRead(page)
     const url = card.getByLabel('url')
@@ -151,7 +153,7 @@ test.describe('approval before a tool runs', () => {
     await waitForIdle(page)
     await expect(lastAssistant(page)).toContainText('Blue whales are the largest animals ever known.')
     expect(fetched).toEqual(['/whales'])
-    const history = await lastModelHistory()
+    const history = await lastModelHistory(upstream)
     const asked = history.find(message => message.tool_calls)!
     expect(JSON.parse(asked.tool_calls![0]!.function.arguments)).toEqual({ url: `http://${host}/whales` })
     await fetchCard(page).getByRole('button', { name: /details/i }).click()
@@ -207,6 +209,8 @@ test.describe('approval before a tool runs', () => {
   })
 
   test('the card waiting for approval, and the popover with its policy controls, have no serious axe violations', async ({ page }) => {
+    // two axe passes (light and dark) beside other workers: 30 s ran out on a loaded machine
+    test.slow()
     const serious = (results: Awaited<ReturnType<AxeBuilder['analyze']>>) =>
       results.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical').map(violation => violation.id)
     await openWithFetchTool(page)

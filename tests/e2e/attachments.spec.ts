@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
-import { clearFakeRequests, fakeRequests, openApp, PROXY_APP_URL, waitForIdle, waitForReady } from './helpers'
+import type { Page } from '@playwright/test'
+import { expect, test, type OwnUpstream } from './support/own-upstream'
+import { openApp, waitForIdle, waitForReady } from './helpers'
 import { pngFile } from './support/png-file'
 import { storedAttachments } from './support/stored-attachments'
 import { storedRows } from './support/stored-rows'
@@ -15,8 +16,8 @@ async function sendComposer(page: Page, text: string) {
 }
 
 /** The user parts of the last request the fake OpenRouter received that carried an image. */
-async function lastImageRequestParts() {
-  const requests = await fakeRequests()
+async function lastImageRequestParts(upstream: OwnUpstream) {
+  const requests = await upstream.requests()
   for (const request of requests.toReversed()) {
     const messages = request.body.messages as Array<{ role: string, content: unknown }>
     const user = messages.findLast(message => message.role === 'user')
@@ -26,12 +27,12 @@ async function lastImageRequestParts() {
 }
 
 test.describe('images through the OpenRouter proxy (a model that reads images)', () => {
-  test.use({ baseURL: PROXY_APP_URL })
-  test.beforeEach(async () => {
-    await clearFakeRequests()
+  test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
+  test.beforeEach(async ({ upstream }) => {
+    await upstream.clear()
   })
 
-  test('an image attached with the button goes to the model as an image_url part, shows after a reload and opens full size', async ({ page }) => {
+  test('an image attached with the button goes to the model as an image_url part, shows after a reload and opens full size', async ({ page, upstream }) => {
     await openApp(page)
     const attach = page.getByTestId('composer-attach')
     await expect(attach).toHaveAccessibleName('Attach images or files')
@@ -48,7 +49,7 @@ test.describe('images through the OpenRouter proxy (a model that reads images)',
     await waitForIdle(page)
     await expect(page.getByTestId('composer-attachment')).toHaveCount(0)
 
-    const parts = await lastImageRequestParts()
+    const parts = await lastImageRequestParts(upstream)
     expect(parts?.[0]).toEqual({ type: 'text', text: 'What do these show?' })
     expect(parts?.slice(1).map(part => part.type)).toEqual(['image_url', 'image_url'])
     expect(parts![1]!.image_url.url).toMatch(/^data:image\/png;base64,iVBOR/)
@@ -73,7 +74,7 @@ test.describe('images through the OpenRouter proxy (a model that reads images)',
     await expect(thumbnails.first()).toBeFocused()
   })
 
-  test('an image pasted into the text box is attached and sent', async ({ page }) => {
+  test('an image pasted into the text box is attached and sent', async ({ page, upstream }) => {
     await openApp(page)
     await page.getByTestId('composer-input').evaluate((textarea, base64) => {
       const bytes = Uint8Array.from(atob(base64), character => character.charCodeAt(0))
@@ -85,7 +86,7 @@ test.describe('images through the OpenRouter proxy (a model that reads images)',
     await expect(page.getByTestId('composer-attachment')).toContainText('screenshot.png')
     await sendComposer(page, 'And this one?')
     await waitForIdle(page)
-    expect((await lastImageRequestParts())?.map(part => part.type)).toEqual(['text', 'image_url'])
+    expect((await lastImageRequestParts(upstream))?.map(part => part.type)).toEqual(['text', 'image_url'])
   })
 })
 

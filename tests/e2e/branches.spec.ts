@@ -1,17 +1,18 @@
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test, type OwnUpstream } from './support/own-upstream'
 import AxeBuilder from '@axe-core/playwright'
-import { clearFakeRequests, fakeRequests, lastAssistant, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 
 // The build with the server's key, pointed at the fake OpenRouter: fake/echo numbers its replies and quotes the
 // last user message, so a regenerated reply and an edited question can be told apart, and every request is recorded.
-test.use({ baseURL: PROXY_APP_URL })
+test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
 
 const userMessages = (page: Page) => page.locator('[data-testid="message"][data-role="user"]')
 const assistantMessages = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]')
 
 /** The user and assistant texts of the last chat request the fake upstream received. */
-async function lastRequestHistory(): Promise<string[]> {
-  const requests = await fakeRequests()
+async function lastRequestHistory(upstream: OwnUpstream): Promise<string[]> {
+  const requests = await upstream.requests()
   const messages = (requests.at(-1)?.body.messages ?? []) as Array<{ role: string, content: string | null }>
   return messages.filter(message => message.role === 'user' || message.role === 'assistant').map(message => `${message.role}: ${message.content ?? ''}`)
 }
@@ -27,12 +28,12 @@ async function ask(page: Page, text: string) {
 }
 
 test.describe('branches: edit, regenerate, switch, fork, delete', () => {
-  test('an edited question is sent as a new branch: the request holds only the edited path, and switching back restores the old one and its history', async ({ page }) => {
+  test('an edited question is sent as a new branch: the request holds only the edited path, and switching back restores the old one and its history', async ({ page, upstream }) => {
     await openEchoChat(page)
     await ask(page, 'What is 2+2?')
     await ask(page, 'And 3+3?')
     const oldReply = (await lastAssistant(page).innerText()).trim()
-    await clearFakeRequests()
+    await upstream.clear()
 
     const second = userMessages(page).nth(1)
     await second.hover()
@@ -44,7 +45,7 @@ test.describe('branches: edit, regenerate, switch, fork, delete', () => {
     await page.getByTestId('message-editor-save').click()
     await waitForIdle(page)
     await expect(lastAssistant(page)).toContainText('to: And 4+4?')
-    expect(await lastRequestHistory()).toEqual([
+    expect(await lastRequestHistory(upstream)).toEqual([
       'user: What is 2+2?',
       expect.stringMatching(/^assistant: Reply \d+ to: What is 2\+2\?$/),
       'user: And 4+4?',
@@ -61,9 +62,9 @@ test.describe('branches: edit, regenerate, switch, fork, delete', () => {
     await expect(page.getByTestId('copy-announcer')).toHaveText('Branch 1 of 2')
 
     // The model reads the branch shown.
-    await clearFakeRequests()
+    await upstream.clear()
     await ask(page, 'Go on')
-    expect((await lastRequestHistory()).filter(line => line.startsWith('user'))).toEqual(['user: What is 2+2?', 'user: And 3+3?', 'user: Go on'])
+    expect((await lastRequestHistory(upstream)).filter(line => line.startsWith('user'))).toEqual(['user: What is 2+2?', 'user: And 3+3?', 'user: Go on'])
 
     await userMessages(page).nth(1).getByRole('button', { name: 'Next branch' }).click()
     await expect(userMessages(page).nth(1).getByTestId('user-text')).toHaveText('And 4+4?')
@@ -84,17 +85,17 @@ test.describe('branches: edit, regenerate, switch, fork, delete', () => {
     await expect(page.getByTestId('branch-switcher')).toHaveCount(0)
   })
 
-  test('regenerate adds a sibling reply; the old one is a branch away, and deleting the new one brings it back', async ({ page }) => {
+  test('regenerate adds a sibling reply; the old one is a branch away, and deleting the new one brings it back', async ({ page, upstream }) => {
     await openEchoChat(page)
     await ask(page, 'Tell me a fact')
     const first = (await lastAssistant(page).innerText()).trim()
-    await clearFakeRequests()
+    await upstream.clear()
     await lastAssistant(page).hover()
     await lastAssistant(page).getByTestId('message-regenerate').click()
     await waitForIdle(page)
     await expect(lastAssistant(page)).not.toHaveText(first)
     await expect(lastAssistant(page)).toContainText('to: Tell me a fact')
-    expect(await lastRequestHistory()).toEqual(['user: Tell me a fact'])
+    expect(await lastRequestHistory(upstream)).toEqual(['user: Tell me a fact'])
     await expect(assistantMessages(page)).toHaveCount(1)
     await expect(lastAssistant(page).getByTestId('branch-position')).toHaveText('2/2')
 
@@ -114,7 +115,7 @@ test.describe('branches: edit, regenerate, switch, fork, delete', () => {
     await expect(assistantMessages(page)).toHaveCount(1)
   })
 
-  test('Branch into new chat opens a new chat holding the conversation up to that reply; the original stays', async ({ page }) => {
+  test('Branch into new chat opens a new chat holding the conversation up to that reply; the original stays', async ({ page, upstream }) => {
     await openEchoChat(page)
     await ask(page, 'One')
     await ask(page, 'Two')
@@ -126,9 +127,9 @@ test.describe('branches: edit, regenerate, switch, fork, delete', () => {
     await expect(userMessages(page)).toHaveCount(1)
     await expect(userMessages(page).first()).toContainText('One')
     await expect(assistantMessages(page)).toHaveCount(1)
-    await clearFakeRequests()
+    await upstream.clear()
     await ask(page, 'Three')
-    expect((await lastRequestHistory()).filter(line => line.startsWith('user'))).toEqual(['user: One', 'user: Three'])
+    expect((await lastRequestHistory(upstream)).filter(line => line.startsWith('user'))).toEqual(['user: One', 'user: Three'])
 
     await page.goto(`/?thread=${original}`)
     await expect(userMessages(page)).toHaveCount(2)
@@ -136,6 +137,8 @@ test.describe('branches: edit, regenerate, switch, fork, delete', () => {
   })
 
   test('edit, send and switch branches from the keyboard alone, with no serious axe violations', async ({ page }) => {
+    // two axe passes (light and dark) beside other workers: 30 s ran out on a loaded machine
+    test.slow()
     await openEchoChat(page)
     await ask(page, 'First try')
     const question = userMessages(page).first()
@@ -169,13 +172,13 @@ test.describe('branches: edit, regenerate, switch, fork, delete', () => {
     expect(await seriousViolations(page)).toEqual([])
   })
 
-  test('a chat run on the server regenerates a reply there; both replies are kept across a reload', async ({ page }) => {
+  test('a chat run on the server regenerates a reply there; both replies are kept across a reload', async ({ page, upstream }) => {
     await openEchoChat(page, true)
     const started = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
     await ask(page, 'Server question')
     await started
     const first = (await lastAssistant(page).innerText()).trim()
-    await clearFakeRequests()
+    await upstream.clear()
     const regenerated = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
     await lastAssistant(page).hover()
     await lastAssistant(page).getByTestId('message-regenerate').click()
@@ -184,7 +187,7 @@ test.describe('branches: edit, regenerate, switch, fork, delete', () => {
     await waitForIdle(page)
     await expect(lastAssistant(page)).not.toContainText(first)
     await expect(lastAssistant(page).getByTestId('branch-position')).toHaveText('2/2')
-    expect(await lastRequestHistory()).toEqual(['user: Server question'])
+    expect(await lastRequestHistory(upstream)).toEqual(['user: Server question'])
 
     await page.reload()
     await waitForIdle(page)

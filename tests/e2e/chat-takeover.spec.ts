@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test'
-import { FAKE_URL } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { firstJobEvent, readJobStream, redisInstanceEnv } from './support/redis-instances'
@@ -24,7 +23,6 @@ test.afterAll(async () => {
 
 test('a chat started on A is read from B and finishes through B when A is killed mid-job', async () => {
   test.setTimeout(60_000)
-  await fetch(`${FAKE_URL}/__requests`, { method: 'DELETE' })
   const a = await startApp(redisInstanceEnv(redis.url))
   apps.push(a)
   const started = await a.fetchWithSession('/api/chats', {

@@ -1,8 +1,9 @@
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/own-upstream'
 import AxeBuilder from '@axe-core/playwright'
 import { storedRows } from './support/stored-rows'
 import { demoLongReply } from '../../server/utils/demo-model/demo-replies'
-import { clearFakeRequests, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 
 // The demo model's long reply streams for several seconds, twice in a test.
 test.describe.configure({ timeout: 60_000 })
@@ -76,13 +77,15 @@ test.describe('Continue a cut reply', () => {
 })
 
 test.describe('Continue on OpenRouter (the fake upstream)', () => {
-  test.use({ baseURL: PROXY_APP_URL })
+  test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
 
-  test('the request holds the partial reply and the instruction, and the reply ends whole with each word once', async ({ page }) => {
+  test('the request holds the partial reply and the instruction, and the reply ends whole with each word once', async ({ page, upstream }) => {
     // In the tab (not on the server), so the reload cuts the reply.
     await openAppWith(page, { provider: openRouterProvider('fake/slow-tools'), runOnServer: false })
     await sendMessage(page, 'What is 6*7? Then talk for a while.')
     await expect(lastAssistant(page)).toContainText('word6', { timeout: 15_000 })
+    // Cut once the reply is stored past word3 (the tab writes what streams in at its own pace, behind the screen).
+    await expect.poll(async () => (await storedRows(page)).findLast(row => row.role === 'assistant')?.content ?? '', { timeout: 15_000 }).toMatch(/word3\b/)
     await expect(lastAssistant(page)).not.toContainText('The end.')
     await page.reload()
     await openApp(page, page.url())
@@ -90,7 +93,7 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
     await expect(cut).toHaveAttribute('data-status', 'interrupted')
     const shownWhenCut = await cut.innerText()
 
-    await clearFakeRequests()
+    await upstream.clear()
     await cut.getByTestId('continue-reply-button').click()
     await waitForIdle(page)
     const reply = lastAssistant(page)
@@ -99,7 +102,7 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
     expect((await reply.innerText()).match(/word7\b/g)).toHaveLength(1)
     expect((await reply.innerText()).match(/The tool returned 42\./g)).toHaveLength(1)
 
-    const requests = await fakeRequests()
+    const requests = await upstream.requests()
     expect(requests).toHaveLength(1)
     const messages = requests[0]!.body.messages as Array<{ role: string, content: string | null }>
     const partial = messages.at(-2)!
@@ -110,7 +113,7 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
     expect(messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/cut off/) })
   })
 
-  test('a chat the server runs, stopped mid-answer, continues on the server into the same reply', async ({ page }) => {
+  test('a chat the server runs, stopped mid-answer, continues on the server into the same reply', async ({ page, upstream }) => {
     await openAppWith(page, { provider: openRouterProvider('fake/slow-tools') })
     const started = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
     await sendMessage(page, 'What is 6*7? Then talk for a while.')
@@ -122,7 +125,7 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
     await expect(cut).toHaveAttribute('data-status', 'stopped')
     await expect(cut).not.toContainText('The end.')
 
-    await clearFakeRequests()
+    await upstream.clear()
     const continued = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
     await cut.getByTestId('continue-reply-button').click()
     expect((await continued).ok()).toBe(true)
@@ -132,7 +135,7 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
     expect((await reply.innerText()).match(/word2\b/g)).toHaveLength(1)
     const rows = await storedRows(page)
     expect(rows.map(row => `${row.role}:${row.status}`)).toEqual(['user:complete', 'assistant:complete', 'tool:complete', 'assistant:complete'])
-    const messages = (await fakeRequests())[0]!.body.messages as Array<{ role: string, content: string | null }>
+    const messages = (await upstream.requests())[0]!.body.messages as Array<{ role: string, content: string | null }>
     expect(messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/cut off/) })
   })
 })

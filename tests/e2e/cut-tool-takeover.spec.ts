@@ -1,8 +1,8 @@
 import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { expect, test } from '@playwright/test'
-import { clearFakeRequests, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
+import { expect, test } from './support/own-upstream'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 import { freePort, startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { redisInstanceEnv } from './support/redis-instances'
@@ -19,8 +19,8 @@ const fetched: string[] = []
 const held: ServerResponse[] = []
 const apps: AppInstance[] = []
 
-function env(redisUrl: string): Record<string, string> {
-  return redisInstanceEnv(redisUrl, { NUXT_PUBLIC_DEFAULT_MODEL: 'fake/fetch-page', NUXT_FETCH_ALLOWED_HOSTS: host })
+function env(redisUrl: string, upstreamUrl: string): Record<string, string> {
+  return redisInstanceEnv(redisUrl, { NUXT_OPENROUTER_BASE_URL: `${upstreamUrl}/api/v1`, NUXT_PUBLIC_DEFAULT_MODEL: 'fake/fetch-page', NUXT_FETCH_ALLOWED_HOSTS: host })
 }
 
 test.beforeAll(async () => {
@@ -43,11 +43,11 @@ test.afterAll(async () => {
   await redis?.stop()
 })
 
-test('a tool that acts outside the app, cut by its instance dying, is not run again and its card says so', async ({ page }) => {
+test('a tool that acts outside the app, cut by its instance dying, is not run again and its card says so', async ({ page, upstream }) => {
   test.setTimeout(90_000)
-  await clearFakeRequests()
+  await upstream.clear()
   const port = await freePort()
-  const a = await startApp(env(redis.url), { port })
+  const a = await startApp(env(redis.url, upstream.url), { port })
   apps.push(a)
   await openAppWith(page, { provider: openRouterProvider('fake/fetch-page'), runOnServer: true, toolStates: { fetch_web_page: true } }, a.url)
 
@@ -61,7 +61,7 @@ test('a tool that acts outside the app, cut by its instance dying, is not run ag
   // The instance running the tool dies; another starts where the page points and takes the chat over.
   process.kill(a.pid, 'SIGKILL')
   apps.splice(apps.indexOf(a), 1)
-  const restarted = await startApp(env(redis.url), { port })
+  const restarted = await startApp(env(redis.url, upstream.url), { port })
   apps.push(restarted)
 
   await expect(card).toHaveAttribute('data-status', 'error', { timeout: 45_000 })
@@ -70,7 +70,7 @@ test('a tool that acts outside the app, cut by its instance dying, is not run ag
   await expect(lastAssistant(page)).toContainText('I read the page.')
   expect(fetched).toEqual(['/slow'])
   // The model was asked for the step with the call once, and then got the interrupted result (not a second call).
-  const requests = await fakeRequests()
+  const requests = await upstream.requests()
   expect(requests).toHaveLength(2)
   const history = requests[1]!.body.messages as Array<{ role: string, content: string | null }>
   expect(history.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('may or may not have completed') })
@@ -81,12 +81,12 @@ test('a tool that acts outside the app, cut by its instance dying, is not run ag
   await expect(page.locator('[data-testid="tool-card"][data-tool="fetch_web_page"]').last()).toHaveAttribute('data-status', 'error')
 })
 
-test('an approval answered on the instance that runs the chat: bad edited arguments get 400, then a good answer runs it', async () => {
+test('an approval answered on the instance that runs the chat: bad edited arguments get 400, then a good answer runs it', async ({ upstream }) => {
   test.setTimeout(60_000)
   fetched.length = 0
   // This instance alone on the Redis: it runs the chat and holds the call.
   for (const other of apps.splice(0)) await other.stop()
-  const app = await startApp(env(redis.url))
+  const app = await startApp(env(redis.url, upstream.url))
   apps.push(app)
   const started = await app.fetchWithSession('/api/chats', {
     method: 'POST',

@@ -58,33 +58,6 @@ export async function waitForIdle(page: Page, { timeout = 20_000 }: { timeout?: 
   await expect(page.locator('[data-rendering]')).toHaveCount(0, { timeout })
 }
 
-export async function clearFakeRequests() {
-  await fetch(`${FAKE_URL}/__requests`, { method: 'DELETE' })
-}
-
-type FakeRequest = { body: Record<string, unknown>, headers: Record<string, string> }
-
-async function allFakeRequests(): Promise<FakeRequest[]> {
-  const response = await fetch(`${FAKE_URL}/__requests`)
-  return response.json()
-}
-
-/** A request of the app asking the model to name a chat after its first reply. */
-function isTitleRequest(request: FakeRequest): boolean {
-  const first = (request.body?.messages as Array<{ role?: string, content?: unknown }> | undefined)?.[0]
-  return first?.role === 'system' && String(first.content ?? '').startsWith('Write a title for this conversation')
-}
-
-/** The chat requests the fake OpenRouter received, leaving out the title requests (`fakeTitleRequests`). */
-export async function fakeRequests(): Promise<FakeRequest[]> {
-  return (await allFakeRequests()).filter(request => !isTitleRequest(request))
-}
-
-/** The requests asking the model for a chat's title. */
-export async function fakeTitleRequests(): Promise<FakeRequest[]> {
-  return (await allFakeRequests()).filter(isTitleRequest)
-}
-
 /** The provider settings the settings panel stores (`plugboard:provider:v1`). */
 export interface StoredProvider {
   providerId: 'openrouter' | 'openai-compatible'

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test'
-import { clearFakeRequests, FAKE_URL, fakeRequests, lastAssistant, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
+import { expect, test } from './support/own-upstream'
+import { lastAssistant, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
@@ -12,12 +12,12 @@ import { addMcpServer } from './support/mcp-settings'
 let app: AppInstance
 let server: McpTestServer
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ upstream }) => {
   server = await startMcpTestServer({ cors: false, interactive: true })
   app = await startApp({
     NUXT_MCP_ALLOWED_HOSTS: `127.0.0.1:${server.port}`,
     NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key',
-    NUXT_OPENROUTER_BASE_URL: `${FAKE_URL}/api/v1`,
+    NUXT_OPENROUTER_BASE_URL: `${upstream.url}/api/v1`,
   })
 })
 
@@ -26,13 +26,13 @@ test.afterAll(async () => {
   await server?.close()
 })
 
-test('a resource is attached from the composer with /server__resource, and the model receives its text under its URI', async ({ page }) => {
+test('a resource is attached from the composer with /server__resource, and the model receives its text under its URI', async ({ page, upstream }) => {
   // a whole flow: add a server, three commands, a reply
   test.slow()
   await openAppWith(page, { provider: openRouterProvider('fake/echo') }, app.url)
   await addMcpServer(page, 'Survey', server.url)
   await page.getByTestId('settings-cancel').click()
-  await clearFakeRequests()
+  await upstream.clear()
 
   const input = page.getByTestId('composer-input')
   await input.focus()
@@ -69,7 +69,7 @@ test('a resource is attached from the composer with /server__resource, and the m
   await expect(page.locator('main')).toHaveAttribute('data-streaming', 'false', { timeout: 20_000 })
   await waitForIdle(page)
   await expect(lastAssistant(page)).toContainText('What is on my list?')
-  const requests = await fakeRequests()
+  const requests = await upstream.requests()
   const messages = (requests.at(-1)?.body.messages ?? []) as Array<{ role: string, content: unknown }>
   const sent = JSON.stringify(messages.filter(message => message.role === 'user').at(-1)?.content)
   expect(sent).toContain('What is on my list?')

@@ -1,16 +1,16 @@
-import { expect, test } from '@playwright/test'
-import { clearFakeRequests, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { expect, test } from './support/own-upstream'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 
 // This build runs with NUXT_OPENROUTER_API_KEY set and NUXT_OPENROUTER_BASE_URL pointing at the fake OpenRouter
 // (tests/fixtures/fake-openrouter), so OpenRouter through the server's proxy is the default provider.
-test.use({ baseURL: PROXY_APP_URL })
+test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
 
 test.describe('OpenRouter through the server proxy (fake OpenRouter replaying recorded streams)', () => {
-  test.beforeEach(async () => {
-    await clearFakeRequests()
+  test.beforeEach(async ({ upstream }) => {
+    await upstream.clear()
   })
 
-  test('chats through the proxy with the server key, which never reaches the browser', async ({ page }) => {
+  test('chats through the proxy with the server key, which never reaches the browser', async ({ page, upstream }) => {
     const seenInBrowser: string[] = []
     page.on('response', async (response) => {
       if (response.url().includes('/api/')) seenInBrowser.push(await response.text().catch(() => ''))
@@ -20,7 +20,7 @@ test.describe('OpenRouter through the server proxy (fake OpenRouter replaying re
     await sendMessage(page, 'Say hello')
     await waitForIdle(page)
     await expect(lastAssistant(page)).not.toBeEmpty()
-    const requests = await fakeRequests()
+    const requests = await upstream.requests()
     expect(requests.length).toBeGreaterThan(0)
     expect(requests[0]!.headers.authorization).toBe('Bearer sk-or-test-server-key')
     expect(requests[0]!.headers['x-title']).toBeTruthy()
@@ -28,11 +28,11 @@ test.describe('OpenRouter through the server proxy (fake OpenRouter replaying re
     expect(seenInBrowser.join('\n')).not.toContain('sk-or-test-server-key')
   })
 
-  test('the request carries exactly the enabled tools, and omits tools and tool_choice when none is enabled', async ({ page }) => {
+  test('the request carries exactly the enabled tools, and omits tools and tool_choice when none is enabled', async ({ page, upstream }) => {
     await openApp(page)
     await sendMessage(page, 'Which tools do you have?')
     await waitForIdle(page)
-    let requests = await fakeRequests()
+    let requests = await upstream.requests()
     const offered = (requests.at(-1)!.body.tools as Array<{ function: { name: string } }>).map(tool => tool.function.name).sort()
     const enabled: string[] = await page.evaluate(() => (window as any).plugboard.registry.getEnabledDefinitions().map((tool: any) => tool.function.name).sort())
     // search_chat_history is enabled but only available once earlier chats exist: this is the first one; and
@@ -47,10 +47,10 @@ test.describe('OpenRouter through the server proxy (fake OpenRouter replaying re
     await page.getByTestId('tool-popover-trigger').click()
     for (const name of enabled) await page.getByTestId(`tool-switch-${name}`).click()
     await page.keyboard.press('Escape')
-    await clearFakeRequests()
+    await upstream.clear()
     await sendMessage(page, 'And now?')
     await waitForIdle(page)
-    requests = await fakeRequests()
+    requests = await upstream.requests()
     expect(requests).toHaveLength(1)
     expect(requests[0]!.body).not.toHaveProperty('tools')
     expect(requests[0]!.body).not.toHaveProperty('tool_choice')
@@ -87,12 +87,12 @@ test.describe('OpenRouter through the server proxy (fake OpenRouter replaying re
     })
   }
 
-  test('the model calls a tool through OpenRouter and answers with its result', async ({ page }) => {
+  test('the model calls a tool through OpenRouter and answers with its result', async ({ page, upstream }) => {
     await openAppWith(page, { provider: openRouterProvider('fake/tools') })
     await sendMessage(page, 'Use a tool please')
     await expect(page.locator('[data-testid="tool-card"]').first()).toHaveAttribute('data-status', /done|error/, { timeout: 15_000 })
     await waitForIdle(page)
-    const requests = await fakeRequests()
+    const requests = await upstream.requests()
     expect(requests.length).toBeGreaterThanOrEqual(2)
     const history = requests.at(-1)!.body.messages as Array<{ role: string }>
     expect(history.map(message => message.role)).toEqual(['user', 'assistant', 'tool'])

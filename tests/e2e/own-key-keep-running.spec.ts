@@ -1,13 +1,13 @@
-import { expect, test } from '@playwright/test'
-import { clearFakeRequests, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { expect, test } from './support/own-upstream'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 
 // "Keep running when I close the tab" with the user's own OpenRouter key: the reply runs on the server with that
 // key (the fake OpenRouter sees it in the Authorization header), so closing the tab mid-reply does not stop it.
-test.use({ baseURL: PROXY_APP_URL })
+test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
 
 const USER_KEY = 'sk-or-v1-e2e-own-key-0b5f27'
 
-test('with my own key and the switch on, closing the tab mid-reply does not stop it', async ({ context }) => {
+test('with my own key and the switch on, closing the tab mid-reply does not stop it', async ({ context, upstream }) => {
   const page = await context.newPage()
   await openAppWith(page, { provider: openRouterProvider('fake/slow-tools', USER_KEY) })
 
@@ -19,7 +19,7 @@ test('with my own key and the switch on, closing the tab mid-reply does not stop
   await page.getByTestId('settings-save').click()
   await expect(page.getByTestId('settings-panel')).toHaveCount(0)
 
-  await clearFakeRequests()
+  await upstream.clear()
   const browserCalls: string[] = []
   page.on('request', (request) => {
     if (request.url().includes('openrouter.ai')) browserCalls.push(request.url())
@@ -39,7 +39,7 @@ test('with my own key and the switch on, closing the tab mid-reply does not stop
   await expect(lastAssistant(again)).toContainText('word54 The end.')
   await expect(lastAssistant(again)).toHaveAttribute('data-status', 'complete')
   await expect(again.getByText('Interrupted')).toHaveCount(0)
-  const ours = (await fakeRequests()).filter(request => JSON.stringify(request.body).includes('On my own key'))
+  const ours = (await upstream.requests()).filter(request => JSON.stringify(request.body).includes('On my own key'))
   const authorizations = ours.map(request => request.headers.authorization)
   expect(authorizations).toEqual([`Bearer ${USER_KEY}`, `Bearer ${USER_KEY}`])
 })

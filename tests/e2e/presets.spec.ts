@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
-import { clearFakeRequests, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/own-upstream'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 
 // A chat's system prompt and parameters, and presets, on the build whose server key points at the fake OpenRouter:
 // what the chat says it sends is what the upstream received, in the tab and in a chat the server runs.
@@ -12,10 +13,10 @@ async function openChatSettings(page: Page) {
 }
 
 test.describe('on the build with the server\'s key', () => {
-  test.use({ baseURL: PROXY_APP_URL })
+  test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
 
   for (const runOnServer of [false, true]) {
-    test(`a chat's system prompt and temperature reach the model (${runOnServer ? 'run on the server' : 'in the tab'})`, async ({ page }) => {
+    test(`a chat's system prompt and temperature reach the model (${runOnServer ? 'run on the server' : 'in the tab'})`, async ({ page, upstream }) => {
       await openAppWith(page, { provider: openRouterProvider('fake/text'), runOnServer })
       await sendMessage(page, 'First message')
       await waitForIdle(page)
@@ -31,10 +32,10 @@ test.describe('on the build with the server\'s key', () => {
       await page.getByTestId('chat-settings-save').click()
       await expect(page.getByTestId('chat-settings')).toHaveCount(0)
 
-      await clearFakeRequests()
+      await upstream.clear()
       await sendMessage(page, 'Second message')
       await waitForIdle(page)
-      const requests = await fakeRequests()
+      const requests = await upstream.requests()
       expect(requests).toHaveLength(1)
       const body = requests[0]!.body
       expect(body.temperature).toBe(0.3)
@@ -55,7 +56,7 @@ test.describe('on the build with the server\'s key', () => {
     })
   }
 
-  test('a preset made in Settings starts a new chat whose request carries its prompt, model, tools and parameters', async ({ page }) => {
+  test('a preset made in Settings starts a new chat whose request carries its prompt, model, tools and parameters', async ({ page, upstream }) => {
     await openAppWith(page, { provider: openRouterProvider('fake/text'), runOnServer: false })
     await page.getByTestId('settings-open').click()
     const presets = page.getByTestId('presets')
@@ -76,10 +77,10 @@ test.describe('on the build with the server\'s key', () => {
 
     await page.getByTestId('preset-start-Terse calculator').click()
     await expect(page).toHaveURL(/thread=/)
-    await clearFakeRequests()
+    await upstream.clear()
     await sendMessage(page, 'What is 6*7?')
     await waitForIdle(page)
-    const requests = await fakeRequests()
+    const requests = await upstream.requests()
     const body = requests[0]!.body
     expect(body.model).toBe('fake/echo-tools')
     expect(body.top_p).toBe(0.5)

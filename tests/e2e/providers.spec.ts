@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
-import { clearFakeRequests, compatibleProvider, FAKE_URL, fakeRequests, lastAssistant, openApp, sendMessage, storeSettings, waitForIdle, waitForReady } from './helpers'
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/own-upstream'
+import { compatibleProvider, lastAssistant, openApp, sendMessage, storeSettings, waitForIdle, waitForReady } from './helpers'
 
 /** Stores OpenAI-compatible settings as the settings panel would, then reloads. */
 async function useCompatibleEndpoint(page: Page, settings: { baseUrl: string, apiKey?: string, model: string, toolCallMode?: 'native' | 'auto' | 'text' }) {
@@ -8,20 +9,20 @@ async function useCompatibleEndpoint(page: Page, settings: { baseUrl: string, ap
 }
 
 test.describe('providers', () => {
-  test.beforeEach(async () => {
-    await clearFakeRequests()
+  test.beforeEach(async ({ upstream }) => {
+    await upstream.clear()
   })
 
-  test('an OpenAI-compatible endpoint chosen in Settings answers straight from the browser', async ({ page }) => {
+  test('an OpenAI-compatible endpoint chosen in Settings answers straight from the browser', async ({ page, upstream }) => {
     await openApp(page)
     await page.getByTestId('settings-open').click()
     await page.getByTestId('provider-openai-compatible').check()
-    await page.getByLabel('Base URL').fill(`${FAKE_URL}/api/v1`)
+    await page.getByLabel('Base URL').fill(`${upstream.url}/api/v1`)
     await page.getByLabel('API key (optional)').fill('sk-local-key')
     // The page's CSP lists only endpoints the user chose: allowing this one reloads once and keeps the form.
     await page.getByTestId('allow-connect').click()
     await waitForReady(page)
-    await expect(page.getByLabel('Base URL')).toHaveValue(`${FAKE_URL}/api/v1`)
+    await expect(page.getByLabel('Base URL')).toHaveValue(`${upstream.url}/api/v1`)
     await expect(page.getByLabel('API key (optional)')).toHaveValue('sk-local-key')
     await page.getByTestId('model-picker').click()
     await page.getByRole('option', { name: /Fake: recorded text/ }).click()
@@ -31,7 +32,7 @@ test.describe('providers', () => {
     await sendMessage(page, 'Name two pets')
     await waitForIdle(page)
     await expect(lastAssistant(page)).toContainText('Pebbles and Skipper')
-    const requests = await fakeRequests()
+    const requests = await upstream.requests()
     expect(requests.at(-1)!.headers.authorization).toBe('Bearer sk-local-key')
     expect(requests.at(-1)!.body.model).toBe('fake/text')
 
@@ -51,26 +52,26 @@ test.describe('providers', () => {
     await expect(page.locator('[data-testid="message"][data-role="user"]').last()).toContainText('Are you there?')
   })
 
-  test('a local model that writes tool calls as text gets them run, and the markup is hidden', async ({ page }) => {
+  test('a local model that writes tool calls as text gets them run, and the markup is hidden', async ({ page, upstream }) => {
     await openApp(page)
-    await useCompatibleEndpoint(page, { baseUrl: `${FAKE_URL}/api/v1`, apiKey: 'k', model: 'fake/text-tool-calls', toolCallMode: 'auto' })
+    await useCompatibleEndpoint(page, { baseUrl: `${upstream.url}/api/v1`, apiKey: 'k', model: 'fake/text-tool-calls', toolCallMode: 'auto' })
     await sendMessage(page, 'What is 6*7?')
     await waitForIdle(page)
     const card = page.locator('[data-testid="tool-card"]').first()
     await expect(card).toHaveAttribute('data-status', 'done')
     await expect(lastAssistant(page)).toContainText(/The tool returned: .*42/)
     await expect(page.getByText('<tool_call>')).toHaveCount(0)
-    const history = (await fakeRequests()).at(-1)!.body.messages as Array<{ role: string, tool_calls?: unknown[] }>
+    const history = (await upstream.requests()).at(-1)!.body.messages as Array<{ role: string, tool_calls?: unknown[] }>
     expect(history.map(message => message.role)).toEqual(['user', 'assistant', 'tool'])
     expect(history[1]!.tool_calls).toHaveLength(1)
   })
 
-  test('text-only tool calling describes the tools in a system message instead of sending tools', async ({ page }) => {
+  test('text-only tool calling describes the tools in a system message instead of sending tools', async ({ page, upstream }) => {
     await openApp(page)
-    await useCompatibleEndpoint(page, { baseUrl: `${FAKE_URL}/api/v1`, apiKey: 'k', model: 'fake/text-tool-calls', toolCallMode: 'text' })
+    await useCompatibleEndpoint(page, { baseUrl: `${upstream.url}/api/v1`, apiKey: 'k', model: 'fake/text-tool-calls', toolCallMode: 'text' })
     await sendMessage(page, 'What is 6*7?')
     await waitForIdle(page)
-    const first = (await fakeRequests())[0]!.body
+    const first = (await upstream.requests())[0]!.body
     expect(first).not.toHaveProperty('tools')
     expect(first).not.toHaveProperty('tool_choice')
     const system = (first.messages as Array<{ role: string, content: string }>)[0]!
@@ -79,9 +80,9 @@ test.describe('providers', () => {
     await expect(page.locator('[data-testid="tool-card"]').first()).toHaveAttribute('data-status', 'done')
   })
 
-  test('a local reasoning model\'s <think> block shows as collapsed reasoning, not as text', async ({ page }) => {
+  test('a local reasoning model\'s <think> block shows as collapsed reasoning, not as text', async ({ page, upstream }) => {
     await openApp(page)
-    await useCompatibleEndpoint(page, { baseUrl: `${FAKE_URL}/api/v1`, apiKey: 'k', model: 'fake/think' })
+    await useCompatibleEndpoint(page, { baseUrl: `${upstream.url}/api/v1`, apiKey: 'k', model: 'fake/think' })
     await sendMessage(page, 'Name two pets')
     await waitForIdle(page)
     const reply = lastAssistant(page)

@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis'
-import { expect, test } from '@playwright/test'
-import { FAKE_URL, fakeRequests } from './helpers'
+import { expect, test } from './support/own-upstream'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { firstJobEvent, readJobStream, redisInstanceEnv } from './support/redis-instances'
@@ -43,11 +42,12 @@ async function dumpRedis(url: string): Promise<string> {
 
 test.describe.configure({ mode: 'serial' })
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ upstream }) => {
   redis = await startRedisServer()
   // A first, then B: A's worker owns what A starts before B exists.
-  apps.push(await startApp(redisInstanceEnv(redis.url)))
-  apps.push(await startApp(redisInstanceEnv(redis.url)))
+  const env = redisInstanceEnv(redis.url, { NUXT_OPENROUTER_BASE_URL: `${upstream.url}/api/v1` })
+  apps.push(await startApp(env))
+  apps.push(await startApp(env))
 })
 
 test.afterAll(async () => {
@@ -90,9 +90,9 @@ test('a browser tool answered through B reaches the job waiting on A; a second a
   expect(received.at(-1)!.event).toMatchObject({ type: 'finish', finishReason: 'stop' })
 })
 
-test('a reply on the user\'s own key uses that key, never reaches Redis, and is interrupted, not taken over, when A dies', async () => {
+test('a reply on the user\'s own key uses that key, never reaches Redis, and is interrupted, not taken over, when A dies', async ({ upstream }) => {
   const [a, b] = apps as [AppInstance, AppInstance]
-  await fetch(`${FAKE_URL}/__requests`, { method: 'DELETE' })
+  await upstream.clear()
   const id = await startChat(a, { model: 'fake/slow-tools', serverTools: ['calculate'], apiKey: USER_KEY, messages: [{ role: 'user', content: 'On my own key: what is 6*7?' }] })
   let killed = false
   const received = await readJobStream(b, a.cookie, id, (item) => {
@@ -104,7 +104,7 @@ test('a reply on the user\'s own key uses that key, never reaches Redis, and is 
   apps.splice(apps.indexOf(a), 1)
   expect(killed).toBe(true)
   // This chat's requests (other tests' jobs may still be winding down on the same fake).
-  const ours = (await fakeRequests()).filter(request => JSON.stringify(request.body).includes('On my own key'))
+  const ours = (await upstream.requests()).filter(request => JSON.stringify(request.body).includes('On my own key'))
   const authorizations = ours.map(request => request.headers.authorization)
   expect(authorizations.length).toBeGreaterThanOrEqual(2)
   expect(new Set(authorizations)).toEqual(new Set([`Bearer ${USER_KEY}`]))

@@ -1,6 +1,7 @@
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/own-upstream'
 import AxeBuilder from '@axe-core/playwright'
-import { fakeTitleRequests, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 import { importChat, longChat, type SeededChat } from './support/seed-chat'
 
 // Seeding and paging through a long chat takes a while on a shared 2-core machine.
@@ -170,9 +171,9 @@ test.describe('usage of a chat', () => {
 })
 
 test.describe('titles from the model', () => {
-  test.use({ baseURL: PROXY_APP_URL })
+  test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
 
-  test('a real model names the chat after its first reply, in a bounded request on the same key, and the reply is not touched', async ({ page }) => {
+  test('a real model names the chat after its first reply, in a bounded request on the same key, and the reply is not touched', async ({ page, upstream }) => {
     await openAppWith(page, { provider: openRouterProvider('fake/titled') })
     await sendMessage(page, 'What time is it in Tokyo right now?')
     await waitForIdle(page)
@@ -181,7 +182,7 @@ test.describe('titles from the model', () => {
 
     const item = page.getByTestId('thread-item').first()
     await expect(item).toContainText('Fake Upstream Named This Chat', { timeout: 20_000 })
-    const requests = (await fakeTitleRequests()).filter(request => request.body.model === 'fake/titled')
+    const requests = (await upstream.titleRequests()).filter(request => request.body.model === 'fake/titled')
     expect(requests).toHaveLength(1)
     const [request] = requests
     expect(request!.headers.authorization).toBe('Bearer sk-or-test-server-key')
@@ -195,6 +196,6 @@ test.describe('titles from the model', () => {
     // a second reply asks for no second title
     await sendMessage(page, 'And in Lisbon?')
     await waitForIdle(page)
-    expect((await fakeTitleRequests()).filter(request => request.body.model === 'fake/titled')).toHaveLength(1)
+    expect((await upstream.titleRequests()).filter(request => request.body.model === 'fake/titled')).toHaveLength(1)
   })
 })

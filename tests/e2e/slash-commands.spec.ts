@@ -1,7 +1,8 @@
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/own-upstream'
 import { validateStrictHistory } from '../../shared/history/validate-strict-history'
 import type { ModelMessage } from '../../shared/types/chat'
-import { clearFakeRequests, fakeRequests, openApp, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { openApp, sendMessage, waitForIdle } from './helpers'
 
 function composer(page: Page) {
   return page.getByTestId('composer-input')
@@ -55,18 +56,18 @@ test.describe('slash commands', () => {
     await expect(input).toHaveValue('')
   })
 
-  test('/calc 12*7 shows its card with 84, and the model\'s next answer is given that result in a valid history', async ({ page }) => {
-    await openApp(page, PROXY_APP_URL)
-    await clearFakeRequests()
+  test('/calc 12*7 shows its card with 84, and the model\'s next answer is given that result in a valid history', async ({ page, upstream, proxyUrl }) => {
+    await openApp(page, proxyUrl)
+    await upstream.clear()
     await runCommand(page, '/calc 12*7')
     await expect(card(page, 'calculate')).toHaveAttribute('data-status', 'done', { timeout: 15_000 })
     await expect(card(page, 'calculate').getByTestId('tool-summary')).toHaveText('84')
     await expect(page.locator('[data-testid="message"][data-role="user"]').last()).toContainText('/calc 12*7')
-    expect(await fakeRequests()).toHaveLength(0) // running a command asks no model
+    expect(await upstream.requests()).toHaveLength(0) // running a command asks no model
 
     await sendMessage(page, 'What did the calculator say?')
     await waitForIdle(page)
-    const requests = await fakeRequests()
+    const requests = await upstream.requests()
     expect(requests.length).toBeGreaterThan(0)
     const messages = requests.at(-1)!.body.messages as ModelMessage[]
     const call = messages.find(message => message.role === 'assistant' && message.tool_calls?.length)

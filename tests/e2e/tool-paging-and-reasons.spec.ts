@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
-import { clearFakeRequests, fakeRequests, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/own-upstream'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 
 // Issue 9, items 5 and 6, in a real chat: a big result paged with read_tool_result, and why a tool is not offered.
 
@@ -9,9 +10,9 @@ async function openPopover(page: Page) {
 }
 
 test.describe('a big result, paged', () => {
-  test.use({ baseURL: PROXY_APP_URL })
+  test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
 
-  test('the model reads the rest of a cut result with read_tool_result, offered only once a result was cut', async ({ page }) => {
+  test('the model reads the rest of a cut result with read_tool_result, offered only once a result was cut', async ({ page, upstream }) => {
     await openAppWith(page, { provider: openRouterProvider('fake/paging'), runOnServer: false })
     // 40 000 characters: the model gets the first 32 768, and the second page starts with a marker
     await page.evaluate(() => {
@@ -20,7 +21,7 @@ test.describe('a big result, paged', () => {
         () => `${'a'.repeat(32_768)}PAGE-TWO-BEGINS${'b'.repeat(7_217)}`,
       )
     })
-    await clearFakeRequests()
+    await upstream.clear()
     await sendMessage(page, 'Read the whole report')
     await waitForIdle(page)
 
@@ -30,7 +31,7 @@ test.describe('a big result, paged', () => {
     await expect(reader).toHaveAttribute('data-status', 'done')
     await expect(lastAssistant(page)).toContainText('PAGE-TWO-BEGINS')
 
-    const requests = await fakeRequests()
+    const requests = await upstream.requests()
     const offered = requests.map(request => ((request.body.tools ?? []) as Array<{ function: { name: string } }>).map(tool => tool.function.name))
     expect(offered).toHaveLength(3)
     expect(offered[0]).not.toContain('read_tool_result')

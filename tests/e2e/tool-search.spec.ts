@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
-import { fakeRequests, lastAssistant, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/own-upstream'
+import { lastAssistant, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 
 // Many tools switched on: a request carries a few of them plus find_tools; the tool find_tools finds is offered from
 // the next request on, in the tab and in a chat the server runs.
 
-test.use({ baseURL: PROXY_APP_URL })
+test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
 
 // Each test runs a whole chat on a shared, loaded machine.
 test.describe.configure({ timeout: 90_000 })
@@ -62,7 +63,7 @@ function offeredNames(request: { body: Record<string, unknown> }): string[] {
 }
 
 for (const runOnServer of [false, true]) {
-  test(`with 40+ tools on, the first request carries a few plus find_tools and the next the tool it found (${runOnServer ? 'server-run chat' : 'in the tab'})`, async ({ page }) => {
+  test(`with 40+ tools on, the first request carries a few plus find_tools and the next the tool it found (${runOnServer ? 'server-run chat' : 'in the tab'})`, async ({ page, upstream }) => {
     await openAppWith(page, { provider: openRouterProvider('fake/tool-search'), runOnServer })
     await registerManyTools(page)
     const question = `convert currency exchange rate ${runOnServer ? 'server' : 'tab'} ${Date.now()}`
@@ -75,7 +76,7 @@ for (const runOnServer of [false, true]) {
     await expect(page.locator('[data-testid="tool-card"][data-tool="convert_currency"]')).toHaveAttribute('data-status', 'done')
     await expect(lastAssistant(page)).toContainText('10 EUR is 11.60 USD')
 
-    const requests = (await fakeRequests()).filter(request => JSON.stringify(request.body.messages).includes(question))
+    const requests = (await upstream.requests()).filter(request => JSON.stringify(request.body.messages).includes(question))
     expect(requests).toHaveLength(3)
     const [first, second] = requests.map(offeredNames)
     expect(first).toContain('find_tools')
@@ -96,7 +97,7 @@ for (const runOnServer of [false, true]) {
   })
 }
 
-test('Settings → Tools raises the threshold: 40 tools then go to the model as they are', async ({ page }) => {
+test('Settings → Tools raises the threshold: 40 tools then go to the model as they are', async ({ page, upstream }) => {
   await openAppWith(page, { provider: openRouterProvider('fake/tool-search'), runOnServer: false })
   await page.getByTestId('settings-open').click()
   await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible({ timeout: 15_000 })
@@ -108,12 +109,12 @@ test('Settings → Tools raises the threshold: 40 tools then go to the model as 
   await sendMessage(page, question)
   await waitForIdle(page)
   await expect(lastAssistant(page)).toContainText('find_tools was not offered to me.')
-  const [first] = (await fakeRequests()).filter(request => JSON.stringify(request.body.messages).includes(question)).map(offeredNames)
+  const [first] = (await upstream.requests()).filter(request => JSON.stringify(request.body.messages).includes(question)).map(offeredNames)
   expect(first).toContain('convert_currency')
   expect(first).not.toContain('find_tools')
 })
 
-test('with 300 real tool definitions on, each request carries at least ten times fewer tool bytes than the enabled set', async ({ page }) => {
+test('with 300 real tool definitions on, each request carries at least ten times fewer tool bytes than the enabled set', async ({ page, upstream }) => {
   await openAppWith(page, { provider: openRouterProvider('fake/tool-search'), runOnServer: false })
   const enabled = await registerCorpusTools(page)
   expect(enabled).toHaveLength(301)
@@ -124,7 +125,7 @@ test('with 300 real tool definitions on, each request carries at least ten times
   await expect(lastAssistant(page)).toContainText('10 EUR is 11.60 USD')
 
   // the sizes as the upstream received them: every step of the chat, against what the enabled set alone weighs
-  const requests = (await fakeRequests()).filter(request => JSON.stringify(request.body.messages).includes(question))
+  const requests = (await upstream.requests()).filter(request => JSON.stringify(request.body.messages).includes(question))
   expect(requests).toHaveLength(3)
   const enabledBytes = Buffer.byteLength(JSON.stringify(enabled))
   for (const request of requests) expect(Buffer.byteLength(JSON.stringify(request.body.tools)) * 10).toBeLessThan(enabledBytes)

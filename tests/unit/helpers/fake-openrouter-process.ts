@@ -5,16 +5,18 @@ import { resolve } from 'node:path'
 export interface RecordedRequest {
   method: string
   path: string
+  headers: Record<string, string>
   body: Record<string, unknown>
 }
 
 /**
  * tests/fixtures/fake-openrouter/server.mjs in its own process on a free port, recording every chat request it is
- * sent: `received()` lists them, `clear()` forgets them, `stop()` ends the process.
+ * sent: `received()` lists them, `clear()` forgets them, `stop()` ends the process. `chunkDelayMs` is the pause
+ * between the events of a streamed reply.
  */
-export async function startFakeOpenRouter() {
+export async function startFakeOpenRouter({ chunkDelayMs = 1 }: { chunkDelayMs?: number } = {}) {
   const child = spawn(process.execPath, [resolve(process.cwd(), 'tests/fixtures/fake-openrouter/server.mjs')], {
-    env: { ...process.env, PORT: '0', FAKE_OPENROUTER_DELAY_MS: '1' },
+    env: { ...process.env, PORT: '0', FAKE_OPENROUTER_DELAY_MS: String(chunkDelayMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const origin = await new Promise<string>((done, reject) => {
