@@ -3,7 +3,9 @@ import { ProviderError } from '../errors/provider-error'
 import type { ProviderErrorKind } from '../errors/provider-error'
 import { isRecord } from '../types/is-record'
 import { providerText } from '../errors/provider-messages'
+import { codedTextOfBody } from '../errors/coded-text'
 import type { CodedText } from '../errors/coded-text'
+import { isServerMessageCode } from '../errors/server-messages'
 
 /** What the caller knows about the request, used to name things in the message. */
 export interface ProviderErrorContext {
@@ -79,6 +81,21 @@ function readErrorObject(error: unknown): { message?: string, code?: string | nu
   return { message, code, metadata: isRecord(error.metadata) ? error.metadata : undefined }
 }
 
+/** This app's own server's coded refusal (the OpenRouter proxy's policy, no session, a rate limit), if the body is one. */
+function serverRefusalOf(text: string, status: number): { kind: ProviderErrorKind, text: CodedText } | undefined {
+  let body: unknown
+  try {
+    body = text.trim().startsWith('{') ? parseJson(text) : undefined
+  }
+  catch {
+    return undefined
+  }
+  const coded = codedTextOfBody(body)
+  if (!coded || !isServerMessageCode(coded.code)) return undefined
+  // its sentence names the cause; calling a 401/403 of this server a bad key would send the user the wrong way
+  return { kind: status === 429 ? 'rate-limit' : status >= 500 ? 'server' : 'bad-request', text: coded }
+}
+
 function classify(status: number, providerMessage: string, context: ProviderErrorContext, retryAfterMs: number | undefined): { kind: ProviderErrorKind, text: CodedText } {
   const model = context.model ? { model: context.model } : undefined
   const mentionsModel = MODEL_PATTERNS.some(pattern => pattern.test(providerMessage))
@@ -116,7 +133,7 @@ export async function providerErrorFromResponse(response: Response, context: Pro
   const raw = typeof metadata?.raw === 'string' ? metadata.raw : undefined
   const providerMessage = [bodyMessage, raw].filter(Boolean).join(' | ') || response.statusText || undefined
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'))
-  const { kind, text: said } = classify(response.status, providerMessage ?? '', context, retryAfterMs)
+  const { kind, text: said } = serverRefusalOf(text, response.status) ?? classify(response.status, providerMessage ?? '', context, retryAfterMs)
   return ProviderError.fromText(said, {
     kind,
     status: response.status,

@@ -50,6 +50,20 @@ test.describe('errors in the user\'s language', () => {
     await context.close()
   })
 
+  test('a rate-limited reply reads in German, with the provider\'s own words kept behind Details', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'de-DE', baseURL: test.info().project.use.baseURL })
+    const page = await context.newPage()
+    await openAppWith(page, { provider: openRouterProvider('fake/429') })
+    await sendMessage(page, 'Hallo')
+    const error = page.getByTestId('message-error').last()
+    await expect(error).toContainText('Der Anbieter begrenzt die Anfragen. Versuchen Sie es in 7 s erneut.', { timeout: 15_000 })
+    await expect(error).not.toContainText('Rate limited by the provider')
+    await expect(error.getByTestId('retry-button')).toHaveText(/Erneut versuchen/)
+    await error.getByTestId('provider-details').locator('summary').click()
+    await expect(error.getByTestId('provider-message')).toContainText('Rate limit exceeded: fake/429')
+    await context.close()
+  })
+
   test('a revoked share link answers 410 with its code, and its page says so in German', async ({ browser, page }) => {
     test.setTimeout(90_000)
     await openApp(page)
