@@ -1,12 +1,9 @@
 // The server's general refusals and the OpenRouter proxy's policy on the server's key carry codes: the English a
 // client, a log or the model reads stays as it was, and the app says the refusal in the user's language, also when
 // it arrives as a failed reply's provider error.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import * as h3 from 'h3'
 import { setResponseStatus } from 'h3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fillTemplate } from '#shared/errors/coded-text'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
 import { providerErrorFromResponse } from '#shared/stream/provider-error-from-response'
 import { jobEndingFailure } from '~~/server/utils/background-jobs/runner/job-ending'
@@ -17,16 +14,8 @@ import { readBoundedJson } from '~~/server/utils/http/read-bounded-body'
 import { sayCodedText } from '~/utils/chat/coded-text'
 import { listenApp } from './helpers/listen-app'
 import type { ListeningApp } from './helpers/listen-app'
+import { catalogTranslator } from './helpers/catalog-translator'
 
-type Catalog = { [key: string]: string | Catalog }
-
-function translator(language: string) {
-  const catalog = JSON.parse(readFileSync(join(import.meta.dirname, `../../i18n/more/${language}.json`), 'utf8')) as Catalog
-  return (key: string, values?: Record<string, unknown>) => {
-    const text = key.split('.').reduce<string | Catalog | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), catalog)
-    return typeof text === 'string' ? fillTemplate(text, values as Record<string, string>) : key
-  }
-}
 
 const policy: OpenRouterPolicy = { allowedModels: ['h/good'], maxTokens: 0, allowWebSearch: false, allowProviderRouting: false }
 const chat = (extra: Record<string, unknown>) => ({ model: 'h/good', messages: [{ role: 'user', content: 'hi' }], ...extra })
@@ -64,7 +53,7 @@ describe('the server\'s general refusals in the user\'s language', () => {
     const refused = await tooLarge.json() as { message: string, data: { code: string, params: Record<string, string> } }
     expect(refused.data).toEqual({ code: 'server.body.tooLarge', params: { size: expect.any(String) } })
     expect(refused.message).toBe(`The request body is larger than this server accepts (${refused.data.params.size}). Start a new chat or send less.`)
-    expect(sayCodedText(translator('de'), { ...refused.data, message: refused.message })).toMatch(/^Der Inhalt der Anfrage ist größer, als dieser Server annimmt/)
+    expect(sayCodedText(catalogTranslator('de'), { ...refused.data, message: refused.message })).toMatch(/^Der Inhalt der Anfrage ist größer, als dieser Server annimmt/)
   })
 
   it('the OpenRouter policy refuses with a code and the English it always sent', () => {
@@ -99,7 +88,7 @@ describe('the server\'s general refusals in the user\'s language', () => {
     const failure = describeLoopFailure(await providerErrorFromResponse(new Response(JSON.stringify(body), { status: 403 })))
     expect(failure.kind).toBe('bad-request')
     expect(failure.message).toBe('The model "o1-pro" is not allowed on this server. Allowed: h/good.')
-    expect(sayCodedText(translator('de'), { code: failure.code!, params: failure.params!, message: failure.message }))
+    expect(sayCodedText(catalogTranslator('de'), { code: failure.code!, params: failure.params!, message: failure.message }))
       .toBe('Das Modell "o1-pro" ist auf diesem Server nicht erlaubt. Erlaubt: h/good.')
     // an upstream's own 403 without a code is still read as before
     const upstream = describeLoopFailure(await providerErrorFromResponse(new Response(JSON.stringify({ error: { message: 'Invalid key' } }), { status: 403 })))
@@ -109,6 +98,6 @@ describe('the server\'s general refusals in the user\'s language', () => {
   it('a job without chat state ends with a coded sentence', () => {
     const failure = jobEndingFailure('The job has no chat state.')
     expect(failure).toMatchObject({ code: 'server.job.noChatState', message: 'The job has no chat state. Press Retry.' })
-    expect(sayCodedText(translator('es'), { code: failure.code!, params: {}, message: failure.message })).toBe('La tarea no tiene estado de chat. Pulsa «Reintentar».')
+    expect(sayCodedText(catalogTranslator('es'), { code: failure.code!, params: {}, message: failure.message })).toBe('La tarea no tiene estado de chat. Pulsa «Reintentar».')
   })
 })

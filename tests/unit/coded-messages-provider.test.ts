@@ -1,28 +1,16 @@
 // A failed reply's provider sentence carries its code: the English the stored error, logs and older clients read is
 // unchanged, and the app says the code's sentence in the user's language.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { fillTemplate } from '#shared/errors/coded-text'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
 import { providerErrorFromNetworkError, providerErrorFromResponse, providerErrorFromStreamError } from '#shared/stream/provider-error-from-response'
 import { sayCodedText } from '~/utils/chat/coded-text'
+import { catalogTranslator } from './helpers/catalog-translator'
 
-type Catalog = { [key: string]: string | Catalog }
-
-function translator(language: string) {
-  const catalog = JSON.parse(readFileSync(join(import.meta.dirname, `../../i18n/more/${language}.json`), 'utf8')) as { codes: Catalog }
-  return (key: string, values?: Record<string, unknown>) => {
-    let node: string | Catalog | undefined = catalog
-    for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined
-    return typeof node === 'string' ? fillTemplate(node, values as Record<string, string>) : key
-  }
-}
 
 /** The failure a reply stores, said in `language` as the message's error line says it. */
 function said(error: unknown, language: string): string {
   const failure = describeLoopFailure(error)
-  return failure.code ? sayCodedText(translator(language), { code: failure.code, params: failure.params ?? {}, message: failure.message }) : failure.message
+  return failure.code ? sayCodedText(catalogTranslator(language), { code: failure.code, params: failure.params ?? {}, message: failure.message }) : failure.message
 }
 
 const response = (status: number, body: unknown, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers })

@@ -1,24 +1,13 @@
 // A tool card's wrapper sentence (timed out, failed, cancelled) is the app's own words: the model and the stored row
 // keep the English, the card says it in the user's language, and the tool's own error text stays as it wrote it.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { fillTemplate } from '#shared/errors/coded-text'
 import { ToolCancelledError } from '#shared/errors/tool-cancelled-error'
 import { ToolExecutionError } from '#shared/errors/tool-execution-error'
 import { readToolText } from '#shared/errors/tool-messages'
 import { ToolTimeoutError } from '#shared/errors/tool-timeout-error'
 import { sayToolError } from '~/utils/chat/coded-text'
+import { catalogTranslator } from './helpers/catalog-translator'
 
-type Catalog = { [key: string]: string | Catalog }
-
-function translator(language: string) {
-  const catalog = JSON.parse(readFileSync(join(import.meta.dirname, `../../i18n/more/${language}.json`), 'utf8')) as Catalog
-  return (key: string, values?: Record<string, unknown>) => {
-    const text = key.split('.').reduce<string | Catalog | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), catalog)
-    return typeof text === 'string' ? fillTemplate(text, values as Record<string, string>) : key
-  }
-}
 
 describe('tool failures on the card in the user\'s language', () => {
   it('keeps the English the model reads', () => {
@@ -28,16 +17,16 @@ describe('tool failures on the card in the user\'s language', () => {
   })
 
   it('says the wrapper in German and Spanish and keeps the tool\'s own words', () => {
-    const german = translator('de')
+    const german = catalogTranslator('de')
     expect(sayToolError(german, new ToolTimeoutError({ toolName: 'get_weather', timeoutMs: 5000 }).message)).toBe('Das Werkzeug „get_weather“ hat nach 5 s das Zeitlimit überschritten')
     expect(sayToolError(german, new ToolExecutionError({ toolName: 'calc', cause: new Error('Division by zero') }).message)).toBe('Das Werkzeug „calc“ ist fehlgeschlagen: Division by zero')
-    expect(sayToolError(translator('es'), 'Cancelled by the user.')).toBe('Cancelado por el usuario.')
+    expect(sayToolError(catalogTranslator('es'), 'Cancelled by the user.')).toBe('Cancelado por el usuario.')
     // a reason that itself looks like a wrapper is still the tool's words
     expect(readToolText('tool "a" failed: tool "b" timed out after 1 s')?.params).toEqual({ name: 'a', reason: 'tool "b" timed out after 1 s' })
   })
 
   it('leaves a tool\'s own error text as it wrote it', () => {
-    expect(sayToolError(translator('de'), 'The city "Atlantis" was not found.')).toBe('The city "Atlantis" was not found.')
+    expect(sayToolError(catalogTranslator('de'), 'The city "Atlantis" was not found.')).toBe('The city "Atlantis" was not found.')
     expect(readToolText('')).toBeUndefined()
   })
 })
