@@ -17,7 +17,7 @@ import { loopNotice } from './loop-messages'
 import { TOOL_MESSAGES } from '../errors/tool-messages'
 
 /** Content of a 'cancelled' result for calls left unrun because the provider's stream failed. */
-const INTERRUPTED_CONTENT = TOOL_MESSAGES['tool.interrupted']
+const INTERRUPTED_CONTENT: string = TOOL_MESSAGES['tool.interrupted']
 
 /**
  * The tool-calling loop shared by the browser and the server: stream a reply, run the tools it calls, send the

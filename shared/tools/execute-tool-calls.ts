@@ -34,7 +34,7 @@ export interface ExecuteToolCallsOptions {
   onResult?: (result: ToolResult) => void | Promise<void>
 }
 
-export const CANCELLED_CONTENT = TOOL_MESSAGES['tool.cancelled']
+export const CANCELLED_CONTENT: string = TOOL_MESSAGES['tool.cancelled']
 
 type Outcome = { kind: 'done', text: string } | { kind: 'cancelled' } | { kind: 'error', errorKind: ToolErrorKind, error: Error }
 
