@@ -44,7 +44,7 @@ export const layers = [
   { folder: '`server/utils/chat`', mayImport: 'shared, server/utils, `plugins/` (hybrid tools)', files: ['server/utils/chat/**'] },
   { folder: '`server/utils/net`', mayImport: 'node', files: ['server/utils/net/**'] },
   { folder: '`server/utils/icons`, `server/icons/`, `modules/iconify-offline.ts`', mayImport: 'node, @iconify/utils', files: ['server/utils/icons/**', 'server/icons/**', 'modules/iconify-offline.ts'] },
-  { folder: '`server/utils/http`', mayImport: 'shared/security, h3, node', files: ['server/utils/http/**'] },
+  { folder: '`server/utils/http`', mayImport: 'shared/security, shared/errors, h3, node', files: ['server/utils/http/**'] },
   { folder: '`server/utils/security`', mayImport: 'shared, server/utils/http, server/utils/redis, server/utils/accounts, ipaddr.js', files: ['server/utils/security/**'] },
   { folder: '`server/utils/accounts`', mayImport: 'server/utils, drizzle-orm', files: ['server/utils/accounts/**'] },
   { folder: '`server/utils/background-jobs`', mayImport: 'shared, server/utils, ioredis, bullmq, unstorage', files: ['server/utils/background-jobs/**'] },

@@ -1,6 +1,7 @@
 import { shallowRef } from 'vue'
 import { downloadText } from '~/utils/audit/download-text'
-import type { HistoryExportFormat, HistoryImportResult } from '~/utils/chat/history-transfer/history-transfer'
+import type { HistoryExportFormat } from '~/utils/chat/history-transfer/history-transfer'
+import { importSummaryText } from '~/utils/chat/history-transfer/import-summary'
 import { HistoryImportError } from '~/utils/chat/history-transfer/history-import-error'
 import { indexImportedDocuments } from './index-message-documents'
 
@@ -11,7 +12,7 @@ import { indexImportedDocuments } from './index-message-documents'
  */
 export function useHistoryTransfer() {
   const toast = useToast()
-  const { t } = useI18n()
+  const { t, n } = useI18n()
   const busy = shallowRef(false)
   const transfer = () => import('~/utils/chat/history-transfer/history-transfer')
 
@@ -26,25 +27,12 @@ export function useHistoryTransfer() {
     }
   }
 
-  /** "Imported 12 chats, 340 messages; skipped 3 hidden system messages." in the user's language. */
-  function importSummary(counts: HistoryImportResult['counts']): string {
-    const chats = t('history.chatCount', { count: counts.chats }, counts.chats)
-    const messages = t('history.messageCount', { count: counts.messages }, counts.messages)
-    const skipped = [
-      counts.skippedHidden ? t('history.hiddenCount', { count: counts.skippedHidden }, counts.skippedHidden) : '',
-      counts.skippedEmpty ? t('history.emptyCount', { count: counts.skippedEmpty }, counts.skippedEmpty) : '',
-    ].filter(Boolean)
-    if (skipped.length === 0) return t('history.imported', { chats, messages })
-    const dropped = skipped.length === 2 ? t('history.both', { first: skipped[0], second: skipped[1] }) : skipped[0]
-    return t('history.importedSkipped', { chats, messages, skipped: dropped })
-  }
-
   /** Imports a file; the new chats' ids in file order, or undefined when nothing was imported. */
   async function importFile(file: File): Promise<string[] | undefined> {
     busy.value = true
     try {
       const result = await (await transfer()).importHistoryFile(file)
-      toast.add({ title: importSummary(result.counts), color: 'success', icon: 'i-lucide-check' })
+      toast.add({ title: importSummaryText(t, n, result.counts), color: 'success', icon: 'i-lucide-check' })
       // the files came with the chats, their search passages did not: documents are read again in the background
       indexImportedDocuments(result.threadIds).catch((error: unknown) => {
         toast.add({ title: t('history.documentsNotIndexed'), description: (error as Error).message, color: 'warning' })

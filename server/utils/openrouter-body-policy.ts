@@ -3,17 +3,18 @@ import { MAX_CHAT_MESSAGES, MAX_CHAT_TOOLS } from './http/request-limits'
 import { FORWARDED_FIELDS, PROVIDER_ROUTING_FIELDS, WEB_SEARCH_FIELDS } from './openrouter-body-schema'
 import type { OpenRouterPolicy } from './openrouter-policy'
 import { isRecord } from '#shared/types/is-record'
+import { serverText } from '#shared/errors/server-messages'
+import type { ServerMessageCode } from '#shared/errors/server-messages'
+import type { CodedParams, CodedText } from '#shared/errors/coded-text'
 
 /** What the policy made of a chat request on the server's key: the body to forward, or why it is refused. */
 export type OpenRouterBodyVerdict =
   | { ok: true, body: Record<string, unknown> }
-  | { ok: false, statusCode: 400 | 403, message: string }
+  | { ok: false, statusCode: 400 | 403, message: string, text: CodedText }
 
-const WEB_SEARCH_OFF = 'is web search, billed per request beyond tokens, and this server\'s key does not allow it (the operator can, with NUXT_OPENROUTER_ALLOW_WEB_SEARCH=true).'
-const ROUTING_OFF = 'is provider routing, which can pick pricier providers, and this server\'s key does not allow it (the operator can, with NUXT_OPENROUTER_ALLOW_PROVIDER_ROUTING=true).'
-
-function refuse(statusCode: 400 | 403, message: string): OpenRouterBodyVerdict {
-  return { ok: false, statusCode, message }
+function refuse(statusCode: 400 | 403, code: ServerMessageCode, params: CodedParams = {}): OpenRouterBodyVerdict {
+  const text = serverText(code, params)
+  return { ok: false, statusCode, message: text.message, text }
 }
 
 const quoted = (value: unknown) => JSON.stringify(value)?.slice(0, 120) ?? String(value)
@@ -26,15 +27,15 @@ function variantsOf(model: unknown): string[] {
 /** The first paid option the operator has not allowed, as a 403; undefined when there is none. */
 function paidOptionRefusal(body: Record<string, unknown>, models: unknown[], policy: OpenRouterPolicy): OpenRouterBodyVerdict | undefined {
   if (!policy.allowWebSearch) {
-    if (Object.hasOwn(body, 'plugins')) return refuse(403, `The field "plugins" ${WEB_SEARCH_OFF}`)
-    if (Object.hasOwn(body, 'web_search_options')) return refuse(403, `The field "web_search_options" ${WEB_SEARCH_OFF}`)
+    if (Object.hasOwn(body, 'plugins')) return refuse(403, 'server.openrouter.webSearchField', { field: 'plugins' })
+    if (Object.hasOwn(body, 'web_search_options')) return refuse(403, 'server.openrouter.webSearchField', { field: 'web_search_options' })
     const online = models.find(model => variantsOf(model).includes('online'))
-    if (online !== undefined) return refuse(403, `The model ${quoted(online)} ${WEB_SEARCH_OFF}`)
+    if (online !== undefined) return refuse(403, 'server.openrouter.webSearchModel', { model: quoted(online) })
   }
   if (!policy.allowProviderRouting) {
-    if (Object.hasOwn(body, 'provider')) return refuse(403, `The field "provider" ${ROUTING_OFF}`)
+    if (Object.hasOwn(body, 'provider')) return refuse(403, 'server.openrouter.routingField', { field: 'provider' })
     const nitro = models.find(model => variantsOf(model).includes('nitro'))
-    if (nitro !== undefined) return refuse(403, `The model ${quoted(nitro)} ${ROUTING_OFF}`)
+    if (nitro !== undefined) return refuse(403, 'server.openrouter.routingModel', { model: quoted(nitro) })
   }
   return undefined
 }
@@ -86,22 +87,23 @@ function capTokens(body: Record<string, unknown>, maxTokens: number): Record<str
  * limits lowered to NUXT_OPENROUTER_MAX_TOKENS.
  */
 export function checkOpenRouterBody(body: unknown, policy: OpenRouterPolicy): OpenRouterBodyVerdict {
-  if (!isRecord(body)) return refuse(400, 'The request body must be a JSON object.')
-  if (!Array.isArray(body.messages)) return refuse(400, 'The request must carry a messages array.')
+  if (!isRecord(body)) return refuse(400, 'server.openrouter.notObject')
+  if (!Array.isArray(body.messages)) return refuse(400, 'server.openrouter.noMessages')
   if (body.messages.length > MAX_CHAT_MESSAGES) {
-    return refuse(400, `The request carries ${body.messages.length} messages; at most ${MAX_CHAT_MESSAGES} are accepted. Start a new chat.`)
+    return refuse(400, 'server.openrouter.tooManyMessages', { count: body.messages.length, max: MAX_CHAT_MESSAGES })
   }
   if (body.tools !== undefined && (!Array.isArray(body.tools) || body.tools.length > MAX_CHAT_TOOLS)) {
-    const count = Array.isArray(body.tools) ? `${body.tools.length} tools` : 'tools that are not an array'
-    return refuse(400, `The request offers ${count}; at most ${MAX_CHAT_TOOLS} are accepted.`)
+    return Array.isArray(body.tools)
+      ? refuse(400, 'server.openrouter.tooManyTools', { count: body.tools.length, max: MAX_CHAT_TOOLS })
+      : refuse(400, 'server.openrouter.toolsNotArray', { max: MAX_CHAT_TOOLS })
   }
-  if (body.n != null && body.n !== 1) return refuse(400, 'Only one choice per request (n = 1) is allowed on this server.')
-  if (typeof body.model !== 'string' || !body.model) return refuse(400, 'The request must name a model.')
+  if (body.n != null && body.n !== 1) return refuse(400, 'server.openrouter.oneChoice')
+  if (typeof body.model !== 'string' || !body.model) return refuse(400, 'server.openrouter.noModel')
 
   const models = [body.model, ...(Array.isArray(body.models) ? body.models : body.models == null ? [] : [body.models])]
   if (policy.allowedModels.length > 0) {
     const refused = models.find(model => typeof model !== 'string' || !policy.allowedModels.includes(model))
-    if (refused !== undefined) return refuse(403, `The model ${quoted(refused)} is not allowed on this server. Allowed: ${policy.allowedModels.join(', ')}.`)
+    if (refused !== undefined) return refuse(403, 'server.openrouter.modelNotAllowed', { model: quoted(refused), allowed: policy.allowedModels.join(', ') })
   }
   const paid = paidOptionRefusal(body, models, policy)
   if (paid) return paid
@@ -110,12 +112,12 @@ export function checkOpenRouterBody(body: unknown, policy: OpenRouterPolicy): Op
   const unknown = Object.keys(body).filter(field => !fields.has(field))
   if (unknown.length > 0) {
     const named = unknown.slice(0, 5).map(field => quoted(field)).join(', ') + (unknown.length > 5 ? ` and ${unknown.length - 5} more` : '')
-    return refuse(400, `The request field${unknown.length > 1 ? 's' : ''} ${named} ${unknown.length > 1 ? 'are' : 'is'} not accepted on this server's key. Accepted: ${[...fields].join(', ')}.`)
+    return refuse(400, unknown.length > 1 ? 'server.openrouter.unknownFields' : 'server.openrouter.unknownField', { fields: named, accepted: [...fields].join(', ') })
   }
   const parsed = schema.safeParse(body)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    return refuse(400, `The request field "${pathName(issue.path)}" is not accepted on this server's key: ${issue.message}.`)
+    return refuse(400, 'server.openrouter.invalidField', { field: pathName(issue.path), reason: issue.message })
   }
   return { ok: true, body: capTokens(parsed.data, policy.maxTokens) }
 }

@@ -1,5 +1,6 @@
 import { checkOpenRouterBody } from './openrouter-body-policy'
 import { isRecord } from '#shared/types/is-record'
+import type { CodedText } from '#shared/errors/coded-text'
 
 /** What the operator allows on the server's key (`NUXT_OPENROUTER_*`, README "Configuration"). */
 export interface OpenRouterPolicy {
@@ -41,8 +42,8 @@ export function readOpenRouterPolicy(config: OpenRouterPolicyConfig): OpenRouter
 /** A request the policy refuses: the status and message the browser gets. */
 export class OpenRouterPolicyError extends Error {
   override readonly name = 'OpenRouterPolicyError'
-  constructor(readonly statusCode: 400 | 403, message: string) {
-    super(message)
+  constructor(readonly statusCode: 400 | 403, readonly text: CodedText) {
+    super(text.message)
   }
 }
 
@@ -52,7 +53,7 @@ export class OpenRouterPolicyError extends Error {
  */
 export function applyOpenRouterPolicy(body: unknown, policy: OpenRouterPolicy): Record<string, unknown> {
   const verdict = checkOpenRouterBody(body, policy)
-  if (!verdict.ok) throw new OpenRouterPolicyError(verdict.statusCode, verdict.message)
+  if (!verdict.ok) throw new OpenRouterPolicyError(verdict.statusCode, verdict.text)
   return verdict.body
 }
 

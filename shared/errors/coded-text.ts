@@ -65,3 +65,26 @@ export function codedTextOfBody(body: unknown, depth = 0): CodedText | undefined
   if (typeof code !== 'string' || !/^[a-z][\w.-]*$/i.test(code) || code.length > 100) return undefined
   return { code, params: isParams(params) ? params : {}, message }
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * The coded sentence `message` was filled from, found again by matching it against each template of the table;
+ * undefined when none matches. For words stored before they carried their code (a tool result in Dexie). When a
+ * filled-in reason itself looks like a template, the outer sentence wins: the match whose first fill is shortest.
+ */
+export function readCodedText<Code extends string>(templates: Readonly<Record<Code, string>>, message: string): CodedText | undefined {
+  let best: { text: CodedText, first: number } | undefined
+  for (const code of Object.keys(templates) as Code[]) {
+    const names: string[] = []
+    const pattern = templates[code].split(/\{\s*(\w+)\s*\}/).map((part, index) => {
+      if (index % 2 === 0) return escapeRegExp(part)
+      names.push(part)
+      return '([\\s\\S]*?)'
+    }).join('')
+    const match = new RegExp(`^${pattern}$`).exec(message)
+    const first = match?.[1]?.length ?? 0
+    if (match && (!best || first < best.first)) best = { text: { code, params: Object.fromEntries(names.map((name, index) => [name, match[index + 1]!])), message }, first }
+  }
+  return best?.text
+}

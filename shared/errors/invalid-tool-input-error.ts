@@ -1,4 +1,5 @@
 import { clipMiddle, clipText } from './clip-text'
+import { toolText } from './tool-messages'
 
 /** One problem with a tool's arguments: `path` is dotted (`items[2].name`), empty for the arguments as a whole. */
 export interface ToolInputIssue {
@@ -37,7 +38,7 @@ export class InvalidToolInputError extends Error {
 
   constructor(options: InvalidToolInputErrorOptions) {
     const summary = formatToolInputIssues(options.issues, options)
-    super(`invalid arguments for "${clipMiddle(options.toolName, MAX_TOOL_NAME_CHARS)}": ${summary}`, { cause: options.cause })
+    super(toolText('tool.invalidArguments', { name: clipMiddle(options.toolName, MAX_TOOL_NAME_CHARS), reason: summary }).message, { cause: options.cause })
     this.toolName = options.toolName
     this.issues = options.issues
     this.omittedIssues = options.omittedIssues ?? 0

@@ -1,4 +1,5 @@
 import { clipMiddle } from './clip-text'
+import { toolText } from './tool-messages'
 
 export interface NoSuchToolErrorOptions {
   toolName: string
@@ -18,7 +19,7 @@ export class NoSuchToolError extends Error {
 
   constructor(options: NoSuchToolErrorOptions) {
     const available = options.availableTools.length > 0 ? options.availableTools.join(', ') : 'none'
-    super(`no tool named "${clipMiddle(options.toolName, MAX_ECHOED_NAME_CHARS)}" is available. Available tools: ${available}`, { cause: options.cause })
+    super(toolText('tool.noSuchTool', { name: clipMiddle(options.toolName, MAX_ECHOED_NAME_CHARS), available }).message, { cause: options.cause })
     this.toolName = options.toolName
     this.availableTools = options.availableTools
   }

@@ -50,6 +50,11 @@ export class ProviderError extends Error {
     this.text = options.text
   }
 
+  /** A failure whose message is a coded sentence (shared/errors/provider-messages.ts), for the user's language. */
+  static fromText(text: CodedText, options: Omit<ProviderErrorOptions, 'text'>): ProviderError {
+    return new ProviderError(text.message, { ...options, text })
+  }
+
   static isInstance(value: unknown): value is ProviderError {
     return value instanceof ProviderError || (value instanceof Error && value.name === 'ProviderError')
   }

@@ -19,6 +19,8 @@ export const JOB_SERVER_MESSAGES = {
   'server.job.addressStreams': 'Your address already has {max} chat streams open on this server, the most it may hold. Close tabs of this app you do not use.',
   'server.job.lost': 'The server lost this reply before it finished. Press Retry.',
   'server.job.restarted': 'The server restarted while this job was running. Press Retry.',
+  // stored as the record's error without "Press Retry." (stream-handler.ts), coded by job-ending.ts
+  'server.job.noChatState': 'The job has no chat state. Press Retry.',
   'server.job.keyLost': 'This reply ran on your own key, which only the server instance that started it held in memory, and that instance stopped. No other instance has your key, so none could go on with it. Press Retry.',
   'server.job.noKey': 'No OpenRouter key is configured on the server (NUXT_OPENROUTER_API_KEY). Press Retry.',
   'server.job.failed': '{reason} Press Retry.',

@@ -1,12 +1,13 @@
 /**
  * The English of the server's refusals a person reads (share links, passkeys and accounts, rate limits; sync,
  * workflows and server-run replies, and the MCP relay in the files merged below), by code.
- * The server sends the code and parameters in its error's `data` (server/utils/errors/user-error.ts); the app shows
+ * The server sends the code and parameters in its error's `data` (server/utils/http/user-error.ts); the app shows
  * the code's catalog entry (`codes.server.*`) in the user's language and this English when it does not know the code.
  */
 import { codedText } from './coded-text'
 import type { CodedParams, CodedText } from './coded-text'
 import { JOB_SERVER_MESSAGES } from './server-messages-jobs'
+import { ACCESS_SERVER_MESSAGES } from './server-messages-access'
 import { RELAY_SERVER_MESSAGES } from './server-messages-relay'
 import { SYNC_SERVER_MESSAGES } from './server-messages-sync'
 
@@ -39,7 +40,7 @@ const GENERAL_SERVER_MESSAGES = {
   'server.databaseNotAvailable': 'The server\'s database is not available: {reason}',
 } as const
 
-export const SERVER_MESSAGES = { ...GENERAL_SERVER_MESSAGES, ...SYNC_SERVER_MESSAGES, ...JOB_SERVER_MESSAGES, ...RELAY_SERVER_MESSAGES } as const
+export const SERVER_MESSAGES = { ...GENERAL_SERVER_MESSAGES, ...SYNC_SERVER_MESSAGES, ...JOB_SERVER_MESSAGES, ...RELAY_SERVER_MESSAGES, ...ACCESS_SERVER_MESSAGES } as const
 
 export type ServerMessageCode = keyof typeof SERVER_MESSAGES
 

@@ -1,3 +1,5 @@
+import { toolText } from './tool-messages'
+
 export interface ToolCancelledErrorOptions {
   toolName: string
   /** Why, in the user's words (shown on the card and sent to the model). */
@@ -13,7 +15,7 @@ export class ToolCancelledError extends Error {
   readonly toolName: string
 
   constructor(options: ToolCancelledErrorOptions) {
-    super(options.reason ?? `tool "${options.toolName}" was cancelled by the user`)
+    super(options.reason ?? toolText('tool.cancelledByUser', { name: options.toolName }).message)
     this.toolName = options.toolName
   }
 

@@ -1,4 +1,5 @@
 import { describeValue } from './describe-value'
+import { toolText } from './tool-messages'
 
 export interface ToolExecutionErrorOptions {
   toolName: string
@@ -15,7 +16,7 @@ export class ToolExecutionError extends Error {
   readonly toolName: string
 
   constructor(options: ToolExecutionErrorOptions) {
-    super(`tool "${options.toolName}" failed: ${describeValue(options.cause, MAX_CAUSE_CHARS)}`, { cause: options.cause })
+    super(toolText('tool.failed', { name: options.toolName, reason: describeValue(options.cause, MAX_CAUSE_CHARS) }).message, { cause: options.cause })
     this.toolName = options.toolName
   }
 

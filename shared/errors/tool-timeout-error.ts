@@ -1,3 +1,5 @@
+import { toolText } from './tool-messages'
+
 export interface ToolTimeoutErrorOptions {
   toolName: string
   timeoutMs: number
@@ -11,7 +13,7 @@ export class ToolTimeoutError extends Error {
   readonly timeoutMs: number
 
   constructor(options: ToolTimeoutErrorOptions) {
-    super(`tool "${options.toolName}" timed out after ${formatDuration(options.timeoutMs)}`, { cause: options.cause })
+    super(toolText('tool.timedOut', { name: options.toolName, duration: formatDuration(options.timeoutMs) }).message, { cause: options.cause })
     this.toolName = options.toolName
     this.timeoutMs = options.timeoutMs
   }

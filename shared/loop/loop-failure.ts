@@ -1,4 +1,5 @@
-import { codeOfFailure } from '../errors/coded-text'
+import { codedText, codeOfFailure } from '../errors/coded-text'
+import { LOOP_MESSAGES } from './loop-messages'
 import { ProviderError } from '../errors/provider-error'
 import type { LoopFailure } from './loop-types'
 
@@ -18,6 +19,6 @@ export function describeLoopFailure(error: unknown): LoopFailure {
       ...codeOfFailure(providerError.text),
     }
   }
-  const message = error instanceof Error ? error.message : String(error)
-  return { kind: 'unknown', message: `Something went wrong: ${message}`, retryable: true }
+  const said = codedText(LOOP_MESSAGES, 'loop.somethingWentWrong', { reason: error instanceof Error ? error.message : String(error) })
+  return { kind: 'unknown', message: said.message, retryable: true, ...codeOfFailure(said) }
 }

@@ -10,6 +10,7 @@ export const LOOP_MESSAGES = {
   'loop.textToolCalls': 'This model wrote its tool calls as text; Plugboard read and ran them.',
   'loop.stepCap': 'Stopped after {steps} steps. Press Continue to let the model go on.',
   'loop.repeatedCall': '"{name}" was called {count} times in a row with the same arguments; Plugboard did not run it again and told the model.',
+  'loop.somethingWentWrong': 'Something went wrong: {reason}',
   'loop.truncatedResult': 'The result of "{name}" was {length} characters; the model got the first {max}. The whole result is kept.',
 } as const
 

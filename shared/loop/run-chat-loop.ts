@@ -14,9 +14,10 @@ import type { StepOutcome } from './stream-step'
 import { runToolCall } from './run-tool-call'
 import { resumableReply, resumeCall } from './resume-step'
 import { loopNotice } from './loop-messages'
+import { TOOL_MESSAGES } from '../errors/tool-messages'
 
 /** Content of a 'cancelled' result for calls left unrun because the provider's stream failed. */
-const INTERRUPTED_CONTENT = 'Not run: the reply was interrupted by an error.'
+const INTERRUPTED_CONTENT: string = TOOL_MESSAGES['tool.interrupted']
 
 /**
  * The tool-calling loop shared by the browser and the server: stream a reply, run the tools it calls, send the

@@ -1,6 +1,7 @@
 import { ProviderError } from '../errors/provider-error'
 import type { StreamEvent } from './stream-event'
 import { pushChunkEvents } from './chunk-events'
+import { providerText } from '../errors/provider-messages'
 
 /**
  * Events for a server that ignored `stream: true` and answered with one JSON completion (some local servers do so
@@ -14,7 +15,7 @@ export function eventsFromJsonCompletion(text: string): StreamEvent[] {
     completion = JSON.parse(text)
   }
   catch (error) {
-    throw new ProviderError('The provider sent a response that is neither a stream nor JSON.', { kind: 'stream', providerMessage: text.slice(0, 200), cause: error })
+    throw ProviderError.fromText(providerText('provider.notStreamOrJson'), { kind: 'stream', providerMessage: text.slice(0, 200), cause: error })
   }
   const record = typeof completion === 'object' && completion !== null ? completion as Record<string, unknown> : {}
   const choices = Array.isArray(record.choices)

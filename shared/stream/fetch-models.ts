@@ -1,6 +1,7 @@
 import { ProviderError } from '../errors/provider-error'
 import { isAbortError, toAbortError } from './abort-error'
 import { providerErrorFromNetworkError, providerErrorFromResponse } from './provider-error-from-response'
+import { providerText } from '../errors/provider-messages'
 
 /** One model as listed by GET /models. */
 export interface ModelInfo {
@@ -73,7 +74,7 @@ export async function fetchModels(baseURL: string, options: FetchModelsOptions =
     body = await response.json()
   }
   catch (error) {
-    throw new ProviderError('The provider sent a model list that is not JSON.', { kind: 'bad-request', status: response.status, cause: error })
+    throw ProviderError.fromText(providerText('provider.modelListNotJson'), { kind: 'bad-request', status: response.status, cause: error })
   }
   const list = typeof body === 'object' && body !== null ? (body as { data?: unknown, models?: unknown }).data ?? (body as { models?: unknown }).models : undefined
   if (!Array.isArray(list)) return []

@@ -6,6 +6,7 @@ import { eventsFromJsonCompletion } from './completion-events'
 import { readChatStream } from './read-chat-stream'
 import { parameterFields } from './parameter-fields'
 import { providerErrorFromNetworkError, providerErrorFromResponse } from './provider-error-from-response'
+import { providerText } from '../errors/provider-messages'
 
 export { fetchModels } from './fetch-models'
 export { openRouterAttributionHeaders } from './openrouter-attribution'
@@ -84,7 +85,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     }
     if (!response.ok) throw await providerErrorFromResponse(response, { model: options.model, baseUrl: baseURL })
     if (!response.body) {
-      throw new ProviderError('The provider sent an empty response.', { kind: 'stream', status: response.status })
+      throw ProviderError.fromText(providerText('provider.emptyResponse'), { kind: 'stream', status: response.status })
     }
     try {
       if (/application\/json/i.test(response.headers.get('content-type') ?? '')) {

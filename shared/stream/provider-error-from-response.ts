@@ -2,6 +2,10 @@ import { parseJson } from '../security/parse-json'
 import { ProviderError } from '../errors/provider-error'
 import type { ProviderErrorKind } from '../errors/provider-error'
 import { isRecord } from '../types/is-record'
+import { providerText } from '../errors/provider-messages'
+import { codedTextOfBody } from '../errors/coded-text'
+import type { CodedText } from '../errors/coded-text'
+import { isServerMessageCode } from '../errors/server-messages'
 
 /** What the caller knows about the request, used to name things in the message. */
 export interface ProviderErrorContext {
@@ -42,10 +46,11 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
-function waitPhrase(retryAfterMs: number | undefined): string {
-  if (retryAfterMs === undefined) return 'Wait a moment and try again.'
+/** The rate-limit sentence, with the wait `retry-after` asked for when it did. */
+function rateLimitText(retryAfterMs: number | undefined): CodedText {
+  if (retryAfterMs === undefined) return providerText('provider.rateLimited')
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
-  return seconds < 120 ? `Try again in ${seconds} s.` : `Try again in ${Math.ceil(seconds / 60)} min.`
+  return seconds < 120 ? providerText('provider.rateLimitedSeconds', { seconds }) : providerText('provider.rateLimitedMinutes', { minutes: Math.ceil(seconds / 60) })
 }
 
 /** Message, code and metadata from the shapes providers use: OpenAI/OpenRouter `{error:{…}}`, Ollama `{error:"…"}`, FastAPI `{detail}`. */
@@ -76,32 +81,39 @@ function readErrorObject(error: unknown): { message?: string, code?: string | nu
   return { message, code, metadata: isRecord(error.metadata) ? error.metadata : undefined }
 }
 
-function modelLabel(model: string | undefined): string {
-  return model ? `The model "${model}"` : 'The selected model'
+/** This app's own server's coded refusal (the OpenRouter proxy's policy, no session, a rate limit), if the body is one. */
+function serverRefusalOf(text: string, status: number): { kind: ProviderErrorKind, text: CodedText } | undefined {
+  let body: unknown
+  try {
+    body = text.trim().startsWith('{') ? parseJson(text) : undefined
+  }
+  catch {
+    return undefined
+  }
+  const coded = codedTextOfBody(body)
+  if (!coded || !isServerMessageCode(coded.code)) return undefined
+  // its sentence names the cause; calling a 401/403 of this server a bad key would send the user the wrong way
+  return { kind: status === 429 ? 'rate-limit' : status >= 500 ? 'server' : 'bad-request', text: coded }
 }
 
-function classify(status: number, providerMessage: string, context: ProviderErrorContext): { kind: ProviderErrorKind, message: string } {
-  const model = modelLabel(context.model)
+function classify(status: number, providerMessage: string, context: ProviderErrorContext, retryAfterMs: number | undefined): { kind: ProviderErrorKind, text: CodedText } {
+  const model = context.model ? { model: context.model } : undefined
   const mentionsModel = MODEL_PATTERNS.some(pattern => pattern.test(providerMessage))
   if (mentionsModel && NO_TOOLS_PATTERN.test(providerMessage)) {
-    return { kind: 'model', message: `${model} cannot call tools with this provider. Turn tools off or pick another model in Settings.` }
+    return { kind: 'model', text: model ? providerText('provider.noTools', model) : providerText('provider.noToolsSelected') }
   }
-  if (status === 401) return { kind: 'auth', message: 'The API key is missing or invalid. Check it in Settings.' }
+  if (status === 401) return { kind: 'auth', text: providerText('provider.badKey') }
   if (status === 403) {
     // OpenRouter uses 403 for moderation too; calling that a key problem would send the user the wrong way.
-    if (/moderation|flagged/i.test(providerMessage)) return { kind: 'bad-request', message: `The provider's moderation refused this request: ${providerMessage}` }
-    return { kind: 'auth', message: 'The API key is missing or invalid. Check it in Settings.' }
+    if (/moderation|flagged/i.test(providerMessage)) return { kind: 'bad-request', text: providerText('provider.moderation', { reason: providerMessage }) }
+    return { kind: 'auth', text: providerText('provider.badKey') }
   }
-  if (status === 402) {
-    return isOpenRouter(context.baseUrl)
-      ? { kind: 'credits', message: 'Your OpenRouter account has no credits left. Add credits at https://openrouter.ai/settings/credits or pick a free model.' }
-      : { kind: 'credits', message: 'The provider account has no credits left. Add credits with the provider or pick another model.' }
-  }
-  if (status === 429) return { kind: 'rate-limit', message: 'Rate limited by the provider.' }
-  if (status === 404 || mentionsModel) return { kind: 'model', message: `${model} is not available from this provider. Pick another model in Settings.` }
-  if (status === 408 || status >= 500) return { kind: 'server', message: `The provider had a server error (${status}). Try again in a moment.` }
-  if (status >= 400) return { kind: 'bad-request', message: `The provider rejected the request${providerMessage ? `: ${providerMessage}` : ` (${status}).`}` }
-  return { kind: 'unknown', message: `Unexpected response from the provider (${status}).` }
+  if (status === 402) return { kind: 'credits', text: providerText(isOpenRouter(context.baseUrl) ? 'provider.noCreditsOpenRouter' : 'provider.noCredits') }
+  if (status === 429) return { kind: 'rate-limit', text: rateLimitText(retryAfterMs) }
+  if (status === 404 || mentionsModel) return { kind: 'model', text: model ? providerText('provider.modelUnavailable', model) : providerText('provider.selectedModelUnavailable') }
+  if (status === 408 || status >= 500) return { kind: 'server', text: providerText('provider.serverError', { status }) }
+  if (status >= 400) return { kind: 'bad-request', text: providerMessage ? providerText('provider.rejected', { reason: providerMessage }) : providerText('provider.rejectedStatus', { status }) }
+  return { kind: 'unknown', text: providerText('provider.unexpected', { status }) }
 }
 
 /**
@@ -120,9 +132,9 @@ export async function providerErrorFromResponse(response: Response, context: Pro
   const { message: bodyMessage, code, metadata } = readErrorBody(text)
   const raw = typeof metadata?.raw === 'string' ? metadata.raw : undefined
   const providerMessage = [bodyMessage, raw].filter(Boolean).join(' | ') || response.statusText || undefined
-  const { kind, message } = classify(response.status, providerMessage ?? '', context)
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'))
-  return new ProviderError(kind === 'rate-limit' ? `${message} ${waitPhrase(retryAfterMs)}` : message, {
+  const { kind, text: said } = serverRefusalOf(text, response.status) ?? classify(response.status, providerMessage ?? '', context, retryAfterMs)
+  return ProviderError.fromText(said, {
     kind,
     status: response.status,
     retryAfterMs,
@@ -140,8 +152,8 @@ export function providerErrorFromStreamError(errorObject: unknown): ProviderErro
   const { message: providerMessage, code, metadata } = readErrorObject(errorObject)
   const numeric = typeof code === 'number' ? code : isRecord(errorObject) && typeof errorObject.status_code === 'number' ? errorObject.status_code : undefined
   const retryable = numeric === 429 || (numeric !== undefined && numeric >= 500) || /server_error|rate_limit|overloaded|timeout/i.test(String(code ?? metadata?.error_type ?? ''))
-  const detail = providerMessage ? `: ${providerMessage}` : '.'
-  return new ProviderError(`The provider stopped with an error mid-answer${detail}`, {
+  const said = providerMessage ? providerText('provider.stoppedMidAnswer', { reason: providerMessage }) : providerText('provider.stoppedMidAnswerBare')
+  return ProviderError.fromText(said, {
     kind: 'stream',
     status: numeric !== undefined && numeric >= 400 && numeric < 600 ? numeric : undefined,
     retryable,
@@ -159,10 +171,8 @@ export function providerErrorFromStreamError(errorObject: unknown): ProviderErro
 export function providerErrorFromNetworkError(error: unknown, baseUrl?: string, options: { midStream?: boolean } = {}): ProviderError {
   const providerMessage = error instanceof Error ? error.message : typeof error === 'string' ? error : undefined
   const host = hostOf(baseUrl)
-  const message = options.midStream
-    ? `The connection to ${host} broke off mid-answer. Check your connection and try again.`
-    : `Cannot reach ${host}. Check your connection or the base URL in Settings.`
-  return new ProviderError(message, {
+  const said = providerText(options.midStream ? 'provider.brokeOff' : 'provider.unreachable', { host })
+  return ProviderError.fromText(said, {
     kind: 'network',
     providerMessage,
     cause: error,

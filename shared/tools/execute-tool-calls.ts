@@ -13,6 +13,7 @@ import type { ToolCallFields } from './read-tool-call'
 import { resolveTimeoutMs } from './tool-timeout'
 import { onAbort } from '../stream/on-abort'
 import { lazyToolFetch } from './lazy-tool-fetch'
+import { TOOL_MESSAGES } from '../errors/tool-messages'
 
 export interface ExecuteToolCallsOptions {
   threadId: string
@@ -33,7 +34,7 @@ export interface ExecuteToolCallsOptions {
   onResult?: (result: ToolResult) => void | Promise<void>
 }
 
-export const CANCELLED_CONTENT = 'Cancelled by the user.'
+export const CANCELLED_CONTENT: string = TOOL_MESSAGES['tool.cancelled']
 
 type Outcome = { kind: 'done', text: string } | { kind: 'cancelled' } | { kind: 'error', errorKind: ToolErrorKind, error: Error }
 

@@ -2,7 +2,7 @@
 // user reads them in German (the English stays in the answer for logs, the model and older clients).
 import { expect, test } from '@playwright/test'
 import type { Browser } from '@playwright/test'
-import { FAKE_URL, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle, watchCspViolations } from './helpers'
+import { FAKE_URL, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle, watchCspViolations } from './helpers'
 import { freePort, startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { addVirtualDevice } from './support/virtual-passkeys'
@@ -47,6 +47,21 @@ test.describe('errors in the user\'s language', () => {
     await server.getByTestId('mcp-server-details').locator('summary').click()
     await expect(server.getByTestId('mcp-server-details')).toContainText('Could not reach the MCP server')
     expect(violations).toEqual([])
+    await context.close()
+  })
+
+  test('a rate-limited reply reads in German, with the provider\'s own words kept behind Details', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'de-DE' })
+    const page = await context.newPage()
+    // the instance with a server key, pointed at the fake OpenRouter, whose fake/429 answers 429 with retry-after: 7
+    await openAppWith(page, { provider: openRouterProvider('fake/429') }, PROXY_APP_URL)
+    await sendMessage(page, 'Hallo')
+    const error = page.getByTestId('message-error').last()
+    await expect(error).toContainText('Der Anbieter begrenzt die Anfragen. Versuchen Sie es in 7 s erneut.', { timeout: 15_000 })
+    await expect(error).not.toContainText('Rate limited by the provider')
+    await expect(error.getByTestId('retry-button')).toHaveText(/Erneut versuchen/)
+    await error.getByTestId('provider-details').locator('summary').click()
+    await expect(error.getByTestId('provider-message')).toContainText('Rate limit exceeded: fake/429')
     await context.close()
   })
 

@@ -30,7 +30,7 @@ beforeAll(async () => {
     await consumeRateLimit(event, 'model', randomUUID())
     return 'ok'
   }))
-  app.use('/same-site', h3.defineEventHandler(event => crossSiteReason(event) ?? 'same site'))
+  app.use('/same-site', h3.defineEventHandler(event => crossSiteReason(event)?.message ?? 'same site'))
   server = await listenApp(app)
   base = server.base
 })

@@ -1,12 +1,9 @@
 // The refusals of sync, workflows, server-run replies and the MCP relay, and the browser's own sync and reply
 // sentences: each keeps its English (logs, tests and older clients read it) and carries a code the app says in the
 // user's language, also when one sentence quotes another.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { appTextWithReason, refusalText } from '#shared/errors/app-messages'
-import { fillTemplate } from '#shared/errors/coded-text'
 import { ProviderError } from '#shared/errors/provider-error'
 import { serverText } from '#shared/errors/server-messages'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
@@ -21,17 +18,8 @@ import { RESTART_INTERRUPTION } from '~~/server/utils/background-jobs/store/job-
 import { checkMcpTarget } from '~~/server/utils/mcp/mcp-proxy'
 import { SyncQuotaError } from '~~/server/utils/sync/sync-quota-error'
 import { sayCodedText } from '~/utils/chat/coded-text'
+import { catalogTranslator } from './helpers/catalog-translator'
 
-type Catalog = { [key: string]: string | Catalog }
-
-/** A stand-in for the app's `t` in `language`: the catalog's `codes` entry filled, or the key when it has none. */
-function translator(language: string) {
-  const catalog = JSON.parse(readFileSync(join(import.meta.dirname, `../../i18n/more/${language}.json`), 'utf8')) as Catalog
-  return (key: string, values?: Record<string, unknown>) => {
-    const text = key.split('.').reduce<string | Catalog | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), catalog)
-    return typeof text === 'string' ? fillTemplate(text, values as Record<string, string>) : key
-  }
-}
 
 const stores: JobStore[] = []
 afterEach(async () => {
@@ -49,7 +37,7 @@ describe('coded refusals of sync, workflows, jobs and the relay', () => {
     expect(JobLimitError.isInstance(error)).toBe(true)
     expect(error.message).toBe('You already have 1 replies running or waiting on the server, the most one browser may have. Wait for one to finish (or stop one), then send again.')
     expect(error.text).toMatchObject({ code: 'server.job.browserJobs', params: { count: 1 } })
-    expect(sayCodedText(translator('de'), error.text)).toMatch(/^Sie haben schon 1 Antworten, die auf dem Server laufen/)
+    expect(sayCodedText(catalogTranslator('de'), error.text)).toMatch(/^Sie haben schon 1 Antworten, die auf dem Server laufen/)
   })
 
   it('a reply that ended on the server fails with a coded line: known endings by their own code, others around their words', () => {
@@ -62,7 +50,7 @@ describe('coded refusals of sync, workflows, jobs and the relay', () => {
     const vanished = vanishedJobEvent()
     expect(vanished).toMatchObject({ error: { code: 'server.job.vanished' } })
     const failure = (vanished as { error: { code: string, params: Record<string, string>, message: string } }).error
-    expect(sayCodedText(translator('es'), failure)).toMatch(/^El servidor ya no tiene esta respuesta/)
+    expect(sayCodedText(catalogTranslator('es'), failure)).toMatch(/^El servidor ya no tiene esta respuesta/)
   })
 
   it('the server\'s refusal to start a chat keeps its code through the loop\'s failure', () => {
@@ -76,14 +64,14 @@ describe('coded refusals of sync, workflows, jobs and the relay', () => {
   it('a sentence that quotes a server\'s refusal says both in the user\'s language', () => {
     const quoted = appTextWithReason('app.reply.stoppedFollowing', serverText('server.job.browserStreams', { max: 6 }))
     expect(quoted.message).toBe('This chat stopped following its reply: This browser already has 6 chat streams open on this server, the most it may hold. Close tabs of this app you do not use, or wait for running replies to end. Then press Retry.')
-    expect(sayCodedText(translator('de'), quoted)).toBe('Dieser Chat folgt seiner Antwort nicht mehr: Dieser Browser hat schon 6 Chat-Verbindungen zu diesem Server offen, so viele wie er halten darf. Schließen Sie Tabs dieser App, die Sie nicht nutzen, oder warten Sie, bis laufende Antworten fertig sind. Drücken Sie dann auf „Erneut versuchen“.')
+    expect(sayCodedText(catalogTranslator('de'), quoted)).toBe('Dieser Chat folgt seiner Antwort nicht mehr: Dieser Browser hat schon 6 Chat-Verbindungen zu diesem Server offen, so viele wie er halten darf. Schließen Sie Tabs dieser App, die Sie nicht nutzen, oder warten Sie, bis laufende Antworten fertig sind. Drücken Sie dann auf „Erneut versuchen“.')
     const notOnServer = appTextWithReason('app.sync.notOnServer', refusalText({ statusCode: 404, message: 'No such synced file.', data: { code: 'server.sync.noSuchFile', params: {} } }, 404))
     expect(notOnServer.message).toBe('Not on the server: No such synced file.')
-    expect(sayCodedText(translator('es'), notOnServer)).toBe('No está en el servidor: Ese archivo sincronizado no existe.')
+    expect(sayCodedText(catalogTranslator('es'), notOnServer)).toBe('No está en el servidor: Ese archivo sincronizado no existe.')
   })
 
   it('a refusal without a code shows its English, and one without words its status', () => {
-    const german = translator('de')
+    const german = catalogTranslator('de')
     expect(sayCodedText(german, refusalText({ message: 'Something an older server said.' }, 400))).toBe('Something an older server said.')
     expect(sayCodedText(german, refusalText(undefined, 413))).toBe('Der Server antwortete mit 413.')
   })
@@ -107,7 +95,7 @@ describe('coded refusals of sync, workflows, jobs and the relay', () => {
     const body = JSON.stringify({ statusCode: 502, message: 'The MCP server answered with a redirect (302), which the relay does not follow.', data: { code: 'server.relay.redirect', params: { status: 302 } } })
     const explained = explainMcpError(new StreamableHTTPError(502, `Error POSTing to endpoint: ${body}`))
     expect(explained.text).toMatchObject({ code: 'server.relay.redirect', params: { status: 302 } })
-    expect(sayCodedText(translator('de'), explained.text)).toBe('Der MCP-Server hat mit einer Weiterleitung (302) geantwortet, der die Weiterleitung dieser App nicht folgt.')
+    expect(sayCodedText(catalogTranslator('de'), explained.text)).toBe('Der MCP-Server hat mit einer Weiterleitung (302) geantwortet, der die Weiterleitung dieser App nicht folgt.')
   })
 
   it('the skipped tools of an MCP server are one coded line, singular or plural', () => {
@@ -115,6 +103,6 @@ describe('coded refusals of sync, workflows, jobs and the relay', () => {
     expect(skippedToolsText([{ name: 'a', reason: 'no schema' }])).toMatchObject({ code: 'mcp.toolSkipped', message: '1 tool skipped: a (no schema).' })
     const many = skippedToolsText(['a', 'b', 'c', 'd'].map(name => ({ name, reason: 'bad' })))
     expect(many?.message).toBe('4 tools skipped: a (bad); b (bad); c (bad); and 1 more.')
-    expect(sayCodedText(translator('es'), many!)).toBe('4 herramientas omitidas: a (bad); b (bad); c (bad); y 1 más.')
+    expect(sayCodedText(catalogTranslator('es'), many!)).toBe('4 herramientas omitidas: a (bad); b (bad); c (bad); y 1 más.')
   })
 })

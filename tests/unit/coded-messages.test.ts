@@ -11,14 +11,16 @@ import { SERVER_MESSAGES } from '#shared/errors/server-messages'
 import { LOOP_MESSAGES } from '#shared/loop/loop-messages'
 import { explainMcpError } from '#shared/mcp/mcp-error-text'
 import { MCP_MESSAGES } from '#shared/mcp/mcp-messages'
+import { PROVIDER_MESSAGES } from '#shared/errors/provider-messages'
+import { TOOL_MESSAGES } from '#shared/errors/tool-messages'
 import { passkeyRefusal } from '~~/server/utils/accounts/passkey-refusal'
-import { userError } from '~~/server/utils/errors/user-error'
+import { userError } from '~~/server/utils/http/user-error'
 import { sayCodedText, sayCodedTexts, sayErrorText } from '~/utils/chat/coded-text'
 import { passkeyErrorMessage } from '~/utils/chat/provider/passkey-errors'
 import { ShareLinkError } from '~/utils/chat/share/share-links-api'
 
 type Catalog = { [key: string]: string | Catalog }
-const TEMPLATES: Record<string, string> = { ...MCP_MESSAGES, ...SERVER_MESSAGES, ...APP_MESSAGES, ...LOOP_MESSAGES }
+const TEMPLATES: Record<string, string> = { ...MCP_MESSAGES, ...SERVER_MESSAGES, ...APP_MESSAGES, ...LOOP_MESSAGES, ...PROVIDER_MESSAGES, ...TOOL_MESSAGES }
 const LANGUAGES = ['en', 'de', 'es'] as const
 
 function codesOf(code: string): Record<string, string> {

@@ -88,7 +88,7 @@ describe('an embedded instance that restarts with jobs in flight', () => {
     // A tab that recorded the first `seenBefore` events reads on: it gets one last event, the reason, and the end.
     const base = await serveEvents(after)
     const tail = parseSse(await (await fetch(`${base}/${running.id}?after=${seenBefore}`)).text())
-    expect(tail).toEqual([{ id: seenBefore + 1, event: { type: 'fail', steps: 0, error: { kind: 'server', message: `${RESTART_INTERRUPTION} Press Retry.`, code: 'server.job.restarted', params: {}, retryable: true } } }])
+    expect(tail).toEqual([{ id: seenBefore + 1, event: { type: 'fail', steps: 0, error: { kind: 'server', message: `${RESTART_INTERRUPTION} Press Retry.`, retryable: true, code: 'server.job.restarted', params: {} } } }])
     const never = parseSse(await (await fetch(`${base}/${queued.id}`)).text())
     expect(never.map(item => item.event.type)).toEqual(['fail'])
   })

@@ -3,6 +3,7 @@
  * English it came with when this app does not know the code (a newer server) or its catalog part is not loaded yet.
  */
 import type { CodedText } from '#shared/errors/coded-text'
+import { readToolText } from '#shared/errors/tool-messages'
 
 export type Translate = (key: string, values?: Record<string, unknown>) => string
 
@@ -22,4 +23,10 @@ export function sayErrorText(t: Translate, error: unknown): string {
   const text = (error as { text?: CodedText } | undefined)?.text
   if (text && typeof text.code === 'string' && typeof text.message === 'string') return sayCodedText(t, text)
   return error instanceof Error ? error.message : String(error)
+}
+
+/** A tool error's words on its card: the app's own wrapper sentence in the user's language, the tool's words as written. */
+export function sayToolError(t: Translate, message: string): string {
+  const text = readToolText(message)
+  return text ? sayCodedText(t, text) : message
 }

@@ -1,6 +1,6 @@
 import { requireAdmin } from '../../utils/accounts/require-admin'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 
 /**
  * DELETE /api/accounts/:id (admin): removes a member with its passkeys, invites and workflows. Its sessions end at

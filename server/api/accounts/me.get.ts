@@ -1,7 +1,7 @@
 import { requireAccountsOn } from '../../utils/accounts/passkey-ceremony'
 import { requireOwner } from '../../utils/accounts/request-owner'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 
 /** GET /api/accounts/me: the signed-in account and its passkeys (when they were added, never their keys). */
 export default defineEventHandler(async (event) => {

@@ -2,7 +2,7 @@ import { passkeyRefusal } from '../../utils/accounts/passkey-refusal'
 import { requireOwner } from '../../utils/accounts/request-owner'
 import { countPasskeyAttempt, passkeyRow, passkeyStepAnswer, preparePasskeyRequest, storeChallenge, takeChallenge, takenAttempt } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 
 /** The signed-in account, or 401; the registration steps below run only for it. */
 async function signedInAccount(event: Parameters<typeof requireOwner>[0]) {

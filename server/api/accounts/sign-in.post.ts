@@ -2,7 +2,7 @@ import { passkeyRefusal } from '../../utils/accounts/passkey-refusal'
 import { countPasskeyAttempt, passkeyStepAnswer, preparePasskeyRequest, storeChallenge, takeChallenge } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
 import { signInAccountSession } from '../../utils/security/browser-session'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 
 /**
  * POST /api/accounts/sign-in (nuxt-auth-utils' WebAuthn authentication, two steps): any passkey of an account of

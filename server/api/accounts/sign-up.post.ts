@@ -1,6 +1,6 @@
 import { passkeyRefusal } from '../../utils/accounts/passkey-refusal'
 import { randomUUID } from 'node:crypto'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 import { accountName, countPasskeyAttempt, passkeyStepAnswer, inviteTokenHash, passkeyRow, preparePasskeyRequest, refusalAsHttp, storeChallenge, takeChallenge, takenAttempt } from '../../utils/accounts/passkey-ceremony'
 import { useAccountStore } from '../../utils/accounts/use-account-store'
 import { signInAccountSession } from '../../utils/security/browser-session'

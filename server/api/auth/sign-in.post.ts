@@ -4,7 +4,7 @@ import { accessPasswordMatches } from '../../utils/security/access-password'
 import { accessPassword } from '../../utils/security/api-access'
 import { signInBrowserSession } from '../../utils/security/browser-session'
 import { consumeRateLimit } from '../../utils/security/rate-limit'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 
 /** POST /api/auth/sign-in `{ password }`: signs this browser in when the password is the operator's. */
 export default defineEventHandler(async (event) => {

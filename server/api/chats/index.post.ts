@@ -15,7 +15,7 @@ import { createChatJob } from '../../utils/background-jobs/runner/stream-handler
 import { clientKeyOf, jobLimitResponse, useJobLimits } from '../../utils/background-jobs/queue/job-admission-route'
 import { JobLimitError } from '../../utils/background-jobs/queue/job-limit-error'
 import { resolveJobWaitTimeoutMs } from '../../utils/background-jobs/queue/job-wait-timeout'
-import { userError } from '../../utils/errors/user-error'
+import { codedError, userError } from '../../utils/http/user-error'
 
 const toolDefinition = z.object({
   type: z.literal('function'),
@@ -82,7 +82,7 @@ export default defineEventHandler(async (event) => {
   if (!apiKey) throw userError(503, OPENROUTER_NO_KEY_MESSAGE, 'server.noOpenRouterKey')
   // Refused now rather than by the worker's first request (which applies the same policy to every step).
   const verdict = checkOpenRouterBody({ ...parameterFields(spec.parameters), model: body.model, messages: body.messages }, readOpenRouterPolicy(config))
-  if (!verdict.ok) throw createError({ statusCode: verdict.statusCode, statusMessage: verdict.statusCode === 403 ? 'Forbidden' : 'Bad Request', message: verdict.message })
+  if (!verdict.ok) throw codedError(verdict.statusCode, verdict.statusCode === 403 ? 'Forbidden' : 'Bad Request', verdict.text)
   // The job's state holds what any instance's worker needs to run it; the key stays in the runtime config.
   const job = await createChatJob(store, spec, limits).catch((error: unknown) => {
     throw jobLimitResponse(error)

@@ -12,7 +12,7 @@ import {
 } from '../../utils/openrouter-proxy'
 import { applyOpenRouterPolicy, filterModelList, OpenRouterPolicyError, readOpenRouterPolicy } from '../../utils/openrouter-policy'
 import { relayUpstreamStream } from '../../utils/openrouter-relay'
-import { userError } from '../../utils/errors/user-error'
+import { codedError, userError } from '../../utils/http/user-error'
 
 /**
  * /api/openrouter/chat/completions (POST) and /api/openrouter/models (GET): OpenRouter with the server's key
@@ -23,9 +23,9 @@ import { userError } from '../../utils/errors/user-error'
  */
 export default defineEventHandler(async (event) => {
   const path = resolveOpenRouterProxyPath(getRouterParam(event, 'path'))
-  if (!path) throw createError({ statusCode: 404, statusMessage: 'Only chat/completions and models are proxied to OpenRouter.' })
+  if (!path) throw userError(404, 'Not Found', 'server.openrouter.notProxied')
   const method = OPENROUTER_PROXY_ROUTES[path]
-  if (event.method !== method) throw createError({ statusCode: 405, statusMessage: `Use ${method} for /api/openrouter/${path}.` })
+  if (event.method !== method) throw userError(405, 'Method Not Allowed', 'server.openrouter.useMethod', { method, path })
 
   const config = useRuntimeConfig(event)
   const apiKey = String(config.openrouterApiKey ?? '').trim()
@@ -38,7 +38,7 @@ export default defineEventHandler(async (event) => {
       body = JSON.stringify(applyOpenRouterPolicy(await readBoundedJson(event, imageChatBodyLimitBytes(config.maxImageBodyBytes, chatBodyLimitBytes(config.maxBodyBytes))), policy))
     }
     catch (error) {
-      if (error instanceof OpenRouterPolicyError) throw createError({ statusCode: error.statusCode, message: error.message })
+      if (error instanceof OpenRouterPolicyError) throw codedError(error.statusCode, undefined, error.text)
       throw error
     }
   }
@@ -81,7 +81,7 @@ export default defineEventHandler(async (event) => {
 
   if (upstream.status >= 300 && upstream.status < 400) {
     await upstream.body?.cancel()
-    throw createError({ statusCode: 502, message: `The model provider answered with a redirect (${upstream.status}), which this server does not follow.` })
+    throw userError(502, undefined, 'server.openrouter.redirect', { status: upstream.status })
   }
   setResponseStatus(event, upstream.status, upstream.statusText || undefined)
   setResponseHeaders(event, pickOpenRouterResponseHeaders(upstream.headers))

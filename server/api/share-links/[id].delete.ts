@@ -1,6 +1,6 @@
 import { requireOwner } from '../../utils/accounts/request-owner'
 import { useShareLinkStore } from '../../utils/share/use-share-link-store'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 
 /** DELETE /api/share-links/:id: revokes the owner's link; anybody else's, or one already revoked, answers 404. */
 export default defineEventHandler(async (event) => {

@@ -5,7 +5,7 @@ import { hashShareToken, newShareToken } from '../../utils/share/share-token'
 import { useShareLinkStore } from '../../utils/share/use-share-link-store'
 import { SHARED_VIEW_PREFIX } from '#shared/share/share-snapshot'
 import type { CreatedShareLink } from '#shared/share/share-snapshot'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 
 /**
  * POST /api/share-links `{ snapshot }`: stores a read-only snapshot of a chat and answers its link (201). The

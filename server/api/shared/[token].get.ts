@@ -1,5 +1,5 @@
 import { openSharedChat } from '../../utils/share/open-shared-chat'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 
 /**
  * GET /api/shared/:token: the shared chat, to anybody holding the link (no session needed); 404 for a token that

@@ -4,7 +4,7 @@ import type { SyncPullResult } from '#shared/sync/sync-protocol'
 import { requireOwner } from '../../utils/accounts/request-owner'
 import { requireSync } from '../../utils/sync/require-sync'
 import { useSyncStore } from '../../utils/sync/use-sync'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 
 const querySchema = z.object({
   cursor: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),

@@ -8,7 +8,7 @@ import { requireSync } from '../../utils/sync/require-sync'
 import { SyncQuotaError } from '../../utils/sync/sync-quota-error'
 import { useSyncNotifier, useSyncStore } from '../../utils/sync/use-sync'
 import { useSyncBlobStore } from '../../utils/sync/use-sync-blobs'
-import { codedError, userError } from '../../utils/errors/user-error'
+import { codedError, userError } from '../../utils/http/user-error'
 
 /**
  * POST /api/sync/push `{ changes }`: stores the owner's changes that win over what the server holds (a change sent

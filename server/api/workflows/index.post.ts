@@ -6,7 +6,7 @@ import { useWorkflowStore } from '../../utils/workflows/use-workflow-store'
 import { invalidWorkflow } from '../../utils/workflows/workflow-access'
 import { MAX_WORKFLOWS_PER_SESSION, workflowInputSchema } from '../../utils/workflows/workflow-types'
 import type { Workflow } from '../../utils/workflows/workflow-types'
-import { userError } from '../../utils/errors/user-error'
+import { userError } from '../../utils/http/user-error'
 
 /** POST /api/workflows `{ name, systemPrompt, model, tools, firstMessage? }`: saves a workflow for this session (201). */
 export default defineEventHandler(async (event) => {

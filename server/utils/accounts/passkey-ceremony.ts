@@ -7,7 +7,7 @@ import { AccountRefusal } from './account-store'
 import { accountsOn } from './accounts-mode'
 import { pinPasskeyOrigin } from './passkey-origin'
 import { useAccountStore } from './use-account-store'
-import { userError } from '../errors/user-error'
+import { userError } from '../http/user-error'
 
 /** How long a WebAuthn challenge may be answered: enough for a person to touch their key, not to replay it later. */
 export const CHALLENGE_TTL_MS = 2 * 60 * 1000

@@ -1,5 +1,6 @@
 import type { H3Event } from 'h3'
 import { fromTrustedProxy } from '../security/client-address'
+import { userError } from '../http/user-error'
 
 /**
  * The origin passkeys are bound to: `NUXT_ACCOUNTS_ORIGIN` when set, else the request's own, read through the
@@ -12,7 +13,7 @@ export function passkeySiteOrigin(event: H3Event): URL {
       return new URL(new URL(configured).origin)
     }
     catch {
-      throw createError({ statusCode: 500, statusMessage: 'Server Misconfigured', message: `NUXT_ACCOUNTS_ORIGIN is not an origin: ${configured.slice(0, 100)}` })
+      throw userError(500, 'Server Misconfigured', 'server.passkey.originMisconfigured', { origin: configured.slice(0, 100) })
     }
   }
   const trusted = fromTrustedProxy(event)
@@ -29,7 +30,7 @@ export function pinPasskeyOrigin(event: H3Event): void {
   const site = passkeySiteOrigin(event)
   const origin = getRequestHeader(event, 'origin')
   if (origin !== site.origin) {
-    throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: `Passkeys of this server work on ${site.origin} only (Origin: ${String(origin ?? 'none').slice(0, 100)}).` })
+    throw userError(403, 'Forbidden', 'server.passkey.wrongOrigin', { site: site.origin, origin: String(origin ?? 'none').slice(0, 100) })
   }
   const headers = event.node.req.headers
   headers.host = site.host

@@ -1,5 +1,5 @@
 import { isError } from 'h3'
-import { userError } from '../errors/user-error'
+import { userError } from '../http/user-error'
 
 /**
  * A WebAuthn answer the verifier refuses, as an answer with words. The verifier throws plain errors (a bad

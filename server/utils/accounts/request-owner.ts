@@ -3,8 +3,8 @@ import { readBrowserSession } from '../security/browser-session'
 import type { BrowserSession } from '../security/browser-session'
 import { accountsOn } from './accounts-mode'
 import { useAccountStore } from './use-account-store'
-import { userError } from '../errors/user-error'
-import type { ServerMessageCode } from '../errors/user-error'
+import { userError } from '../http/user-error'
+import type { ServerMessageCode } from '../http/user-error'
 
 /** Who a request acts for: the one id every owned record (workflows, jobs, slots, rate limits) is keyed by. */
 export interface RequestOwner {

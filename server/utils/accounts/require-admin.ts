@@ -2,7 +2,7 @@ import type { H3Event } from 'h3'
 import { requireAccountsOn } from './passkey-ceremony'
 import { requireOwner } from './request-owner'
 import type { RequestOwner } from './request-owner'
-import { userError } from '../errors/user-error'
+import { userError } from '../http/user-error'
 
 /** The signed-in admin, or 401 (no account) / 403 (a member). */
 export async function requireAdmin(event: H3Event): Promise<RequestOwner & { accountId: string }> {

@@ -1,6 +1,8 @@
 import { parseJson } from '#shared/security/parse-json'
 import type { H3Event } from 'h3'
 import { formatBytes } from './request-limits'
+import { serverText } from '#shared/errors/server-messages'
+import { codedError, userError } from './user-error'
 
 /** After refusing an upload, how long the server goes on reading (and dropping) it before closing the connection. */
 export const LINGER_MS = 2000
@@ -44,13 +46,8 @@ function closeAfterAnswer(event: H3Event): void {
  */
 export function bodyTooLargeError(event: H3Event, limitBytes: number, said?: string | { message: string, code: string, params: Record<string, string | number> }) {
   closeAfterAnswer(event)
-  const text = typeof said === 'string' ? { message: said } : said
-  return createError({
-    statusCode: 413,
-    statusMessage: 'Payload Too Large',
-    message: text?.message ?? `The request body is larger than this server accepts (${formatBytes(limitBytes)}). Start a new chat or send less.`,
-    ...(text && 'code' in text && { data: { code: text.code, params: text.params } }),
-  })
+  if (typeof said === 'string') return createError({ statusCode: 413, statusMessage: 'Payload Too Large', message: said })
+  return codedError(413, 'Payload Too Large', said ?? serverText('server.body.tooLarge', { size: formatBytes(limitBytes) }))
 }
 
 /**
@@ -86,7 +83,7 @@ export async function readBoundedBytes(event: H3Event, limitBytes: number): Prom
     }
     const onError = (error: Error) => {
       cleanup()
-      reject(createError({ statusCode: 400, statusMessage: 'Bad Request', message: `The request body could not be read: ${error.message}` }))
+      reject(userError(400, 'Bad Request', 'server.body.unreadable', { reason: error.message }))
     }
     const cleanup = () => {
       request.off('data', onData)
@@ -111,6 +108,6 @@ export async function readBoundedJson(event: H3Event, limitBytes: number): Promi
     return parseJson(text)
   }
   catch (error) {
-    throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `The request body is not valid JSON: ${(error as Error).message}` })
+    throw userError(400, 'Bad Request', 'server.body.notJson', { reason: (error as Error).message })
   }
 }

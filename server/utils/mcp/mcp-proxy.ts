@@ -15,7 +15,7 @@ import { relayMcpStream } from './mcp-proxy-relay'
 import { sendPinnedRequest } from './mcp-upstream-request'
 import type { CodedParams } from '#shared/errors/coded-text'
 import type { ServerMessageCode } from '#shared/errors/server-messages'
-import { userError } from '../errors/user-error'
+import { userError } from '../http/user-error'
 
 export interface McpProxyOptions {
   /** NUXT_MCP_ALLOWED_HOSTS: `host` or `host:port` entries, comma-separated. Empty turns the relay off. */

@@ -9,6 +9,7 @@ import { isSignedIn, readBrowserSession } from './browser-session'
 import { crossSiteReason } from './cross-site'
 import { consumeRateLimit } from './rate-limit'
 import type { RateLimitBucket } from './rate-limit'
+import { codedError, userError } from '../http/user-error'
 
 /** Routes that answer without a signed-in session in password mode: the ones that sign in. */
 const SIGN_IN_ROUTES = new Set(['/api/auth/status', '/api/auth/sign-in'])
@@ -90,11 +91,11 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   if (declared > limit) throw bodyTooLargeError(event, limit, path === '/api/share-links' ? SHARE_TOO_LARGE_MESSAGE : undefined)
 
   const crossSite = crossSiteReason(event)
-  if (crossSite) throw createError({ statusCode: 403, statusMessage: 'Forbidden', message: crossSite })
+  if (crossSite) throw codedError(403, 'Forbidden', crossSite)
 
   // a shared chat's link is its own credential: no session, password or account is asked
   if (path.startsWith(SHARED_READ_PREFIX)) {
-    if (event.method !== 'GET' && event.method !== 'HEAD') throw createError({ statusCode: 405, statusMessage: 'Method Not Allowed', message: 'A shared chat can only be read.' })
+    if (event.method !== 'GET' && event.method !== 'HEAD') throw userError(405, 'Method Not Allowed', 'server.access.sharedReadOnly')
     return consumeRateLimit(event, 'tool', undefined)
   }
   // with accounts on, every route but signing in needs a signed-in account that still exists (401 otherwise)
@@ -106,14 +107,14 @@ export async function guardApiRequest(event: H3Event): Promise<void> {
   if (SIGN_IN_ROUTES.has(path)) return
   const session = await readBrowserSession(event)
   if (password && !isSignedIn(session, password)) {
-    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Sign in to use this server: it is protected by a password.' })
+    throw userError(401, 'Unauthorized', 'server.access.passwordSignIn')
   }
 
   // with a slash added, `/api/tools` (the list) and `/api/chats` fall under their prefixes too
   const modelRoute = MODEL_ROUTES.find(route => `${path}/`.startsWith(route.prefix))
   if (!modelRoute) return
   if (!session) {
-    throw createError({ statusCode: 401, statusMessage: 'Unauthorized', message: 'No session: the model, tool and chat routes answer only the app\'s own page. Reload the app.' })
+    throw userError(401, 'Unauthorized', 'server.access.noSession')
   }
   const bucket = countedBucket(event.method, path, modelRoute.bucket)
   // counted per owner: per account with accounts on (all its devices share one budget), else per session

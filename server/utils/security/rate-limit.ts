@@ -79,7 +79,7 @@ export async function consumeRateLimit(event: H3Event, bucket: RateLimitBucket, 
     if (!(rejection instanceof RateLimiterRes)) throw rejection
     const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))
     setResponseHeader(event, 'retry-after', seconds)
-    // the code and parameters let the app say it in the user's language (as server/utils/errors/user-error.ts does)
+    // the code and parameters let the app say it in the user's language (as server/utils/http/user-error.ts does)
     const text = serverText('server.rateLimited', { limit: pointsFor(bucket, rateLimitPerMinute(useRuntimeConfig(event).rateLimitPerMinute)), seconds })
     throw createError({ statusCode: 429, statusMessage: 'Too Many Requests', message: text.message, data: { code: text.code, params: text.params } })
   }

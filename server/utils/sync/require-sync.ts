@@ -1,5 +1,5 @@
 import { syncEnabled } from './use-sync'
-import { userError } from '../errors/user-error'
+import { userError } from '../http/user-error'
 
 /** Refuses a sync route with 404 when the operator has not turned sync on. */
 export function requireSync(): void {

@@ -2,7 +2,7 @@ import type { H3Event } from 'h3'
 import { createOpenSlots } from '../http/open-slots'
 import { SyncListenersFullError } from './sync-notifier'
 import type { SyncNotifier } from './sync-notifier'
-import { userError } from '../errors/user-error'
+import { userError } from '../http/user-error'
 
 /** Open event streams per owner: a handful of devices and tabs, not an unbounded number of sockets. */
 export const MAX_SYNC_STREAMS_PER_OWNER = 16

@@ -1,7 +1,7 @@
 import { useDatabase } from '../database/use-database'
 import { createSyncBlobStore } from './sync-blob-store'
 import type { SyncBlobStore } from './sync-blob-store'
-import { userError } from '../errors/user-error'
+import { userError } from '../http/user-error'
 
 let store: SyncBlobStore | undefined
 

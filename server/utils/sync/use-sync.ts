@@ -4,7 +4,7 @@ import { createSyncNotifier } from './sync-notifier'
 import type { SyncNotifier } from './sync-notifier'
 import { createSyncStore } from './sync-store'
 import type { SyncStore } from './sync-store'
-import { userError } from '../errors/user-error'
+import { userError } from '../http/user-error'
 
 let store: SyncStore | undefined
 let notifier: SyncNotifier | undefined

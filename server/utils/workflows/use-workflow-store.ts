@@ -6,7 +6,7 @@ import { getRedisClient } from '../redis/redis-client'
 import { createDatabaseWorkflowStore } from './database-workflow-store'
 import { moveLegacyWorkflows } from './legacy-workflows'
 import type { WorkflowStore } from './workflow-store'
-import { userError } from '../errors/user-error'
+import { userError } from '../http/user-error'
 
 let shared: WorkflowStore | undefined
 

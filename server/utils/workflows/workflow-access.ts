@@ -2,7 +2,7 @@ import type { H3Event } from 'h3'
 import { requireOwner } from '../accounts/request-owner'
 import { useWorkflowStore } from './use-workflow-store'
 import type { Workflow } from './workflow-types'
-import { userError } from '../errors/user-error'
+import { userError } from '../http/user-error'
 
 /** The workflow named by the route, when the request's owner (session or account) owns it; anybody else's answers 404 like a missing one. */
 export async function requireOwnWorkflow(event: H3Event): Promise<Workflow> {

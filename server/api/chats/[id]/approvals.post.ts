@@ -6,7 +6,7 @@ import { answerJobApproval } from '../../../utils/background-jobs/runner/pending
 import { isFinishedJob } from '../../../utils/background-jobs/store/job-retention'
 import { useJobControl } from '../../../utils/background-jobs/control/job-control'
 import { parseToolArguments } from '#shared/tools/parse-tool-arguments'
-import { codedError } from '../../../utils/errors/user-error'
+import { codedError } from '../../../utils/http/user-error'
 
 const answerSchema = z.strictObject({
   callId: z.string().min(1).max(200),

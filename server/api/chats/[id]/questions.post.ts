@@ -5,7 +5,7 @@ import { requireOwnChatJob } from '../../../utils/background-jobs/control/job-ac
 import { answerJobQuestion } from '../../../utils/background-jobs/runner/job-questions'
 import { isFinishedJob } from '../../../utils/background-jobs/store/job-retention'
 import { useJobControl } from '../../../utils/background-jobs/control/job-control'
-import { codedError } from '../../../utils/errors/user-error'
+import { codedError } from '../../../utils/http/user-error'
 
 const answerSchema = z.strictObject({
   callId: z.string().min(1).max(200),

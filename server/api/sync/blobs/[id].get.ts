@@ -1,7 +1,7 @@
 import { requireOwner } from '../../../utils/accounts/request-owner'
 import { requireSync } from '../../../utils/sync/require-sync'
 import { useSyncBlobStore } from '../../../utils/sync/use-sync-blobs'
-import { userError } from '../../../utils/errors/user-error'
+import { userError } from '../../../utils/http/user-error'
 
 /**
  * GET /api/sync/blobs/:id: one synced file of the caller. Another owner's id answers 404 like an unknown one, so

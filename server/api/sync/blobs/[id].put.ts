@@ -5,7 +5,7 @@ import { bodyTooLargeError, readBoundedBytes } from '../../../utils/http/read-bo
 import { requireSync } from '../../../utils/sync/require-sync'
 import { SyncBlobTooLargeError } from '../../../utils/sync/sync-blob-store'
 import { useSyncBlobStore } from '../../../utils/sync/use-sync-blobs'
-import { userError } from '../../../utils/errors/user-error'
+import { userError } from '../../../utils/http/user-error'
 
 const idSchema = z.string().min(1).max(MAX_ID_LENGTH).regex(/^[\w.:-]+$/)
 const querySchema = z.object({

@@ -8,7 +8,7 @@ import { startWorkflowRun, WorkflowRunError } from '../../../utils/workflows/bac
 import { invalidWorkflow, requireOwnWorkflow } from '../../../utils/workflows/workflow-access'
 import { workflowRunSchema } from '../../../utils/workflows/workflow-types'
 import { isDemoModel } from '../../../utils/demo-model/demo-chat-model'
-import { codedError, userError } from '../../../utils/errors/user-error'
+import { codedError, userError } from '../../../utils/http/user-error'
 
 /**
  * POST /api/workflows/:id/run `{ threadId, message? }`: runs the workflow as a background chat on the server's key,

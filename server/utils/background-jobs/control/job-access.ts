@@ -2,7 +2,7 @@ import type { H3Event } from 'h3'
 import { requireOwner } from '../../accounts/request-owner'
 import type { JobRecord, JobStore } from '../store/job-store-types'
 import { chatJobStore } from '../store/chat-job-store'
-import { userError } from '../../errors/user-error'
+import { userError } from '../../http/user-error'
 
 /**
  * The owner id of the request (`requireOwner`): the browser session's id, or the account's with accounts on. Jobs

@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { createOpenSlots } from '../../http/open-slots'
 import { requestClientBudgetKey } from '../../security/client-address'
-import { userError } from '../../errors/user-error'
+import { userError } from '../../http/user-error'
 
 /**
  * Event streams one session may hold open on an instance (`NUXT_MAX_EVENT_STREAMS_PER_SESSION`). A tab holds one

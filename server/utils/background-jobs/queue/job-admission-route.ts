@@ -4,7 +4,7 @@ import { requestClientBudgetKey } from '../../security/client-address'
 import { resolveJobLimits } from './job-admission'
 import type { JobLimits } from './job-admission'
 import { JobLimitError } from './job-limit-error'
-import { codedError } from '../../errors/user-error'
+import { codedError } from '../../http/user-error'
 
 // The routes' side of job-admission.ts (Nitro only: it reads the request).
 

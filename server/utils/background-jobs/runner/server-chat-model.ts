@@ -37,7 +37,8 @@ export function createServerChatModel(options: ServerChatModelOptions): ChatMode
       }
       catch (error) {
         if (!(error instanceof OpenRouterPolicyError)) throw error
-        return new Response(JSON.stringify({ error: { message: error.message } }), { status: error.statusCode, headers: { 'content-type': 'application/json' } })
+        // the refusal's code beside the provider-shaped error, as the proxy route's body carries it
+        return new Response(JSON.stringify({ error: { message: error.message }, message: error.message, data: { code: error.text.code, params: error.text.params } }), { status: error.statusCode, headers: { 'content-type': 'application/json' } })
       }
       return fetch(input, { ...init, body, redirect: 'manual' })
     },
