@@ -58,7 +58,7 @@ export default defineEventHandler(async (event) => {
   const config = useRuntimeConfig(event)
   const sessionId = (await requireOwner(event)).ownerId
   const parsed = startChatSchema.safeParse(await readBoundedJson(event, imageChatBodyLimitBytes(config.maxImageBodyBytes, chatBodyLimitBytes(config.maxBodyBytes))))
-  if (!parsed.success) throw createError({ statusCode: 400, statusMessage: 'Bad Request', message: `Invalid chat: ${parsed.error.issues[0]?.message ?? 'bad body'}` })
+  if (!parsed.success) throw userError(400, 'Bad Request', 'server.job.invalidChat', { reason: parsed.error.issues[0]?.message ?? 'bad body' })
   const body = parsed.data
   const store = chatJobStore()
   const limits = useJobLimits(event)
@@ -73,7 +73,9 @@ export default defineEventHandler(async (event) => {
     const model = { apiKey: body.apiKey, baseUrl: String(config.openrouterBaseUrl), model: body.model, appUrl: config.public.appUrl, appTitle: config.public.appTitle }
     const job = await startMemoryKeyChatJob(store, spec, model, { heartbeatMs: memoryKeyTimings().heartbeatMs, waitTimeoutMs: resolveJobWaitTimeoutMs(config.jobWaitTimeoutMs), limits }).catch((error: unknown) => {
       if (JobLimitError.isInstance(error)) throw jobLimitResponse(error)
-      throw createError({ statusCode: 503, statusMessage: 'Service Unavailable', message: error instanceof Error ? error.message : 'The reply could not start.' })
+      throw error instanceof Error
+        ? userError(503, 'Service Unavailable', 'server.job.couldNotStart', { reason: error.message })
+        : userError(503, 'Service Unavailable', 'server.job.couldNotStartPlain')
     })
     setResponseStatus(event, 201)
     return { id: job.id, status: job.status }
