@@ -93,7 +93,7 @@ test.describe('MCP Apps', () => {
     const approval = card.getByTestId('mcp-app-approval')
     await expect(approval).toContainText('apps__increment')
     await approval.getByTestId('mcp-app-allow').click()
-    await expect(counter.locator('#count')).toHaveText('8')
+    await expect(counter.locator('#count')).toHaveText('8', { timeout: 15_000 })
     await expect(approval).toHaveCount(0)
 
     // a tool the server shows to the model only is refused

@@ -42,11 +42,15 @@ test.describe('scrolling a long chat with the mouse wheel', () => {
     // The wheel stopped: what waited is mounted, nothing is left as a stand-in.
     await expect(page.getByTestId('message-stand-in')).toHaveCount(0)
     await expect(first).toContainText('Question 1: what is 1 * 7 + 1')
-    const shown = await turnsInPage(page)
+    // The turns and their messages read in one go: the list may still mount a turn between two separate reads.
+    const { shown, messages } = await page.evaluate(() => ({
+      shown: Array.from(document.querySelectorAll('[data-turn-id]'), turn => turn.getAttribute('data-turn-id')!),
+      messages: document.querySelectorAll('[data-turn-id] [data-testid="message"]').length,
+    }))
     expect(shown[0]).toBe(turnIds[0])
     expectConsecutive(shown, turnIds)
     // Each turn in the page holds its message.
-    expect(await page.locator('[data-turn-id] [data-testid="message"]').count()).toBe(shown.length)
+    expect(messages).toBe(shown.length)
     test.info().annotations.push({ type: 'stand-ins seen while flicking', description: String(standInsSeen) })
   })
 
