@@ -7,6 +7,10 @@ import { codeCopyButtonFromEvent, codeOfCopyButton } from '~/utils/chat/markdown
 import { renderMarkdown, sanitizeHtml } from '~/utils/chat/markdown/markdown'
 import { loadXssVectors } from './xss-inspect'
 
+vi.mock('~/utils/chat/markdown/highlight/spawn-highlight-worker', async () => ({
+  spawnHighlightWorker: (await import('./helpers/in-process-highlight-worker')).spawnInProcessHighlightWorker,
+}))
+
 const TS_CODE = 'function greet(name: string): string {\n  return `Hello, ${name}!`\n}'
 const REPLY = ['Here is a function:', '', '```ts', TS_CODE, '```', '', 'and a command, `inline` code aside:', '', '```', 'npm start', '```'].join('\n')
 

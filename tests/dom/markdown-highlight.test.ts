@@ -2,6 +2,11 @@ import { describe, expect, it, vi } from 'vitest'
 import { renderMarkdown } from '~/utils/chat/markdown/markdown'
 import { highlightCodeBlocks, PAINT_TOKENS_PER_FRAME, resolveLanguage } from '~/utils/chat/markdown/highlight'
 
+// The highlighting worker answers in-process (jsdom has no Web Worker) with the worker's own handler.
+vi.mock('~/utils/chat/markdown/highlight/spawn-highlight-worker', async () => ({
+  spawnHighlightWorker: (await import('./helpers/in-process-highlight-worker')).spawnInProcessHighlightWorker,
+}))
+
 // Count how often shiki's core is loaded, without changing what it does.
 const coreLoads = vi.hoisted(() => ({ count: 0 }))
 vi.mock('shiki/core', async (importOriginal) => {

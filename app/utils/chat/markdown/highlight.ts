@@ -1,6 +1,6 @@
 import type { CodeToken } from './highlight/highlight-tokens'
-import { resolveLanguage } from './highlight/highlight-tokens'
-import { tokenizeInWorker } from './highlight/highlight-client'
+import { resolveLanguage } from './highlight/highlight-languages'
+import { canHighlightCode, tokenizeInWorker } from './highlight/highlight-client'
 import { createTextKeyedLru } from './text-keyed-lru'
 
 export { resolveLanguage }
@@ -9,8 +9,8 @@ export { resolveLanguage }
  * Syntax highlighting of rendered code blocks, off the page's thread.
  *
  * A block shows as plain text first. Its tokens come from shiki in a module Web Worker (`highlight/`; under the
- * app's CSP `worker-src 'self'`), or in the page where there is no Worker (tests); tokens are cached by language
- * and code, so a block scrolled back into view or rendered again paints at once. Painting rewrites the text of the
+ * app's CSP `worker-src 'self'`), and stay plain where there is no Worker (the server, jsdom); tokens are cached by
+ * language and code, so a block scrolled back into view or rendered again paints at once. Painting rewrites the text of the
  * existing `<code>` into token spans built with DOM calls (textContent + CSS custom properties), never through
  * HTML strings.
  */
@@ -105,7 +105,7 @@ export async function highlightCodeBlocks(root: ParentNode): Promise<number> {
     .filter(code => !code.classList.contains('shiki-highlighted'))
     .map(code => ({ code, language: languageOf(code) }))
     .filter((block): block is { code: HTMLElement, language: string } => block.language !== undefined)
-  if (blocks.length === 0) return 0
+  if (blocks.length === 0 || !canHighlightCode()) return 0
   const painted = await Promise.all(blocks.map(async ({ code, language }) => {
     const text = code.textContent ?? ''
     if (text.length > MAX_HIGHLIGHT_CHARS) return 0

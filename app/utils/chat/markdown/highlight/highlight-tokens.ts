@@ -1,8 +1,8 @@
 import type { HighlighterCore, LanguageRegistration } from 'shiki/core'
 
 /**
- * Code → coloured tokens with shiki, in whichever thread calls it (the highlighting worker, or the page where
- * there is no Worker). Nothing loads until the first call: shiki's core, the JavaScript regex engine (no
+ * Code → coloured tokens with shiki, in the highlighting worker (only there: imported by the page too, its chunks
+ * would ship twice). Nothing loads until the first call: shiki's core, the JavaScript regex engine (no
  * WebAssembly, no eval, so it runs under a CSP without 'unsafe-eval'), two themes, and each grammar only when code
  * in that language appears. The result is plain data (text and CSS custom property values), never HTML.
  */
@@ -22,19 +22,6 @@ const LANGUAGE_LOADERS: Record<string, () => LanguageModule> = {
   markdown: () => import('shiki/langs/markdown.mjs'),
 }
 
-/** Names models write after the fence, mapped to the grammar that reads them. */
-const LANGUAGE_ALIASES: Record<string, string> = {
-  ts: 'typescript', typescript: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
-  js: 'javascript', javascript: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript', node: 'javascript',
-  json: 'json', jsonc: 'json', json5: 'json',
-  bash: 'bash', sh: 'bash', shell: 'bash', shellscript: 'bash', zsh: 'bash', console: 'bash',
-  python: 'python', py: 'python', python3: 'python',
-  html: 'html', htm: 'html', xml: 'html', svg: 'html',
-  css: 'css',
-  vue: 'vue',
-  md: 'markdown', markdown: 'markdown',
-}
-
 const THEMES = { light: 'github-light', dark: 'github-dark' } as const
 
 /** One coloured piece of a line: its text and its `--shiki-*` custom properties (light and dark colour, style). */
@@ -45,12 +32,6 @@ export interface CodeToken {
 
 let highlighterPromise: Promise<HighlighterCore> | null = null
 const languageLoads = new Map<string, Promise<void>>()
-
-/** The grammar id for a fence's language name, or undefined when we do not highlight it. */
-export function resolveLanguage(name: string | undefined | null): string | undefined {
-  if (!name) return undefined
-  return LANGUAGE_ALIASES[name.trim().toLowerCase()]
-}
 
 /** Loads shiki's core with both themes, once. */
 export function loadHighlighter(): Promise<HighlighterCore> {

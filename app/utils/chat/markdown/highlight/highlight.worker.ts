@@ -1,19 +1,17 @@
-/// <reference lib="webworker" />
+/**
+ * Entry of the highlighting worker: code highlighting off the page's thread. shiki's tokenizer (JavaScript regex
+ * engine) runs here, one request at a time in order; the page paints the tokens with DOM calls. The only copy of
+ * shiki and its grammars in the build is this worker's.
+ */
+import { answerHighlightRequest } from './highlight-worker-handler'
 import type { HighlightRequest, HighlightResponse } from './highlight-messages'
-import { tokenizeCode } from './highlight-tokens'
 
-// Code highlighting off the page's thread: shiki's tokenizer (JavaScript regex engine) runs here, one request at a
-// time in order; the page paints the tokens with DOM calls.
-const scope = self as unknown as DedicatedWorkerGlobalScope
+// The app's TypeScript lib is DOM, not WebWorker: name only the two members used.
+const scope = self as unknown as {
+  onmessage: ((event: MessageEvent<HighlightRequest>) => void) | null
+  postMessage: (message: HighlightResponse) => void
+}
 
-scope.addEventListener('message', async (event: MessageEvent<HighlightRequest>) => {
-  const { id, code, language } = event.data
-  let response: HighlightResponse
-  try {
-    response = { id, tokens: await tokenizeCode(code, language) }
-  }
-  catch (error) {
-    response = { id, error: error instanceof Error ? error.message : String(error) }
-  }
-  scope.postMessage(response)
-})
+scope.onmessage = (event) => {
+  void answerHighlightRequest(event.data).then(response => scope.postMessage(response))
+}
