@@ -55,6 +55,20 @@ export default nuxt.append(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  {
+    // shiki and its grammars ship once, in the highlighting worker: Vite bundles a worker's imports apart from the
+    // page's, so a page import of them (even a name from the same file) would put a second copy in the build.
+    name: 'plugboard/shiki-in-the-worker',
+    files: ['app/**'],
+    ignores: ['app/utils/chat/markdown/highlight/highlight-tokens.ts', 'app/utils/chat/markdown/highlight/highlight-worker-handler.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{
+        regex: '(^shiki(/|$))|highlight-tokens$',
+        allowTypeImports: true,
+        message: 'shiki runs only in the highlighting worker (app/utils/chat/markdown/highlight/highlight.worker.ts): ask it through highlight-client.ts.',
+      }] }],
+    },
+  },
   ...layers,
   ...uiText,
 )
