@@ -5,8 +5,11 @@ import { storedRows } from './support/stored-rows'
 import { demoLongReply } from '../../server/utils/demo-model/demo-replies'
 import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 
-// The demo model's long reply streams for several seconds, twice in a test.
-test.describe.configure({ timeout: 60_000 })
+// The demo model's long reply (about 830 chunks 15 ms apart on the server: 12.5 s at best) streams twice in a test;
+// beside other workers a whole one took over 20 s.
+test.describe.configure({ timeout: 120_000 })
+/** Waiting for the demo's long reply to end. */
+const LONG_REPLY = { timeout: 60_000 }
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
@@ -17,7 +20,7 @@ async function seriousViolations(page: Page) {
 
 /** The chat holds the question and one reply, the demo model's long reply whole: nothing lost, nothing repeated. */
 async function expectWholeLongReply(page: Page, question: string) {
-  await expect(lastAssistant(page)).toContainText('That is the end of the long reply.', { timeout: 20_000 })
+  await expect(lastAssistant(page)).toContainText('That is the end of the long reply.', LONG_REPLY)
   expect((await storedRows(page)).map(({ role, status, content }) => ({ role, status, content }))).toEqual([
     { role: 'user', status: 'complete', content: question },
     { role: 'assistant', status: 'complete', content: demoLongReply() },
@@ -44,7 +47,7 @@ test.describe('Continue a cut reply', () => {
 
     await continueButton.focus()
     await page.keyboard.press('Enter')
-    await waitForIdle(page)
+    await waitForIdle(page, LONG_REPLY)
     await expectWholeLongReply(page, 'Tell me something long')
     await expect(page.getByTestId('cut-reply-actions')).toHaveCount(0)
   })
@@ -60,7 +63,7 @@ test.describe('Continue a cut reply', () => {
     await expect(cut).not.toContainText('That is the end of the long reply.')
 
     await cut.getByTestId('continue-reply-button').click()
-    await waitForIdle(page)
+    await waitForIdle(page, LONG_REPLY)
     await expectWholeLongReply(page, 'Write something long please')
   })
 
@@ -71,7 +74,7 @@ test.describe('Continue a cut reply', () => {
     await page.getByTestId('stop-button').click()
     await waitForIdle(page)
     await lastAssistant(page).getByTestId('retry-reply-button').click()
-    await waitForIdle(page)
+    await waitForIdle(page, LONG_REPLY)
     await expectWholeLongReply(page, 'Tell me something long')
   })
 })
