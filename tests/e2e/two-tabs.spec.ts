@@ -69,6 +69,9 @@ test.describe('a server-run chat in two tabs', () => {
   test.use({ baseURL: PROXY_APP_URL })
 
   test('only the tab that follows it records it; when that tab closes, the other reads on, every word once', async ({ context }) => {
+    // The reply streams for 10 s at best (20 chunks 500 ms apart) after a tool step and two page loads; beside two
+    // other workers on a loaded machine the test took over 30 s.
+    test.setTimeout(60_000)
     const one = await context.newPage()
     await openAppWith(one, { provider: openRouterProvider('fake/slow-tools') })
     await sendMessage(one, 'What is 6*7? Then talk for a long while.')
