@@ -83,9 +83,10 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
   test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
 
   test('the request holds the partial reply and the instruction, and the reply ends whole with each word once', async ({ page, upstream }) => {
-    // In the tab (not on the server), so the reload cuts the reply.
+    // In the tab (not on the server), so the reload cuts the reply. The fake holds the reply after word6 until the
+    // connection closes: the reload comes while it streams, however long the steps before take.
     await openAppWith(page, { provider: openRouterProvider('fake/slow-tools'), runOnServer: false })
-    await sendMessage(page, 'What is 6*7? Then talk for a while.')
+    await sendMessage(page, 'What is 6*7? Then talk until I say so.')
     await expect(lastAssistant(page)).toContainText('word6', { timeout: 15_000 })
     // Cut once the reply is stored past word3 (the tab writes what streams in at its own pace, behind the screen).
     await expect.poll(async () => (await storedRows(page)).findLast(row => row.role === 'assistant')?.content ?? '', { timeout: 15_000 }).toMatch(/word3\b/)
@@ -119,7 +120,8 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
   test('a chat the server runs, stopped mid-answer, continues on the server into the same reply', async ({ page, upstream }) => {
     await openAppWith(page, { provider: openRouterProvider('fake/slow-tools') })
     const started = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
-    await sendMessage(page, 'What is 6*7? Then talk for a while.')
+    // Held after word6 until Stop closes the connection (see above).
+    await sendMessage(page, 'What is 6*7? Then talk until I say so.')
     await started
     await expect(lastAssistant(page)).toContainText('word3', { timeout: 15_000 })
     await page.getByTestId('stop-button').click()
