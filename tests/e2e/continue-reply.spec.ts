@@ -5,8 +5,11 @@ import { storedRows } from './support/stored-rows'
 import { demoLongReply } from '../../server/utils/demo-model/demo-replies'
 import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 
-// The demo model's long reply streams for several seconds, twice in a test.
-test.describe.configure({ timeout: 60_000 })
+// The demo model's long reply (about 830 chunks 15 ms apart on the server: 12.5 s at best) streams twice in a test;
+// beside other workers a whole one took over 20 s.
+test.describe.configure({ timeout: 120_000 })
+/** Waiting for the demo's long reply to end. */
+const LONG_REPLY = { timeout: 60_000 }
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
@@ -17,7 +20,7 @@ async function seriousViolations(page: Page) {
 
 /** The chat holds the question and one reply, the demo model's long reply whole: nothing lost, nothing repeated. */
 async function expectWholeLongReply(page: Page, question: string) {
-  await expect(lastAssistant(page)).toContainText('That is the end of the long reply.', { timeout: 20_000 })
+  await expect(lastAssistant(page)).toContainText('That is the end of the long reply.', LONG_REPLY)
   expect((await storedRows(page)).map(({ role, status, content }) => ({ role, status, content }))).toEqual([
     { role: 'user', status: 'complete', content: question },
     { role: 'assistant', status: 'complete', content: demoLongReply() },
@@ -44,7 +47,7 @@ test.describe('Continue a cut reply', () => {
 
     await continueButton.focus()
     await page.keyboard.press('Enter')
-    await waitForIdle(page)
+    await waitForIdle(page, LONG_REPLY)
     await expectWholeLongReply(page, 'Tell me something long')
     await expect(page.getByTestId('cut-reply-actions')).toHaveCount(0)
   })
@@ -60,7 +63,7 @@ test.describe('Continue a cut reply', () => {
     await expect(cut).not.toContainText('That is the end of the long reply.')
 
     await cut.getByTestId('continue-reply-button').click()
-    await waitForIdle(page)
+    await waitForIdle(page, LONG_REPLY)
     await expectWholeLongReply(page, 'Write something long please')
   })
 
@@ -71,7 +74,7 @@ test.describe('Continue a cut reply', () => {
     await page.getByTestId('stop-button').click()
     await waitForIdle(page)
     await lastAssistant(page).getByTestId('retry-reply-button').click()
-    await waitForIdle(page)
+    await waitForIdle(page, LONG_REPLY)
     await expectWholeLongReply(page, 'Tell me something long')
   })
 })
@@ -80,9 +83,10 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
   test.use({ baseURL: async ({ proxyUrl }, use) => use(proxyUrl) })
 
   test('the request holds the partial reply and the instruction, and the reply ends whole with each word once', async ({ page, upstream }) => {
-    // In the tab (not on the server), so the reload cuts the reply.
+    // In the tab (not on the server), so the reload cuts the reply. The fake holds the reply after word6 until the
+    // connection closes: the reload comes while it streams, however long the steps before take.
     await openAppWith(page, { provider: openRouterProvider('fake/slow-tools'), runOnServer: false })
-    await sendMessage(page, 'What is 6*7? Then talk for a while.')
+    await sendMessage(page, 'What is 6*7? Then talk until I say so.')
     await expect(lastAssistant(page)).toContainText('word6', { timeout: 15_000 })
     // Cut once the reply is stored past word3 (the tab writes what streams in at its own pace, behind the screen).
     await expect.poll(async () => (await storedRows(page)).findLast(row => row.role === 'assistant')?.content ?? '', { timeout: 15_000 }).toMatch(/word3\b/)
@@ -116,7 +120,8 @@ test.describe('Continue on OpenRouter (the fake upstream)', () => {
   test('a chat the server runs, stopped mid-answer, continues on the server into the same reply', async ({ page, upstream }) => {
     await openAppWith(page, { provider: openRouterProvider('fake/slow-tools') })
     const started = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
-    await sendMessage(page, 'What is 6*7? Then talk for a while.')
+    // Held after word6 until Stop closes the connection (see above).
+    await sendMessage(page, 'What is 6*7? Then talk until I say so.')
     await started
     await expect(lastAssistant(page)).toContainText('word3', { timeout: 15_000 })
     await page.getByTestId('stop-button').click()

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
-import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { FAKE_URL, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 import { storedRows } from './support/stored-rows'
 
 const NOTICE = 'A reply is being written in another tab'
@@ -10,6 +10,11 @@ async function seriousViolations(page: Page) {
   return results.violations
     .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
     .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
+}
+
+/** Lets the fake OpenRouter's held replies ("talk until I say so") stream on to their end. */
+async function releaseHeldReplies() {
+  expect((await fetch(`${FAKE_URL}/__release`, { method: 'POST' })).ok).toBe(true)
 }
 
 function threadPath(page: Page) {
@@ -69,24 +74,30 @@ test.describe('a server-run chat in two tabs', () => {
   test.use({ baseURL: PROXY_APP_URL })
 
   test('only the tab that follows it records it; when that tab closes, the other reads on, every word once', async ({ context }) => {
+    // A tool step and two page loads: beside two other workers on a loaded machine the test took over 30 s.
+    test.setTimeout(60_000)
     const one = await context.newPage()
     await openAppWith(one, { provider: openRouterProvider('fake/slow-tools') })
-    await sendMessage(one, 'What is 6*7? Then talk for a long while.')
+    // The fake holds the reply after word6 until released: the second tab opens and the first closes mid-reply,
+    // however long a page's start takes.
+    await sendMessage(one, 'What is 6*7? Then talk until I say so.')
     await expect(lastAssistant(one)).toContainText('word2', { timeout: 15_000 })
     const two = await context.newPage()
     await openApp(two, threadPath(one))
     // the second tab learns from the Web Locks it queries that the first is recording: seconds under load
     await expect(two.getByTestId('reply-elsewhere')).toHaveText(NOTICE, { timeout: 15_000 })
-    await expect(lastAssistant(two)).toContainText('word5', { timeout: 15_000 })
+    // word6 ends what the fake sends before it holds the reply.
+    await expect(lastAssistant(two)).toContainText('word6', { timeout: 15_000 })
     await expect(lastAssistant(two)).not.toContainText('The end.')
     await one.close()
 
     await expect(two.getByTestId('reply-elsewhere')).toHaveText('')
+    await releaseHeldReplies()
     await waitForIdle(two)
     const reply = lastAssistant(two)
     await expect(reply).toContainText('word54 The end.')
     expect((await reply.innerText()).match(/word7\b/g)).toHaveLength(1)
     await expect(two.locator('[data-testid="tool-card"][data-tool="calculate"]')).toHaveCount(1)
-    await expect.poll(() => rowsOf(two)).toEqual(['user:complete:What is 6*7? Then talk for a long while.', 'assistant:complete', 'tool:complete', 'assistant:complete'])
+    await expect.poll(() => rowsOf(two)).toEqual(['user:complete:What is 6*7? Then talk until I say so.', 'assistant:complete', 'tool:complete', 'assistant:complete'])
   })
 })
