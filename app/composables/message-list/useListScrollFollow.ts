@@ -58,6 +58,18 @@ export function useListScrollFollow({ following, scroller, virtualizer, turns, t
     if (following.value) scrollToBottom()
   }
 
+  // The scroll that follows a render waits for the next frame: reading the list's height right after the render
+  // laid the page out inside the task that rendered, once per update, where the frame lays it out once anyway.
+  let followFrame: number | undefined
+  function followNextFrame() {
+    if (!following.value || followFrame !== undefined) return
+    if (typeof requestAnimationFrame !== 'function') return follow()
+    followFrame = requestAnimationFrame(() => {
+      followFrame = undefined
+      follow()
+    })
+  }
+
   // What changes while a reply streams: the number of rows and the size of the last one.
   const growth = computed(() => {
     const rows = messages()
@@ -68,7 +80,7 @@ export function useListScrollFollow({ following, scroller, virtualizer, turns, t
     const last = messages().at(-1)
     // Sending a message means the user wants to see the answer.
     if (last?.role === 'user' && last.status === 'pending') following.value = true
-    follow()
+    followNextFrame()
   }, { flush: 'post' })
 
   // The virtualizer is keyed by thread, so it remounts with the sizes it had measured for that chat.
@@ -143,7 +155,10 @@ export function useListScrollFollow({ following, scroller, virtualizer, turns, t
   onMounted(() => {
     if (following.value) scrollToBottom()
   })
-  onBeforeUnmount(() => saveScroll(threadKey.value))
+  onBeforeUnmount(() => {
+    if (followFrame !== undefined) cancelAnimationFrame(followFrame)
+    saveScroll(threadKey.value)
+  })
 
   return { scrollToBottom, follow, onScroll, restoredCache }
 }
