@@ -1,8 +1,10 @@
 import { expect, test, type Page } from '@playwright/test'
-import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, releaseHeldReply, sendMessage, waitForIdle } from './helpers'
 
 // The build with the server's key pointed at the fake OpenRouter: with that key, a chat runs on the server by
-// default. fake/slow-tools calls calculate, then answers in 20 chunks 150 ms apart, so the tab can close mid-reply.
+// default. fake/slow-tools calls calculate, then answers in 20 chunks 150 ms apart; asked to "talk until I say so", the
+// fake holds the answer after word6 until the test releases it (or the connection closes), so the tab closes or
+// stops it mid-reply however long the steps before take.
 test.use({ baseURL: PROXY_APP_URL })
 
 async function useSlowModel(page: Page) {
@@ -14,13 +16,15 @@ test.describe('chats that keep running on the server', () => {
     const page = await context.newPage()
     await useSlowModel(page)
     const started = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
-    await sendMessage(page, 'What is 6*7? Then talk for a while.')
+    const question = 'What is 6*7? Then talk until I say so, and I close the page.'
+    await sendMessage(page, question)
     const jobId = ((await (await started).json()) as { id: string }).id
     await expect(page.locator('[data-testid="tool-card"][data-tool="calculate"]').first()).toHaveAttribute('data-status', 'done', { timeout: 15_000 })
     await expect(lastAssistant(page)).toContainText('word3', { timeout: 15_000 })
     await expect(lastAssistant(page)).not.toContainText('The end.')
     const threadUrl = new URL(page.url()).pathname + new URL(page.url()).search
     await page.close()
+    await releaseHeldReply(question)
 
     const again = await context.newPage()
     await openApp(again, threadUrl)
@@ -46,7 +50,8 @@ test.describe('chats that keep running on the server', () => {
 
   test('Stop in the tab stops the reply on the server', async ({ page }) => {
     await useSlowModel(page)
-    await sendMessage(page, 'What is 6*7? Then talk for a while.')
+    // held after word6 until Stop closes the server's connection to the fake
+    await sendMessage(page, 'What is 6*7? Then talk until I say so, and I press Stop.')
     await expect(lastAssistant(page)).toContainText('word3', { timeout: 15_000 })
     await page.getByTestId('stop-button').click()
     await waitForIdle(page)

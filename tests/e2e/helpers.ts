@@ -39,6 +39,15 @@ export async function sendMessage(page: Page, text: string) {
   await expect.poll(() => storedUserMessages(page, text).catch(() => before), { timeout: 10_000 }).toBeGreaterThan(before)
 }
 
+/**
+ * Lets the shared fake OpenRouter's reply held mid-stream (fake/slow-tools asked to "talk until I say so") stream on to
+ * its end: only the one asked `question`, since tests in other workers may hold theirs.
+ */
+export async function releaseHeldReply(question: string) {
+  const response = await fetch(`${FAKE_URL}/__release`, { method: 'POST', body: JSON.stringify({ asked: question }) })
+  expect(((await response.json()) as { released: number }).released).toBe(1)
+}
+
 /** The last assistant message element. */
 export function lastAssistant(page: Page) {
   return page.locator('[data-testid="message"][data-role="assistant"]').last()

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
-import { FAKE_URL, lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, releaseHeldReply, sendMessage, waitForIdle } from './helpers'
 import { storedRows } from './support/stored-rows'
 
 const NOTICE = 'A reply is being written in another tab'
@@ -10,11 +10,6 @@ async function seriousViolations(page: Page) {
   return results.violations
     .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
     .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
-}
-
-/** Lets the fake OpenRouter's held replies ("talk until I say so") stream on to their end. */
-async function releaseHeldReplies() {
-  expect((await fetch(`${FAKE_URL}/__release`, { method: 'POST' })).ok).toBe(true)
 }
 
 function threadPath(page: Page) {
@@ -73,6 +68,8 @@ test.describe('one reply per chat at a time, across tabs', () => {
 test.describe('a server-run chat in two tabs', () => {
   test.use({ baseURL: PROXY_APP_URL })
 
+  const QUESTION = 'What is 6*7? Then talk until I say so, in two tabs.'
+
   test('only the tab that follows it records it; when that tab closes, the other reads on, every word once', async ({ context }) => {
     // A tool step and two page loads: beside two other workers on a loaded machine the test took over 30 s.
     test.setTimeout(60_000)
@@ -80,7 +77,7 @@ test.describe('a server-run chat in two tabs', () => {
     await openAppWith(one, { provider: openRouterProvider('fake/slow-tools') })
     // The fake holds the reply after word6 until released: the second tab opens and the first closes mid-reply,
     // however long a page's start takes.
-    await sendMessage(one, 'What is 6*7? Then talk until I say so.')
+    await sendMessage(one, QUESTION)
     await expect(lastAssistant(one)).toContainText('word2', { timeout: 15_000 })
     const two = await context.newPage()
     await openApp(two, threadPath(one))
@@ -92,12 +89,12 @@ test.describe('a server-run chat in two tabs', () => {
     await one.close()
 
     await expect(two.getByTestId('reply-elsewhere')).toHaveText('')
-    await releaseHeldReplies()
+    await releaseHeldReply(QUESTION)
     await waitForIdle(two)
     const reply = lastAssistant(two)
     await expect(reply).toContainText('word54 The end.')
     expect((await reply.innerText()).match(/word7\b/g)).toHaveLength(1)
     await expect(two.locator('[data-testid="tool-card"][data-tool="calculate"]')).toHaveCount(1)
-    await expect.poll(() => rowsOf(two)).toEqual(['user:complete:What is 6*7? Then talk until I say so.', 'assistant:complete', 'tool:complete', 'assistant:complete'])
+    await expect.poll(() => rowsOf(two)).toEqual([`user:complete:${QUESTION}`, 'assistant:complete', 'tool:complete', 'assistant:complete'])
   })
 })
