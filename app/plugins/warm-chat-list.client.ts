@@ -13,16 +13,11 @@ export default defineNuxtPlugin({
     // read now: the app config is not reachable from a timer
     const appConfig = useAppConfig()
     setTimeout(() => formatThreadDate(Date.now()), 0)
-    // Loaded apart: the button and textarea themes are not part of the entry script. The composer's classes are
-    // worked out before the page mounts (it is on the first screen, and a timer set now could fire after that), in a
-    // task between start-up's and the mount's; the list's and the tool cards' ones later, in a timer.
-    const themes = () => Promise.all([import('~/utils/chat/composer/button-classes'), import('~/utils/chat/composer/textarea-classes')])
+    // Loaded apart: the button theme is not part of the entry script. The list's and the tool cards' button classes
+    // are worked out after the page mounts, in a timer.
     nuxtApp.hook('app:beforeMount', async () => {
       try {
-        const [buttons, textareas] = await themes()
-        await nextTask()
-        textareas.textareaClasses(textareas.COMPOSER_TEXTAREA, textareas.textareaOverridesOf(appConfig))
-        for (const look of [buttons.SEND_BUTTON, buttons.STOP_BUTTON]) buttons.buttonClasses(look, buttons.buttonOverridesOf(appConfig))
+        const buttons = await import('~/utils/chat/composer/button-classes')
         await nextTask()
         setTimeout(() => buttons.warmButtonClasses(buttons.buttonOverridesOf(appConfig)), 0)
       }

@@ -96,4 +96,28 @@ describe('ChatComposer', () => {
     })
     expect(wrapper.text()).toContain('TOOLS-HERE')
   })
+
+  it('grows the box with the text up to 12 lines, then back to one when the parent clears it', async () => {
+    const composer = await mountSuspended(ChatComposer, { props: { streaming: false, modelValue: '' }, attachTo: document.body })
+    const box = composer.find('[data-testid="composer-input"]')
+    expect(box.element.tagName).toBe('TEXTAREA')
+    expect(box.attributes('rows')).toBe('1')
+    // jsdom has no layout: give the box one a browser would, 24 px lines, 12 px of padding
+    const element = box.element as HTMLTextAreaElement
+    Object.defineProperty(element, 'scrollHeight', { configurable: true, get: () => 12 + 24 * element.value.split('\n').length })
+    const computed = window.getComputedStyle
+    window.getComputedStyle = ((target: Element) => target === element ? { paddingTop: '6px', paddingBottom: '6px', lineHeight: '24px' } as CSSStyleDeclaration : computed(target)) as typeof window.getComputedStyle
+    try {
+      await composer.setProps({ modelValue: 'one\ntwo\nthree' })
+      await vi.waitFor(() => expect(Number(element.rows)).toBe(3))
+      await composer.setProps({ modelValue: Array.from({ length: 40 }, (_, line) => `line ${line}`).join('\n') })
+      await vi.waitFor(() => expect(Number(element.rows)).toBe(12))
+      await composer.setProps({ modelValue: '' })
+      await vi.waitFor(() => expect(Number(element.rows)).toBe(1))
+    }
+    finally {
+      window.getComputedStyle = computed
+      composer.unmount()
+    }
+  })
 })

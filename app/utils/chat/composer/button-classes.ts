@@ -24,16 +24,11 @@ export interface ButtonClasses {
 
 const classesByLook = new Map<string, ButtonClasses>()
 
-/** The looks of the chat list's row buttons, the tool card's details toggle and the composer's buttons. */
+/** The looks of the chat list's row buttons and the tool card's details toggle. */
 export const CHAT_LIST_BUTTON = { size: 'xs', color: 'neutral', variant: 'ghost', leading: true, square: true } as const satisfies ButtonLook
 export const CHAT_LIST_CANCEL_BUTTON = { size: 'xs', color: 'neutral', variant: 'ghost' } as const satisfies ButtonLook
 export const CHAT_LIST_CONFIRM_BUTTON = { size: 'xs', color: 'error', variant: 'solid' } as const satisfies ButtonLook
 export const TOOL_DETAILS_BUTTON = { size: 'xs', color: 'neutral', variant: 'ghost', trailing: true } as const satisfies ButtonLook
-/** The composer's Send and Stop buttons. */
-export const SEND_BUTTON = { color: 'primary', variant: 'solid', leading: true } as const satisfies ButtonLook
-export const STOP_BUTTON = { color: 'neutral', variant: 'solid', leading: true } as const satisfies ButtonLook
-/** The composer's Attach files button (an icon only). */
-export const ATTACH_BUTTON = { color: 'neutral', variant: 'ghost', leading: true, square: true } as const satisfies ButtonLook
 
 /**
  * The app config's button overrides (`ui.button`), the same for the page's life: the cache is keyed by look only.
