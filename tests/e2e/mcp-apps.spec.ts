@@ -92,9 +92,13 @@ test.describe('MCP Apps', () => {
     await counter.locator('#increment').click()
     const approval = card.getByTestId('mcp-app-approval')
     await expect(approval).toContainText('apps__increment')
-    await approval.getByTestId('mcp-app-allow').click()
+    // The list may still be moving the card as the approval appears (CI: "… intercepts pointer events" four times,
+    // then a click that reached no button): click again until the approval is answered, as a person would.
+    await expect(async () => {
+      if (await approval.count()) await approval.getByTestId('mcp-app-allow').click({ timeout: 2_000 })
+      await expect(approval).toHaveCount(0, { timeout: 2_000 })
+    }).toPass({ timeout: 20_000 })
     await expect(counter.locator('#count')).toHaveText('8', { timeout: 15_000 })
-    await expect(approval).toHaveCount(0)
 
     // a tool the server shows to the model only is refused
     await counter.locator('#forbidden').click()
