@@ -114,7 +114,11 @@ test.describe('MCP Apps', () => {
     const confirm = card.getByTestId('mcp-app-link')
     await expect(confirm).toContainText('The app wants to open a page on https://example.com')
     const popup = page.context().waitForEvent('page')
-    await confirm.getByTestId('mcp-app-link-open').click()
+    // as for Allow above: again if the click met the card still moving
+    await expect(async () => {
+      if (await confirm.count()) await confirm.getByTestId('mcp-app-link-open').click({ timeout: 2_000 })
+      await expect(confirm).toHaveCount(0, { timeout: 2_000 })
+    }).toPass({ timeout: 20_000 })
     const opened = await popup
     await expect.poll(() => opened.url()).toBe('https://example.com/docs')
     expect(await opened.evaluate(() => window.opener)).toBeNull()
