@@ -80,4 +80,11 @@ describe('the highlighting worker\'s page side', () => {
     expect(spawn.count).toBe(1)
     expect(working.requests).toBe(3)
   })
+
+  it('gives up after three workers that do not start: later code stays plain without starting more', async () => {
+    spawn.worker = workerThatDoesNotStart
+    const highlightCodeBlocks = await freshHighlighter()
+    for (let block = 0; block < 6; block++) expect(await highlightCodeBlocks(mount(`\`\`\`ts\nconst a = ${block}\n\`\`\``))).toBe(0)
+    expect(spawn.count).toBe(3)
+  })
 })

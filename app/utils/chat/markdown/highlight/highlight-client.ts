@@ -12,6 +12,9 @@ import { spawnHighlightWorker } from './spawn-highlight-worker'
 
 /** undefined: not started yet (or died; the next block starts a new one); null: no Web Worker here. */
 let worker: Worker | null | undefined
+/** Workers that failed to start or died; after MAX_FAILURES code stays plain for the page's life (a CSP that refuses it). */
+let failures = 0
+const MAX_FAILURES = 3
 let nextId = 1
 const pending = new Map<number, { resolve: (tokens: CodeToken[][]) => void, reject: (error: Error) => void }>()
 
@@ -29,7 +32,7 @@ function startWorker(): Worker | null {
   // The worker did not load (or died): what it was asked stays plain, and a later block tries a new worker.
   started.onerror = () => {
     started.terminate()
-    if (worker === started) worker = undefined
+    if (worker === started) worker = ++failures < MAX_FAILURES ? undefined : null
     const waiting = [...pending.values()]
     pending.clear()
     for (const request of waiting) request.reject(new Error('The highlighting worker did not start'))
