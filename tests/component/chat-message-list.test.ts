@@ -5,6 +5,7 @@ import type { MessageRecord } from '~/db/types'
 import { assistantWithCalls, row, toolRow } from './chat-message-fixtures'
 
 vi.mock('virtua/vue', async () => ({ Virtualizer: (await import('./support/render-all-virtualizer')).RenderAllVirtualizer }))
+const { fakeItemOffsets } = await import('./support/render-all-virtualizer')
 
 /**
  * Mounts the list and waits for every turn to be whole: when a chat opens, the turns above the newest start as
@@ -120,6 +121,59 @@ describe('ChatMessageList', () => {
     await jump.trigger('click')
     // Smooth scrolling may take a few frames.
     await vi.waitFor(() => expect(scroller.scrollTop).toBe(1400))
+    expect(wrapper.find('[data-testid="jump-to-latest"]').exists()).toBe(false)
+  })
+
+  it('keeps following when a turn above the view turns out smaller than guessed, which moves the scroll position up but not the view', async () => {
+    const rows = [row({ role: 'user', content: 'First' }), row({ role: 'assistant', content: 'An answer' }), row({ role: 'user', content: 'Tell me a story' })]
+    const reply = row({ role: 'assistant', content: 'Once', status: 'streaming' })
+    const wrapper = await mountList([...rows, reply], reply.id)
+    const list = wrapper.find('[data-testid="message-list"]')
+    const scroller = list.element as HTMLElement
+    const sizes = { scrollHeight: 1400, clientHeight: 400 }
+    fakeLayout(scroller, sizes)
+    // At the bottom: the reply's turn (from 800 px) at the top of the view.
+    fakeItemOffsets.splice(0, Infinity, 0, 300, 600, 800)
+    scroller.scrollTop = 1000
+    await list.trigger('scroll')
+
+    // The answer above is measured 200 px smaller than guessed: the list moves the position up by as much, so the
+    // view shows the same text, while the reply has grown by 100 px below it.
+    fakeItemOffsets.splice(0, Infinity, 0, 300, 400, 600)
+    sizes.scrollHeight = 1300
+    scroller.scrollTop = 800
+    await list.trigger('scroll')
+    expect(wrapper.find('[data-testid="jump-to-latest"]').exists()).toBe(false)
+    sizes.scrollHeight = 1400
+    await wrapper.setProps({ messages: [...rows, { ...reply, content: 'Once upon', updatedAt: reply.updatedAt + 1 }] })
+    await vi.waitFor(() => expect(scroller.scrollTop).toBe(1400))
+
+    // The user scrolling up does move the view: that stops the following.
+    scroller.scrollTop = 600
+    await list.trigger('scroll')
+    expect(wrapper.find('[data-testid="jump-to-latest"]').exists()).toBe(true)
+    fakeItemOffsets.length = 0
+  })
+
+  it('follows again when the user sends a question while scrolled up, its reply\'s row arriving in the same update', async () => {
+    const first = row({ role: 'user', content: 'First' })
+    const answer = row({ role: 'assistant', content: 'An answer' })
+    const wrapper = await mountList([first, answer])
+    const list = wrapper.find('[data-testid="message-list"]')
+    const scroller = list.element as HTMLElement
+    const sizes = { scrollHeight: 1000, clientHeight: 400 }
+    fakeLayout(scroller, sizes)
+    scroller.scrollTop = 600
+    await list.trigger('scroll')
+    scroller.scrollTop = 100
+    await list.trigger('scroll')
+    expect(wrapper.find('[data-testid="jump-to-latest"]').exists()).toBe(true)
+
+    const question = row({ role: 'user', content: 'Another question' })
+    const reply = row({ role: 'assistant', content: '', status: 'streaming' })
+    sizes.scrollHeight = 1300
+    await wrapper.setProps({ messages: [first, answer, question, reply], streamingMessageId: reply.id })
+    await vi.waitFor(() => expect(scroller.scrollTop).toBe(1300))
     expect(wrapper.find('[data-testid="jump-to-latest"]').exists()).toBe(false)
   })
 })

@@ -129,10 +129,10 @@ export async function openAppWith(page: Page, settings: StoredSettings, url = '/
 }
 
 /** Imports a chat through IndexedDB (the store the app's Dexie code created) and opens it at its newest message. */
-export async function openSeededChat(page: Page, chat: SeededChat) {
-  await openApp(page)
+export async function openSeededChat(page: Page, chat: SeededChat, appUrl = '') {
+  await openApp(page, `${appUrl}/`)
   await importChat(page, chat)
-  await openApp(page, `/?thread=${chat.thread.id}`)
+  await openApp(page, `${appUrl}/?thread=${chat.thread.id}`)
   await expect(page.locator(`[data-message-id="${chat.messages.at(-1)!.id}"]`)).toBeVisible({ timeout: 20_000 })
 }
 

@@ -76,10 +76,14 @@ export function useListScrollFollow({ following, scroller, virtualizer, turns, t
     const last = rows.at(-1)
     return `${rows.length}:${last?.id}:${last?.content.length}:${last?.reasoning?.length}:${last?.updatedAt}`
   })
+  // Sending a message means the user wants to see the answer: a new question at the end follows again, even when
+  // its reply's row came in the same update (this used to wait for a user row marked pending, which none is).
+  const newestQuestion = () => messages().findLast(row => row.role === 'user')?.seq ?? -1
+  let lastQuestion = newestQuestion()
   watch(growth, () => {
-    const last = messages().at(-1)
-    // Sending a message means the user wants to see the answer.
-    if (last?.role === 'user' && last.status === 'pending') following.value = true
+    const question = newestQuestion()
+    if (question > lastQuestion) following.value = true
+    lastQuestion = question
     followNextFrame()
   }, { flush: 'post' })
 
@@ -91,6 +95,7 @@ export function useListScrollFollow({ following, scroller, virtualizer, turns, t
     anchor = undefined
     restored.value = recallListScroll(next)
     following.value = restored.value?.following ?? true
+    lastQuestion = newestQuestion()
   }, { flush: 'pre' })
   // The virtualizer mounts with the list and again on each chat switch (it is keyed by thread). virtua takes the
   // scroller one frame after mounting: a remembered position is set after that, so virtua reads it.
@@ -144,12 +149,26 @@ export function useListScrollFollow({ following, scroller, virtualizer, turns, t
   /** The measured sizes are only valid for the same turns. */
   const restoredCache = computed(() => (restored.value?.length === turns.value.length ? restored.value.cache : undefined) ?? FIRST_GUESS)
 
+  /**
+   * Whether the view moved up from `before` to `after`: the turn at its top is an earlier one, or the same turn
+   * further down. A turn above the view measured smaller than guessed moves the scroll position up by as much, but
+   * not the view: virtua keeps the turns in view where they were. Taken for the user scrolling up, that stopped the
+   * following while a reply streamed. Unknown (no virtualizer, a new chat): a scroll up is taken as the user's.
+   */
+  function viewMovedUp(before: ListScrollMemory['anchor'], after: ListScrollMemory['anchor']): boolean {
+    if (!before || !after) return true
+    if (before.turnId === after.turnId) return after.offset < before.offset - 2
+    const indexOf = (turnId: string) => turns.value.findIndex(turn => turn.message.id === turnId)
+    return indexOf(after.turnId) < indexOf(before.turnId)
+  }
+
   /** The list scrolled: scrolling up stops following, reaching the bottom follows again. */
   function onScroll(element: HTMLElement) {
-    if (element.scrollTop < lastScrollTop - 2) following.value = false
+    const before = anchor
+    anchor = readAnchor()
+    if (element.scrollTop < lastScrollTop - 2 && viewMovedUp(before, anchor)) following.value = false
     if (distanceFromBottom(element) <= BOTTOM_SLACK) following.value = true
     lastScrollTop = element.scrollTop
-    anchor = readAnchor()
   }
 
   onMounted(() => {
