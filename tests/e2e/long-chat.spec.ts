@@ -31,6 +31,19 @@ async function replyGrows(page: Page) {
   await twoFrames(page)
 }
 
+/**
+ * Whether a click in the middle of the list would reach a message, checked the moment the list next scrolls (by
+ * itself, following the reply): what the browser's hit test finds there.
+ */
+function turnUnderPointerAsTheListScrolls(page: Page) {
+  return list(page).evaluate(element => new Promise<boolean>((resolve) => {
+    element.addEventListener('scroll', () => {
+      const box = element.getBoundingClientRect()
+      resolve(!!document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest('[data-turn-id]'))
+    }, { once: true })
+  }))
+}
+
 /** The turn at the top of the list on each of the next `count` frames. */
 function topTurnOverFrames(page: Page, count: number) {
   return page.evaluate(count => new Promise<Array<string | null | undefined>>((resolve) => {
@@ -101,6 +114,8 @@ test.describe('a long chat', () => {
       await expect.poll(() => distanceFromBottom(page)).toBeLessThan(40)
     }
     await expect(page.getByTestId('jump-to-latest')).toHaveCount(0)
+    // and what the list shows takes clicks while it moves (a virtual list may ignore the pointer while scrolling)
+    expect(await turnUnderPointerAsTheListScrolls(page)).toBe(true)
 
     // The user scrolls up: the view no longer moves with new text, and Jump to latest appears.
     await list(page).hover()
