@@ -19,7 +19,9 @@ const ICONS = { NUXT_ICONIFY_API_URL: `http://127.0.0.1:${FAKE_PORT}/iconify`, N
 const ONE_AT_A_TIME = [
   'chat-takeover', 'cut-tool-takeover', 'server-jobs-redis', 'server-security', 'streaming-render', 'plugin-dev-reload',
 ].map(name => `${name}.spec.ts`)
-const WORKERS = Number(process.env.E2E_WORKERS ?? 2)
+// Three at once on a 2-core machine: most of a browser test waits (paced replies, page loads, app starts). The
+// `chromium` project took 1,234 s at 3 workers against about 1,440 s at 2 (E2E_WORKERS sets another count).
+const WORKERS = Number(process.env.E2E_WORKERS ?? 3)
 
 const chromium = {
   ...devices['Desktop Chrome'],
