@@ -60,8 +60,3 @@ export function buttonClasses(look: ButtonLook, overrides?: ButtonOverrides): Bu
   classesByLook.set(key, classes)
   return classes
 }
-
-/** Works out the looks the chat list and the tool cards use, before they mount (the composer's are worked out first). */
-export function warmButtonClasses(overrides?: ButtonOverrides): void {
-  for (const look of [CHAT_LIST_BUTTON, CHAT_LIST_CANCEL_BUTTON, CHAT_LIST_CONFIRM_BUTTON, TOOL_DETAILS_BUTTON]) buttonClasses(look, overrides)
-}

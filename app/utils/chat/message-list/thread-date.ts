@@ -2,9 +2,7 @@ const formats = new Map<string, Intl.DateTimeFormat>()
 
 /**
  * A chat's date in the chat list ("Nov 22", in the language shown, or the browser's without `locale`). One formatter
- * per language for every row: `toLocaleDateString` with options builds a new one per call, and the first one loads
- * the language's data (10–20 ms on a slow machine), which `warm-chat-list.client.ts` does in a task of its own before
- * the list mounts.
+ * per language for every row: `toLocaleDateString` with options builds a new one per call.
  */
 export function formatThreadDate(timestamp: number, locale?: string): string {
   const key = locale ?? ''
