@@ -156,7 +156,10 @@ test.describe('branches: edit, regenerate, switch, fork, delete', () => {
     await expect(lastAssistant(page)).toContainText('to: Second try')
 
     const previous = userMessages(page).first().getByRole('button', { name: 'Previous branch' })
+    // the switcher waits while a reply is written (a disabled button takes no focus)
+    await expect(previous).toBeEnabled()
     await previous.focus()
+    await expect(previous).toBeFocused()
     await page.keyboard.press('Enter')
     await expect(userMessages(page).first().getByTestId('user-text')).toHaveText('First try')
     // The focus follows to the switcher of the branch now shown (its Previous is the first branch: disabled).

@@ -121,9 +121,13 @@ export function savedSettings(page: Page, about: string): Promise<Record<string,
     .map(key => [key, localStorage.getItem(key)])), about)
 }
 
-/** Opens the app at `url`, stores `settings`, opens it again and waits until the app is ready with them. */
+/**
+ * Stores `settings` on the app's origin, then opens the app at `url` and waits until it is ready with them. The
+ * settings are written from a small JSON answer of the same origin (`/api/health`), so the app loads once, not twice.
+ */
 export async function openAppWith(page: Page, settings: StoredSettings, url = '/') {
-  await openApp(page, url)
+  const origin = /^https?:/.test(url) ? new URL(url).origin : ''
+  await page.goto(`${origin}/api/health`)
   await storeSettings(page, settings)
   await openApp(page, url)
 }
