@@ -13,6 +13,9 @@ async function useSlowModel(page: Page) {
 
 test.describe('chats that keep running on the server', () => {
   test('closing the page mid-reply does not stop it: a new page shows the whole reply with its card, not "Interrupted"', async ({ context, browser }) => {
+    // 15–18 s alone (a tool step, then a reply paced by the fake); among the first tests of a run, while the other
+    // workers start their browsers and apps, it ran past 30 s once
+    test.slow()
     const page = await context.newPage()
     await useSlowModel(page)
     const started = page.waitForResponse(response => new URL(response.url()).pathname === '/api/chats' && response.request().method() === 'POST')
