@@ -48,3 +48,28 @@ test('a reply cut by a restart of the server keeps its words and says the server
   await expect(lastAssistant(page)).toHaveAttribute('data-status', 'error')
   await expect(lastAssistant(page)).toContainText('word3')
 })
+
+test('an instance asked to stop (SIGTERM, as a deploy does) ends the event streams it holds instead of waiting on them', async () => {
+  // Ten minutes of grace for open connections: an instance waiting for its devices' event streams to end by
+  // themselves would outlast this test.
+  const instance = await startApp({ NUXT_SYNC: 'on', NITRO_SHUTDOWN_TIMEOUT: '600000' })
+  let running = true
+  try {
+    const feed = await fetch(`${instance.url}/api/sync/events`, { headers: { cookie: instance.cookie } })
+    expect(feed.status).toBe(200)
+    const reader = feed.body!.getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    while (!text.includes('"ready":true')) text += decoder.decode((await reader.read()).value, { stream: true })
+
+    const stopped = instance.stop()
+    // The server ends the stream (the device reconnects and pulls), then the process exits.
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true })
+    await stopped
+    running = false
+    expect(instance.output()).not.toMatch(/Graceful shutdown timeout/)
+  }
+  finally {
+    if (running) process.kill(instance.pid, 'SIGKILL')
+  }
+})

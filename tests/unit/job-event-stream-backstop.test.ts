@@ -5,6 +5,7 @@ import { pipeJobEvents } from '~~/server/utils/background-jobs/events/job-event-
 import type { JobEvent, JobStore } from '~~/server/utils/background-jobs/store/job-store-types'
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
 import { createChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
+import { endHeldStreams } from '~~/server/utils/http/held-streams'
 import { listenApp } from './helpers/listen-app'
 
 // A tab reading a background chat's events must reach the chat's end even when the live feed fails it: Redis
@@ -72,5 +73,24 @@ describe('the event stream of a background chat', () => {
     expect(response.status).toBe(200)
     expect(await response.text()).toBe('')
     expect(console.error).toHaveBeenCalledWith('[job-store]', expect.objectContaining({ message: expect.stringContaining(jobId) }))
+  })
+
+  it('ends at shutdown with what it sent, so the tab reads on from there elsewhere, and is held no more', async () => {
+    const store = createMemoryJobStore()
+    cleanups.push(() => store.close())
+    const jobId = await newJob(store)
+    await store.appendEvent<LoopEvent>(jobId, { type: 'step-start', step: 1 })
+    const url = await serveEvents(store, jobId)
+    const response = await fetch(url, { signal: AbortSignal.timeout(5000) })
+    const reader = response.body!.getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    while (!text.includes('id: 1\n')) text += decoder.decode((await reader.read()).value, { stream: true })
+
+    // the job runs on; the instance is asked to stop
+    expect(endHeldStreams()).toBe(1)
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true })
+    expect(frameIds(text)).toEqual([1])
+    expect(endHeldStreams()).toBe(0)
   })
 })

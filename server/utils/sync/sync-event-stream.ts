@@ -1,4 +1,5 @@
 import type { H3Event } from 'h3'
+import { holdStream } from '../http/held-streams'
 import { createOpenSlots } from '../http/open-slots'
 import { SyncListenersFullError } from './sync-notifier'
 import type { SyncNotifier } from './sync-notifier'
@@ -18,6 +19,7 @@ export async function pipeSyncEvents(event: H3Event, ownerId: string, notifier: 
   const release = slots.take(ownerId, MAX_SYNC_STREAMS_PER_OWNER)
   if (!release) throw userError(429, 'Too Many Requests', 'server.sync.tooManyStreams', { max: MAX_SYNC_STREAMS_PER_OWNER })
   const response = event.node.res
+  const unhold = holdStream(response)
   let stop: (() => void) | undefined
   let heartbeat: ReturnType<typeof setInterval> | undefined
   try {
@@ -56,6 +58,7 @@ export async function pipeSyncEvents(event: H3Event, ownerId: string, notifier: 
     clearInterval(heartbeat)
     stop?.()
     release()
+    unhold()
     if (!response.writableEnded) response.end()
   }
 }

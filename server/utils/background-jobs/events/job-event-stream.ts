@@ -3,6 +3,7 @@ import type { LoopEvent } from '#shared/loop/loop-event'
 import { endingEventFor, isRunEnd, vanishedJobEvent } from '../runner/job-ending'
 import { isFinishedJob } from '../store/job-retention'
 import type { JobEvent, JobStore } from '../store/job-store-types'
+import { holdStream } from '../../http/held-streams'
 
 /** A comment line now and then, so proxies do not close a stream that waits on a paused job. */
 const HEARTBEAT_MS = 15_000
@@ -38,6 +39,7 @@ export async function pipeJobEvents(event: H3Event, store: JobStore, jobId: stri
     'x-accel-buffering': 'no',
   })
   response.flushHeaders()
+  const unhold = holdStream(response)
   const gone = new AbortController()
   let resolveDone!: () => void
   const done = new Promise<void>(resolve => (resolveDone = resolve))
@@ -45,6 +47,7 @@ export async function pipeJobEvents(event: H3Event, store: JobStore, jobId: stri
   const end = () => {
     if (gone.signal.aborted) return
     gone.abort()
+    unhold()
     for (const timer of timers) clearInterval(timer)
     if (!response.writableEnded) response.end()
     resolveDone()
