@@ -32,6 +32,21 @@ async function newJob(store: JobStore): Promise<string> {
 
 const frameIds = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map(match => Number(match[1]))
 
+/** Opens the event stream at `url` and reads it until its first event (the backlog's) has arrived. */
+async function openAtFirstEvent(url: string) {
+  const response = await fetch(url, { signal: AbortSignal.timeout(5000) })
+  const reader = response.body!.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  while (!text.includes('id: 1\n')) text += decoder.decode((await reader.read()).value, { stream: true })
+  /** Reads on to the stream's end; everything it carried, from its start. */
+  const readToEnd = async () => {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true })
+    return text
+  }
+  return { readToEnd }
+}
+
 describe('the event stream of a background chat', () => {
   it('reads the store itself when the live feed lost the rest of the run, and ends with it', async () => {
     const store = createMemoryJobStore()
@@ -45,18 +60,13 @@ describe('the event stream of a background chat', () => {
         for (const item of await store.readEvents<T>(id, afterId)) onEvent(item)
       },
     }
-    const url = await serveEvents(deaf, jobId)
-    const response = await fetch(url, { signal: AbortSignal.timeout(5000) })
-    const reader = response.body!.getReader()
-    const decoder = new TextDecoder()
-    let text = ''
     // The stream has its backlog (and has looked at the job, still running) before the run goes on.
-    while (!text.includes('id: 1\n')) text += decoder.decode((await reader.read()).value, { stream: true })
+    const stream = await openAtFirstEvent(await serveEvents(deaf, jobId))
     await store.appendEvent<LoopEvent>(jobId, { type: 'text-delta', step: 1, text: 'Hello' })
     await store.appendEvent<LoopEvent>(jobId, { type: 'finish', finishReason: 'stop', steps: 1 })
     await store.updateJob(jobId, { status: 'done' })
 
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true })
+    const text = await stream.readToEnd()
     expect(frameIds(text)).toEqual([1, 2, 3])
     expect(text).toContain('"type":"finish"')
   })
@@ -80,17 +90,11 @@ describe('the event stream of a background chat', () => {
     cleanups.push(() => store.close())
     const jobId = await newJob(store)
     await store.appendEvent<LoopEvent>(jobId, { type: 'step-start', step: 1 })
-    const url = await serveEvents(store, jobId)
-    const response = await fetch(url, { signal: AbortSignal.timeout(5000) })
-    const reader = response.body!.getReader()
-    const decoder = new TextDecoder()
-    let text = ''
-    while (!text.includes('id: 1\n')) text += decoder.decode((await reader.read()).value, { stream: true })
+    const stream = await openAtFirstEvent(await serveEvents(store, jobId))
 
     // the job runs on; the instance is asked to stop
     expect(endHeldStreams()).toBe(1)
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true })
-    expect(frameIds(text)).toEqual([1])
+    expect(frameIds(await stream.readToEnd())).toEqual([1])
     expect(endHeldStreams()).toBe(0)
   })
 })
