@@ -11,9 +11,25 @@ test.setTimeout(180_000)
 
 const list = (page: Page) => page.getByTestId('message-list')
 
-/** The turns in the DOM, top to bottom (the virtual list keeps them in order). */
-function turnsInPage(page: Page) {
-  return page.locator('[data-turn-id]').evaluateAll(turns => turns.map(turn => turn.getAttribute('data-turn-id')!))
+/**
+ * The turns a user sees in the list's view, top to bottom, once the page holds every one of them (no gap from the
+ * view's top to its bottom); undefined while it does not. A scroll is drawn at the next frame: until then the page
+ * may still hold only the turns around the place before.
+ */
+function turnsInView(page: Page) {
+  return list(page).evaluate((element) => {
+    const view = element.getBoundingClientRect()
+    const turns = Array.from(element.querySelectorAll('[data-turn-id]'), turn => ({ id: turn.getAttribute('data-turn-id')!, box: turn.getBoundingClientRect() }))
+      .filter(({ box }) => box.bottom > view.top && box.top < view.bottom)
+      .sort((a, b) => a.box.top - b.box.top)
+    // Above the first turn there is only the list's margin.
+    let reached = element.scrollTop === 0 && turns[0] ? turns[0].box.top : view.top
+    for (const { box } of turns) {
+      if (box.top > reached + 1) return undefined
+      reached = Math.max(reached, box.bottom)
+    }
+    return reached >= view.bottom - 1 ? turns.map(turn => turn.id) : undefined
+  })
 }
 
 /** `shown` is a run of consecutive turns of the chat: none missing, none doubled, in order. */
@@ -68,7 +84,9 @@ test.describe('scrolling a long chat with the mouse wheel', () => {
     const seen: string[] = []
     for (let step = 0; step < 400 && !seen.includes(turnIds[150]!); step++) {
       await expect(page.getByTestId('message-stand-in')).toHaveCount(0)
-      for (const id of await turnsInPage(page)) if (!seen.includes(id)) seen.push(id)
+      let inView: string[] | undefined
+      await expect.poll(async () => (inView = await turnsInView(page)) !== undefined).toBe(true)
+      for (const id of inView!) if (!seen.includes(id)) seen.push(id)
       await list(page).evaluate((element) => { element.scrollTop += element.clientHeight * 0.8 })
     }
     // in this order, so a failure names the turn that was skipped
