@@ -1,7 +1,12 @@
 import type { RegisteredTool, ToolAvailabilityContext } from './tool-registry-types'
 
-/** How long a send waits for one availability check; a slow check must not hold up every message. */
-export const AVAILABILITY_TIME_LIMIT_MS = 200
+/**
+ * How long a send waits for one availability check; a slow check must not hold up every message. Checks run side by
+ * side, so a send waits this long at most once. It was 200 ms, and a check that reads IndexedDB (search_chat_history
+ * counting earlier chats) overran it at the first send of a page still busy loading, on a loaded 2-core machine: the
+ * tool was left out of that send for no fault of its own.
+ */
+export const AVAILABILITY_TIME_LIMIT_MS = 1000
 
 /**
  * Runs a tool's availability check. Resolves to undefined when the tool is offered, else to the reason it is
