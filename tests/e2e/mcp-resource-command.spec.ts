@@ -13,7 +13,8 @@ let app: AppInstance
 let server: McpTestServer
 
 test.beforeAll(async ({ upstream }) => {
-  server = await startMcpTestServer({ cors: false, interactive: true })
+  // a slow server: its resources are listed only when the test says, after the form has opened
+  server = await startMcpTestServer({ cors: false, interactive: true, holdResourceList: true })
   app = await startApp({
     NUXT_MCP_ALLOWED_HOSTS: `127.0.0.1:${server.port}`,
     NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key',
@@ -42,9 +43,12 @@ test('a resource is attached from the composer with /server__resource, and the m
   await page.keyboard.press('Tab')
   await expect(input).toHaveValue('/survey__resource ')
   await page.keyboard.press('Enter')
-  // the form offers the server's resources
+  // the form opens before the server has listed its resources: it asks for a URI to type
   const form = page.getByTestId('command-form')
   const choice = form.getByTestId('command-input-uri')
+  await expect(form.getByRole('textbox')).toBeVisible()
+  // once they are listed, the open form offers them as choices
+  server.releaseResourceList()
   await expect(choice.locator('option[value="note://shopping"]')).toHaveCount(1)
   await expect(choice.locator('option[value="doc://guide"]')).toHaveCount(1)
   await choice.selectOption('note://shopping')
