@@ -82,25 +82,34 @@ function finish(status) {
   process.exit(status)
 }
 
+/**
+ * Debian's `chromium-headless-shell`: the same Chromium (same version, same package source) built headless only, without
+ * the desktop browser's UI. Measured on 48 browser tests at 3 workers on this 2-core machine: 327 CPU-s against 404
+ * with the full `chromium` (0.81), 177 s against 216 s. The full browser still serves when the shell is missing.
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell'
+const FULL_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser']
+
 function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean)
+  const candidates = [process.env.CHROMIUM_PATH, HEADLESS_SHELL, ...FULL_CHROMIUM].filter(Boolean)
   return candidates.find(path => existsSync(path))
 }
 
 function ensureChromium() {
-  let path = findChromium()
-  if (path) return path
+  if (process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) return process.env.CHROMIUM_PATH
+  if (existsSync(HEADLESS_SHELL)) return HEADLESS_SHELL
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
   if (isRoot && spawnSync('which', ['apt-get']).status === 0) {
-    console.log('Chromium is missing: installing Debian\'s chromium package...')
+    console.log('Chromium\'s headless shell is missing: installing Debian\'s chromium-headless-shell package...')
     run('apt-get', ['update'])
-    run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
-    path = findChromium()
+    run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium-headless-shell'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
   }
+  const path = findChromium()
   if (!path) {
-    console.error('\nThe browser tests need Chromium. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium\n\nor set CHROMIUM_PATH to a Chromium binary, then run `npm test` again.')
+    console.error('\nThe browser tests need Chromium. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium-headless-shell\n\n(or chromium), or set CHROMIUM_PATH to a Chromium binary, then run `npm test` again.')
     process.exit(1)
   }
+  if (path !== HEADLESS_SHELL && !process.env.CHROMIUM_PATH) console.log(`\nThe browser tests run in ${path}; Debian's chromium-headless-shell package makes them about a fifth cheaper.`)
   return path
 }
 
