@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules) beside the unit, DOM,
 // component and type tests (vitest), the type check beside the unit tests again on Node 24, the build, then the built
-// app in real Chromium (Playwright). Installs Debian's chromium, redis-server and
+// app in real Chromium (Playwright). Installs Debian's chromium-headless-shell, redis-server and
 // postgresql when missing and we can (root + apt-get).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
