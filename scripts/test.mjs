@@ -96,15 +96,16 @@ function findChromium() {
 }
 
 function ensureChromium() {
-  if (process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) return process.env.CHROMIUM_PATH
-  if (existsSync(HEADLESS_SHELL)) return HEADLESS_SHELL
+  let path = findChromium()
+  // a full chromium found is used only when the shell cannot be installed
+  if (path && (path === process.env.CHROMIUM_PATH || path === HEADLESS_SHELL)) return path
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
   if (isRoot && spawnSync('which', ['apt-get']).status === 0) {
     console.log('Chromium\'s headless shell is missing: installing Debian\'s chromium-headless-shell package...')
     run('apt-get', ['update'])
     run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium-headless-shell'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
   }
-  const path = findChromium()
+  path = findChromium()
   if (!path) {
     console.error('\nThe browser tests need Chromium. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y chromium-headless-shell\n\n(or chromium), or set CHROMIUM_PATH to a Chromium binary, then run `npm test` again.')
     process.exit(1)
