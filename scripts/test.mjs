@@ -187,7 +187,8 @@ mkdirSync('.data', { recursive: true })
 function playwright(project) {
   const report = `.data/e2e-report-${project}.json`
   e2eReports.push(report)
-  return run(npx, ['playwright', 'test', '--project', project, ...(project === 'chromium' ? [] : ['--no-deps']), '--reporter', 'list,json'], { env: { ...e2eEnv, PLAYWRIGHT_JSON_OUTPUT_FILE: report } })
+  // each project its own results folder: a run empties its folder first, so the second would delete the first's traces
+  return run(npx, ['playwright', 'test', '--project', project, ...(project === 'chromium' ? [] : ['--no-deps']), '--reporter', 'list,json', '--output', `test-results/${project}`], { env: { ...e2eEnv, PLAYWRIGHT_JSON_OUTPUT_FILE: report } })
 }
 const parallel = playwright('chromium')
 const oneAtATime = playwright('one-at-a-time')

@@ -4,7 +4,7 @@ import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpOAuthTestServer } from '../fixtures/mcp-server/mcp-oauth-test-server'
 import type { McpOAuthTestServer } from '../fixtures/mcp-server/mcp-oauth-test-server'
-import { addMcpServer } from './support/mcp-settings'
+import { addMcpServer, signInThroughPopup } from './support/mcp-settings'
 
 // The mix-up defence in the built app, against real authorization servers (the SDK's demo, which approves at once
 // and redirects back without `iss`) reached through the app's relay: one whose metadata names an attacker's issuer,
@@ -42,9 +42,7 @@ test.describe('MCP sign-in refuses a mix-up', () => {
     await openApp(page, app.url)
     const server = await addMcpServer(page, 'Promising', promising.url, { connected: false })
     await expect(server.getByTestId('mcp-server-sign-in')).toBeVisible({ timeout: 15_000 })
-    const popup = page.waitForEvent('popup')
-    await server.getByTestId('mcp-server-sign-in').click()
-    await (await popup).waitForEvent('close', { timeout: 15_000 })
+    await signInThroughPopup(page, server.getByTestId('mcp-server-sign-in'))
     await expect(server.getByTestId('mcp-server-sign-in-error')).toContainText('does not say which server sent it (iss)', { timeout: 15_000 })
     await expect(server.getByTestId('mcp-server-signed-in')).toHaveCount(0)
     expect(promising.grants).not.toContain('authorization_code')

@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test'
-import type { Page } from '@playwright/test'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { lastAssistant, openApp, sendMessage, watchCspViolations } from './helpers'
@@ -7,7 +6,7 @@ import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpOAuthTestServer } from '../fixtures/mcp-server/mcp-oauth-test-server'
 import type { McpOAuthTestServer } from '../fixtures/mcp-server/mcp-oauth-test-server'
-import { addMcpServer, waitForReplyAllowingCalls } from './support/mcp-settings'
+import { addMcpServer, signInThroughPopup, waitForReplyAllowingCalls } from './support/mcp-settings'
 
 // A real MCP authorization server and resource server (the SDK's, tests/fixtures/mcp-server/mcp-oauth-test-server.ts:
 // it approves at once and redirects back), reached through the app's relay, and the built app. A second server
@@ -38,14 +37,6 @@ test.afterAll(async () => {
   await Promise.all([oauth?.close(), elsewhere?.close(), keeper?.close(), new Promise(resolve => outside?.close(resolve))])
 })
 
-/** Presses Sign in and waits for the popup to come back to the app's callback and close. */
-async function signIn(page: Page, server: ReturnType<Page['locator']>) {
-  const popup = page.waitForEvent('popup')
-  await server.getByTestId('mcp-server-sign-in').click()
-  const window = await popup
-  await window.waitForEvent('close', { timeout: 15_000 })
-}
-
 test.describe('MCP servers that ask for OAuth', () => {
   test('add → Sign in in a popup → tools listed → a call runs → a refresh after expiry → Sign out', async ({ page }, testInfo) => {
     // a whole sign-in, a chat turn and a refresh: 15–25 s on a loaded 2-core machine, past the default 30 s with two workers
@@ -64,7 +55,7 @@ test.describe('MCP servers that ask for OAuth', () => {
     await expect(server.getByTestId('mcp-server-sign-in')).toBeVisible()
     await page.screenshot({ path: testInfo.outputPath('mcp-sign-in-desktop.png') })
 
-    await signIn(page, server)
+    await signInThroughPopup(page, server.getByTestId('mcp-server-sign-in'))
     await expect(server).toHaveAttribute('data-status', 'connected', { timeout: 15_000 })
     await expect(server.getByTestId('mcp-server-signed-in')).toBeVisible()
     await expect(server.getByTestId('mcp-server-tools')).toContainText('echo')
@@ -108,9 +99,7 @@ test.describe('MCP servers that ask for OAuth', () => {
     await expect(result).toHaveAttribute('data-problem', 'auth', { timeout: 15_000 })
     await expect(result.getByTestId('mcp-test-summary')).toHaveText(`This server asks you to sign in (at 127.0.0.1:${keeper.port}).`)
     await expect(result.getByTestId('mcp-test-sign-in-needed')).toContainText('Needs sign-in')
-    const popup = page.waitForEvent('popup')
-    await result.getByTestId('mcp-test-sign-in').click()
-    await (await popup).waitForEvent('close', { timeout: 15_000 })
+    await signInThroughPopup(page, result.getByTestId('mcp-test-sign-in'))
     await expect(server).toHaveAttribute('data-status', 'connected', { timeout: 15_000 })
     await expect(server.getByTestId('mcp-server-tools')).toContainText('echo')
     const session = keeper.sessionsOpened.at(-1)!
@@ -135,7 +124,7 @@ test.describe('MCP servers that ask for OAuth', () => {
     await expect(server.getByTestId('mcp-server-sign-in')).toBeVisible({ timeout: 15_000 })
     await server.scrollIntoViewIfNeeded()
     await page.screenshot({ path: testInfo.outputPath('mcp-sign-in-phone.png') })
-    await signIn(page, server)
+    await signInThroughPopup(page, server.getByTestId('mcp-server-sign-in'))
     await expect(server.getByTestId('mcp-server-signed-in')).toBeVisible({ timeout: 15_000 })
     await page.screenshot({ path: testInfo.outputPath('mcp-signed-in-phone.png') })
     await context.close()
@@ -164,7 +153,7 @@ test.describe('MCP servers that ask for OAuth', () => {
     await openApp(page, app.url)
     const server = await addMcpServer(page, 'Elsewhere', elsewhere.url, { connected: false })
     await expect(server.getByTestId('mcp-server-sign-in')).toBeVisible({ timeout: 15_000 })
-    await signIn(page, server).catch(() => {})
+    await signInThroughPopup(page, server.getByTestId('mcp-server-sign-in')).catch(() => {})
     await expect(server.getByTestId('mcp-server-sign-in-error')).toContainText('its operator can add the host to NUXT_MCP_ALLOWED_HOSTS', { timeout: 15_000 })
     await expect(server.getByTestId('mcp-server-signed-in')).toHaveCount(0)
     expect(outsideHits).toBe(0)

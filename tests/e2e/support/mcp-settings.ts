@@ -27,3 +27,14 @@ export async function waitForReplyAllowingCalls(page: Page): Promise<void> {
   }, { timeout: 20_000 }).toBe('false')
   await waitForIdle(page)
 }
+
+/**
+ * Presses a Sign in button and waits until its popup has been to the server's authorization page, come back to the
+ * app's callback and closed. The popup can close before the click's own wait ends (it takes half a second on a
+ * quiet machine), so its close is watched from the moment it opens: waiting after the click missed that close.
+ */
+export async function signInThroughPopup(page: Page, button: Locator): Promise<void> {
+  const closed = page.waitForEvent('popup').then(popup => popup.isClosed() || popup.waitForEvent('close', { timeout: 15_000 }))
+  await button.click()
+  await closed
+}
