@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
@@ -15,22 +16,23 @@ const alias = {
 const expectOptions = { poll: { timeout: 10_000 } }
 
 /**
- * Unit test files that need modules of their own: `vi.mock` (a module another file already imported is not mocked),
- * `vi.stubGlobal` / `vi.stubEnv` / `vi.resetModules`, or process-wide state (format checks installed, the registry on `globalThis`).
+ * Test files that need modules of their own run isolated; the rest share a worker's modules (decision 0033). Found by
+ * what a file does: it mocks modules (`vi.mock`: a module another file already imported would not be mocked), stubs
+ * globals or the environment (`vi.stubGlobal`, `vi.stubEnv`, `vi.resetModules`, `globalThis.x = …`, `window.x = …`,
+ * `process.env.X = …`), or installs the app's format checks. `alsoNamed`: files that expect process-wide state fresh
+ * in a way no pattern sees (the page's one tool registry on `globalThis`).
  */
-const UNIT_ISOLATED = [
-  'app-shell', 'chat-event-streams', 'hostile-approval-patterns', 'hostile-formats', 'quickjs-runner', 'result-paging',
-  'server-chat-body-policy', 'server-chat-refused', 'server-tool-registry', 'text-tool-call-linear-work',
-  'thread-groups', 'tool-plugins-examples', 'tool-registry', 'user-tools-registration',
-].map(name => `tests/unit/${name}.test.ts`)
-
-/** DOM test files that need modules and a window of their own (same reasons, `window` properties set, or the page's one registry on `globalThis`). */
-const DOM_ISOLATED = [
-  'code-copy', 'db-sync-blobs', 'document-extraction', 'document-index', 'highlight-worker-client', 'history-attachments',
-  'markdown-highlight', 'markdown-prerender', 'one-reply-per-chat', 'pdf-text-worker', 'server-chat-checkpoint',
-  'server-chat-yield', 'sync-wanted-files', 'tool-fetch-policy', 'tool-registry-design-api', 'tool-registry-tabs',
-].map(name => `tests/dom/${name}.test.ts`)
-const domTest = { environment: 'jsdom', setupFiles: ['fake-indexeddb/auto', './tests/dom/jsdom-inert-documents.setup.ts'], testTimeout: 30_000, expect: expectOptions } as const
+const NEEDS_OWN_MODULES = /\bvi\.(?:mock|doMock|stubGlobal|stubEnv|resetModules)\(|\b(?:globalThis|window)(?:\.\w+|\[[^\]]+\])\s*=[^=]|\bprocess\.env\.\w+\s*=[^=]|\binstallBoundedFormats\(/
+function isolatedTestFiles(folder: string, alsoNamed: string[]): string[] {
+  const directory = fileURLToPath(new URL(`./tests/${folder}/`, import.meta.url))
+  return readdirSync(directory)
+    .filter(file => file.endsWith('.test.ts'))
+    .filter(file => alsoNamed.includes(file.slice(0, -'.test.ts'.length)) || NEEDS_OWN_MODULES.test(readFileSync(`${directory}${file}`, 'utf8')))
+    .map(file => `tests/${folder}/${file}`)
+}
+const UNIT_ISOLATED = isolatedTestFiles('unit', ['tool-registry'])
+const DOM_ISOLATED = isolatedTestFiles('dom', ['tool-registry-design-api', 'tool-registry-tabs'])
+const domTest = { environment: 'jsdom', setupFiles: ['fake-indexeddb/auto', './tests/dom/jsdom-inert-documents.setup.ts'], testTimeout: 30_000, expect: expectOptions }
 
 export default defineConfig({
   test: {

@@ -34,7 +34,9 @@ export async function waitForReplyAllowingCalls(page: Page): Promise<void> {
  * quiet machine), so its close is watched from the moment it opens: waiting after the click missed that close.
  */
 export async function signInThroughPopup(page: Page, button: Locator): Promise<void> {
-  const closed = page.waitForEvent('popup').then(popup => popup.isClosed() || popup.waitForEvent('close', { timeout: 15_000 }))
+  const closed = page.waitForEvent('popup').then(async (popup) => {
+    if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 15_000 })
+  })
   await button.click()
   await closed
 }
