@@ -225,6 +225,8 @@ test.describe('approval before a tool runs', () => {
     expect(serious(await new AxeBuilder({ page }).include('[data-testid="tool-card"]').analyze())).toEqual([])
     await page.getByTestId('color-mode').click()
     await expect(page.locator('html')).toHaveClass(/dark/)
+    // the buttons' colours change with a transition: axe reads them once it ended, as for the popover above
+    await page.waitForFunction(() => document.getAnimations().every(animation => animation.playState !== 'running'))
     expect(serious(await new AxeBuilder({ page }).include('[data-testid="tool-card"]').analyze())).toEqual([])
   })
 })
