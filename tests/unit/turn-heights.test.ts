@@ -78,4 +78,16 @@ describe('estimateTurnHeight', () => {
     // four answers learned (three at 192, this one 40 px taller on average each): the mean moves by 160 / 4
     expect(estimateTurnHeight(answers.at(-2)!)).toBe(before + 40)
   })
+
+  it('a reply still being written is remembered but not learned from: its height says nothing of a finished answer', () => {
+    const finished = answers.at(-3)!
+    const before = estimateTurnHeight(finished)
+    const writing = { ...answers[6]!, message: { ...answers[6]!.message, status: 'streaming' as const } }
+    const element = {} as Element
+    observeTurnHeight(element, () => writing)
+    resize(element, 5000)
+    expect(rememberedTurnHeight(writing.message.id)).toBe(5000)
+    expect(estimateTurnHeight(finished)).toBe(before)
+  })
 })
+

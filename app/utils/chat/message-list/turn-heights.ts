@@ -1,4 +1,5 @@
 import type { MessageTurn } from './message-turns'
+import type { MessageStatus } from '~/db/types'
 
 /** Heights remembered at most (the oldest are forgotten first). */
 const MAX_REMEMBERED = 20_000
@@ -8,14 +9,18 @@ const heights = new Map<string, number>()
 const turnByElement = new WeakMap<Element, () => MessageTurn>()
 let observer: ResizeObserver | undefined
 
+/** Rows still being written: not learned from. */
+const WRITING = new Set<MessageStatus>(['pending', 'streaming'])
+
 /** Turns per kind whose error is remembered (the oldest are forgotten first). */
 const CALIBRATION_TURNS = 64
 
 /**
  * How far the guess was off (measured − guessed, px) for the last turns of each kind measured in this page. The guess
- * knows lines and blocks, not the page's width, fonts or the rows a message carries (its actions, a bubble's padding):
- * those it learns here, so a stand-in matches its turn on a phone as on a desktop, and stays right when the layout
- * changes. Measured in Chromium on the long chat, before: a question 42 px against 72, an answer 166 against 192.
+ * knows lines and blocks, not the rows a message carries (its actions, a bubble's padding): that constant part it
+ * learns here, so it stays right when the layout changes. Measured in Chromium on the long chat, before: a question
+ * 42 px against 72, an answer 166 against 192. Not learned: a line more or less where the column is narrow (a phone's
+ * turns of one kind wrap differently), so stand-ins there are still off by a few pixels (decision 0034).
  */
 const errorsByKind = new Map<string, { errors: Map<string, number>, sum: number }>()
 
@@ -62,7 +67,9 @@ export function observeTurnHeight(element: Element, turn: () => MessageTurn): ()
       // 0: taken out of the page, not a real height.
       if (!observed || height <= 0) continue
       remember(observed.message.id, height)
-      learn(observed, height)
+      // A reply still being written grows every frame and is only part of itself: guessing it again each time would
+      // read the whole reply per frame, and its error says nothing of a finished turn's.
+      if (!WRITING.has(observed.message.status)) learn(observed, height)
     }
   })
   turnByElement.set(element, turn)
