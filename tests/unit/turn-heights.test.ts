@@ -17,6 +17,10 @@ class FakeResizeObserver {
   unobserve(element: Element) { observed.delete(element) }
   disconnect() { observed.clear() }
 }
+/** A turn's element; `rendering`: some of its blocks are still to be shown (`[data-rendering]` inside). */
+function turnElement(rendering = false) {
+  return { querySelector: (selector: string) => (rendering && selector === '[data-rendering]' ? {} : null) } as unknown as Element
+}
 function resize(element: Element, height: number) {
   if (!observed.has(element)) throw new Error('not observed')
   deliver!([{ target: element, borderBoxSize: [{ blockSize: height }], contentRect: { height } }])
@@ -51,7 +55,7 @@ describe('estimateTurnHeight', () => {
     expect(Math.abs(guessedQuestion - 72)).toBeGreaterThan(10)
 
     const show = (turn: MessageTurn, height: number) => {
-      const element = {} as Element
+      const element = turnElement()
       const stop = observeTurnHeight(element, () => turn)
       resize(element, height)
       return stop
@@ -70,7 +74,7 @@ describe('estimateTurnHeight', () => {
 
   it('a turn measured again (it grew: a code block highlighted, a detail opened) counts once, with its last height', () => {
     const turn = answers[5]!
-    const element = {} as Element
+    const element = turnElement()
     observeTurnHeight(element, () => turn)
     resize(element, 192)
     const before = estimateTurnHeight(answers.at(-2)!)
@@ -83,11 +87,36 @@ describe('estimateTurnHeight', () => {
     const finished = answers.at(-3)!
     const before = estimateTurnHeight(finished)
     const writing = { ...answers[6]!, message: { ...answers[6]!.message, status: 'streaming' as const } }
-    const element = {} as Element
+    const element = turnElement()
     observeTurnHeight(element, () => writing)
     resize(element, 5000)
     expect(rememberedTurnHeight(writing.message.id)).toBe(5000)
     expect(estimateTurnHeight(finished)).toBe(before)
+  })
+
+  it('a very long answer\'s error is not added to a short answer\'s stand-in (a size apart by more than twice is another kind)', () => {
+    const short = answers.at(-4)!
+    const before = estimateTurnHeight(short)
+    const long = { ...answers[7]!, message: { ...answers[7]!.message, content: `${answers[7]!.message.content}\n\n${'A longer paragraph. '.repeat(4000)}` } }
+    const element = turnElement()
+    const plain = estimateTurnHeight(long)
+    observeTurnHeight(element, () => long)
+    resize(element, plain + 3000)
+    expect(estimateTurnHeight(short)).toBe(before)
+    // while another long answer gets the correction
+    const other = { ...long, message: { ...long.message, id: 'another-long-answer' } }
+    expect(estimateTurnHeight(other)).toBe(plain + 3000)
+  })
+
+  it('a turn whose blocks are still being shown is remembered but not learned from, until they all are', () => {
+    const answer = answers[4]!
+    const other = answers.at(-1)!
+    const before = estimateTurnHeight(other)
+    const rendering = turnElement(true)
+    observeTurnHeight(rendering, () => answer)
+    resize(rendering, 40)
+    expect(rememberedTurnHeight(answer.message.id)).toBe(40)
+    expect(estimateTurnHeight(other)).toBe(before)
   })
 })
 

@@ -24,19 +24,25 @@ const CALIBRATION_TURNS = 64
  */
 const errorsByKind = new Map<string, { errors: Map<string, number>, sum: number }>()
 
-function kindOf(turn: MessageTurn): string {
+/**
+ * What a turn's error is learned with: its role, what it holds, and its guessed size within a factor of two, so a
+ * 20,000-px answer's error is never added to a 200-px one's stand-in (it made a short answer's stand-in thousands of
+ * pixels tall, and opening such a chat could leave the view far from its newest message).
+ */
+function kindOf(turn: MessageTurn, guess: number): string {
   const { message } = turn
   const cards = message.role === 'tool' || (message.toolCalls?.length ?? 0) > 0 || turn.toolRows.length > 0
-  return `${message.role}${cards ? '+cards' : ''}${message.content ? '+text' : ''}${message.content.includes('```') ? '+code' : ''}${message.attachments?.length ? '+files' : ''}`
+  return `${message.role}${cards ? '+cards' : ''}${message.content ? '+text' : ''}${message.content.includes('```') ? '+code' : ''}${message.attachments?.length ? '+files' : ''}:${Math.round(Math.log2(guess + 1))}`
 }
 
 function learn(turn: MessageTurn, height: number) {
-  const kind = kindOf(turn)
+  const guess = guessTurnHeight(turn)
+  const kind = kindOf(turn, guess)
   let calibration = errorsByKind.get(kind)
   if (!calibration) errorsByKind.set(kind, calibration = { errors: new Map(), sum: 0 })
   const { errors } = calibration
   const id = turn.message.id
-  const error = height - guessTurnHeight(turn)
+  const error = height - guess
   calibration.sum += error - (errors.get(id) ?? 0)
   errors.delete(id)
   errors.set(id, error)
@@ -68,8 +74,10 @@ export function observeTurnHeight(element: Element, turn: () => MessageTurn): ()
       if (!observed || height <= 0) continue
       remember(observed.message.id, height)
       // A reply still being written grows every frame and is only part of itself: guessing it again each time would
-      // read the whole reply per frame, and its error says nothing of a finished turn's.
-      if (!WRITING.has(observed.message.status)) learn(observed, height)
+      // read the whole reply per frame, and its error says nothing of a finished turn's. Nor does a turn whose blocks
+      // are still being shown over frames (a long answer as a chat opens): learned then, its error of minus thousands
+      // of pixels made the next long answer's stand-in tiny, and the chat opened far from its newest message.
+      if (!WRITING.has(observed.message.status) && !entry.target.querySelector('[data-rendering]')) learn(observed, height)
     }
   })
   turnByElement.set(element, turn)
@@ -95,7 +103,7 @@ const CHARS_PER_LINE = 90
  */
 export function estimateTurnHeight(turn: MessageTurn): number {
   const guess = guessTurnHeight(turn)
-  const calibration = errorsByKind.get(kindOf(turn))
+  const calibration = errorsByKind.get(kindOf(turn, guess))
   return calibration?.errors.size ? Math.max(0, Math.round(guess + calibration.sum / calibration.errors.size)) : guess
 }
 
