@@ -8,7 +8,18 @@ import { createResolver, defineNuxtModule } from 'nuxt/kit'
 /** What the worker keeps at install (decision 0017): every script and stylesheet of the build, the icons. */
 const PRECACHED = [/^_nuxt\/[^/]+\.(?:js|css)$/, /^icons\/[^/]+\.png$/, /^favicon\.svg$/]
 
-/** The files of the public folder the worker keeps at install, each with a hash of its content as revision. */
+/**
+ * The build's own files: Vite names each after a hash of its content (`B8tgUf78.js`, `entry.BmXXjypF.css`), and
+ * Nitro serves them as immutable. Their name is their version, so they are listed without a revision: Workbox then
+ * fetches them with the browser's HTTP cache allowed, and what the first screen already loaded is not downloaded
+ * again (a revision makes Workbox bypass that cache).
+ */
+const CONTENT_NAMED = /^_nuxt\/(?:[^/]*[.-])?[\w-]{8}\.(?:js|css)$/
+
+/**
+ * The files of the public folder the worker keeps at install. A file whose name does not change with its content
+ * (the icons, the favicon) has a hash of its content as revision, so a changed one is downloaded again.
+ */
 export async function precacheManifest(publicDir: string) {
   const files = (await readdir(publicDir, { recursive: true }))
     .map(file => file.split('\\').join('/'))
@@ -16,7 +27,7 @@ export async function precacheManifest(publicDir: string) {
     .sort()
   return Promise.all(files.map(async file => ({
     url: `/${file}`,
-    revision: createHash('sha256').update(await readFile(join(publicDir, file))).digest('hex').slice(0, 16),
+    revision: CONTENT_NAMED.test(file) ? null : createHash('sha256').update(await readFile(join(publicDir, file))).digest('hex').slice(0, 16),
   })))
 }
 

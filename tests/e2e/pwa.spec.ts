@@ -2,6 +2,7 @@
 // cache with its Content-Security-Policy, stored chats readable offline, sending refused plainly with the draft kept,
 // and the prompt that a deploy shows.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { connect, createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, expect, test, type Page } from '@playwright/test'
@@ -35,6 +36,9 @@ async function waitForOfflineReady(page: Page) {
   }), { timeout: 30_000 }).toBe(true)
 }
 
+// The other specs run without a service worker (playwright.config.ts); these are about it.
+test.use({ serviceWorkers: 'allow' })
+
 test.describe('installable app', () => {
   test('the manifest is JSON with the app\'s name, icons and colours, the icons load, and /sw.js is JavaScript', async ({ request }) => {
     const manifestResponse = await request.get('/manifest.webmanifest')
@@ -63,11 +67,42 @@ test.describe('installable app', () => {
     expect(await page.text()).toContain('<link rel="manifest" href="/manifest.webmanifest">')
   })
 
+  test('the first visit downloads each build file once: the worker keeps what the page already loaded from the browser\'s cache', async ({ page, baseURL }) => {
+    // The server's side of the first visit, through a proxy that reads each request line: the page's own requests and
+    // the worker's precache downloads alike (Playwright's routing would turn the browser's HTTP cache off).
+    const app = new URL(baseURL!)
+    const requested: string[] = []
+    const proxy = createServer((client) => {
+      const upstream = connect(Number(app.port), app.hostname)
+      client.on('data', chunk => requested.push(...(chunk.toString('latin1').match(/^GET \S+/gm) ?? []).map(line => line.slice(4))))
+      client.pipe(upstream).pipe(client)
+      client.on('error', () => upstream.destroy())
+      upstream.on('error', () => client.destroy())
+    })
+    await new Promise<void>(resolve => proxy.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = proxy.address() as AddressInfo
+      await openApp(page, `http://127.0.0.1:${port}/`)
+      const precached = await page.evaluate(async () => (await (await fetch('/sw.js')).text()).match(/url:"/g)!.length)
+      await expect.poll(() => page.evaluate(async () => {
+        const name = (await caches.keys()).find(key => key.includes('precache'))
+        return name ? (await (await caches.open(name)).keys()).length : 0
+      }), { timeout: 30_000 }).toBe(precached)
+      const buildFiles = requested.filter(path => path.startsWith('/_nuxt/'))
+      // every file of the build was downloaded (the first screen's and the rest), and none twice
+      expect(new Set(buildFiles).size).toBeGreaterThanOrEqual(precached - 5)
+      expect(buildFiles.filter((path, index) => buildFiles.indexOf(path) !== index)).toEqual([])
+    }
+    finally {
+      proxy.close()
+    }
+  })
+
   test('Chromium finds the app installable: the worker controls the page, the manifest has no errors', async ({ baseURL }, testInfo) => {
     // A profile on disk: Chromium never offers to install from an incognito-like context (Playwright's default).
     const profile = mkdtempSync(join(tmpdir(), 'plugboard-pwa-'))
     const { launchOptions, ...device } = testInfo.project.use
-    const context = await chromium.launchPersistentContext(profile, { ...device, ...launchOptions, baseURL })
+    const context = await chromium.launchPersistentContext(profile, { ...device, ...launchOptions, baseURL, serviceWorkers: 'allow' })
     const page = context.pages()[0] ?? await context.newPage()
     const violations = await watchCspViolations(page)
     await openApp(page)

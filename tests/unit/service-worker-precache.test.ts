@@ -28,7 +28,20 @@ describe('the service worker\'s precache list', () => {
     expect((await precacheManifest(dir)).map(entry => entry.url)).toEqual(['/_nuxt/entry.css', '/_nuxt/entry.js', '/favicon.svg', '/icons/icon-192.png'])
   })
 
-  it('gives each file a revision from its content: a changed file is downloaded again, an unchanged one is not', async () => {
+  it('lists the build\'s content-named files without a revision, so the worker may take them from the browser\'s cache', async () => {
+    const entries = await precacheManifest(publicDir({
+      '_nuxt/B8tgUf78.js': 'a', '_nuxt/entry.BmXXjypF.css': 'b', '_nuxt/pdfjs-CaZzhMZc.js': 'c', '_nuxt/entry.js': 'd',
+    }))
+    expect(Object.fromEntries(entries.map(entry => [entry.url, entry.revision]))).toEqual({
+      '/_nuxt/B8tgUf78.js': null,
+      '/_nuxt/entry.BmXXjypF.css': null,
+      '/_nuxt/pdfjs-CaZzhMZc.js': null,
+      // a name without a hash of its content keeps a revision
+      '/_nuxt/entry.js': expect.stringMatching(/^[0-9a-f]{16}$/),
+    })
+  })
+
+  it('gives each file named the same whatever its content a revision from its content: a changed file is downloaded again, an unchanged one is not', async () => {
     const [before] = await precacheManifest(publicDir({ 'favicon.svg': '<svg/>' }))
     const [same] = await precacheManifest(publicDir({ 'favicon.svg': '<svg/>' }))
     const [changed] = await precacheManifest(publicDir({ 'favicon.svg': '<svg id="new"/>' }))
