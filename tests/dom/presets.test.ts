@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { effectScope } from 'vue'
 import { PlugboardDatabase, setDatabase } from '~/db/database'
 import { createThreadFromPreset, deletePreset, listPresets, MAX_PRESETS, savePreset, type PresetInput } from '~/db/presets'
@@ -69,7 +69,7 @@ describe('presets and a chat\'s settings', () => {
       getToolSet: async () => toolSetFromArray([]),
     }))!
     await chat.send('Hello')
-    for (let i = 0; i < 400 && chat.streaming.value; i++) await new Promise(resolve => setTimeout(resolve, 5))
+    await vi.waitFor(() => expect(chat.streaming.value).toBe(false), { timeout: 10_000 })
     scope.stop()
     expect(asked).toEqual(['fake/preset-model'])
     expect(model.requests[0]!.messages).toEqual([{ role: 'system', content: 'Translate to French.' }, { role: 'user', content: 'Hello' }])
