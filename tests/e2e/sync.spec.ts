@@ -40,7 +40,10 @@ test('a chat written on one device appears on the other within 2 s, and both con
   await waitForIdle(phone)
   await expect(threadRow(laptop, 'Pack list for Porto')).toBeVisible({ timeout: 2_000 })
 
-  // Both go offline and change a chat each: the laptop pins the first, the phone renames the second.
+  // Both go offline and change a chat each: the laptop pins the first, the phone renames the second. First each has
+  // pushed what it wrote (on a loaded machine the phone's reply could still be waiting, and count as pending).
+  await expect(status(laptop)).toHaveAttribute('data-state', 'synced', { timeout: 15_000 })
+  await expect(status(phone)).toHaveAttribute('data-state', 'synced', { timeout: 15_000 })
   await laptop.context().setOffline(true)
   await phone.context().setOffline(true)
   await threadRow(laptop, 'Plan the trip to Lisbon').getByTestId('thread-pin').click()
