@@ -35,8 +35,18 @@ export async function sendMessage(page: Page, text: string) {
   const input = page.getByTestId('composer-input')
   await input.fill(text)
   await input.press('Enter')
-  // a read that meets the page mid-reload counts as "not yet"
-  await expect.poll(() => storedUserMessages(page, text).catch(() => before), { timeout: 10_000 }).toBeGreaterThan(before)
+  // a read that meets the page mid-reload counts as "not yet"; if the wait fails, the last failed read says why
+  let lastError: unknown
+  try {
+    await expect.poll(() => storedUserMessages(page, text).catch((error: unknown) => {
+      lastError = error
+      return before
+    }), { timeout: 10_000 }).toBeGreaterThan(before)
+  }
+  catch (error) {
+    if (lastError === undefined) throw error
+    throw new Error(`${(error as Error).message}\nThe last read of the stored messages failed: ${String(lastError)}`, { cause: error })
+  }
 }
 
 /**

@@ -43,7 +43,6 @@ test('sign up on the laptop, sign in on the phone with the same passkey: a chat 
   await laptop.page.goto(server.site)
   await expect(laptop.page).toHaveURL(/\/sign-in/)
   await laptop.page.getByTestId('account-name').fill('Ada')
-  await laptop.page.screenshot({ path: '/tmp/sync2-sign-up.png' })
   await laptop.page.getByTestId('passkey-sign-up-submit').click()
   await waitForReady(laptop.page)
   phone = await newDevice(browser)
