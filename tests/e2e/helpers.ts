@@ -38,7 +38,10 @@ export async function sendMessage(page: Page, text: string) {
   // a read that meets the page mid-reload counts as "not yet"; if the wait fails, the last failed read says why
   let lastError: unknown
   try {
-    await expect.poll(() => storedUserMessages(page, text).catch((error: unknown) => {
+    await expect.poll(() => storedUserMessages(page, text).then((count) => {
+      lastError = undefined
+      return count
+    }, (error: unknown) => {
       lastError = error
       return before
     }), { timeout: 10_000 }).toBeGreaterThan(before)
