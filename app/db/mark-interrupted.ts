@@ -1,6 +1,7 @@
 import { getDatabase } from './database'
 import { busyThreadIds } from './thread-lock'
-import type { MessageRecord, MessageStatus, ToolCallStatus } from './types'
+import { isWriting, WRITING_STATUSES } from './message-status'
+import type { MessageRecord, ToolCallStatus } from './types'
 
 /** What the model and the card read for a tool whose run was cut off by closing the page. */
 export const TOOL_CLOSED_RESULT = 'Cancelled: the page was closed while the tool ran.'
@@ -10,7 +11,6 @@ export interface MarkInterruptedOptions {
   skipThreadIds?: Iterable<string>
 }
 
-const UNFINISHED_STATUSES: MessageStatus[] = ['pending', 'streaming']
 const UNFINISHED_TOOL_STATUSES: ToolCallStatus[] = ['queued', 'running']
 
 /**
@@ -26,7 +26,7 @@ export async function markInterrupted(options: MarkInterruptedOptions = {}): Pro
   const now = Date.now()
   return db.transaction('rw', db.messages, db.threads, async () => {
     const [byStatus, byToolStatus] = await Promise.all([
-      db.messages.where('status').anyOf(UNFINISHED_STATUSES).toArray(),
+      db.messages.where('status').anyOf(WRITING_STATUSES).toArray(),
       db.messages.where('toolStatus').anyOf(UNFINISHED_TOOL_STATUSES).toArray(),
     ])
     const candidates = new Map<string, MessageRecord>()
@@ -55,7 +55,7 @@ export async function markInterrupted(options: MarkInterruptedOptions = {}): Pro
 function isUnfinished(row: MessageRecord): boolean {
   // A call waiting for the user's approval is not cut off: its card still asks, and answering goes on with the chat.
   if (row.toolStatus === 'awaiting-approval') return false
-  return row.status === 'pending' || row.status === 'streaming'
+  return isWriting(row.status)
 }
 
 function isUnfinishedTool(row: MessageRecord): boolean {

@@ -2,6 +2,8 @@ import { MAX_CHANGES_PER_PUSH, MAX_PUSH_BYTES, MAX_RECORD_BYTES } from '#shared/
 import { syncBodyOf } from '#shared/sync/sync-record'
 import type { SyncChange, SyncKind } from '#shared/sync/sync-record'
 import type { PlugboardDatabase } from '../database'
+import { isWriting } from '../message-status'
+import type { MessageStatus } from '../types'
 import type { SyncOutboxRow } from './sync-outbox'
 
 export interface OutboxBatch {
@@ -12,8 +14,6 @@ export interface OutboxBatch {
   tooLarge: SyncOutboxRow[]
 }
 
-/** Replies still being written: sent once they settle, so a streamed reply travels once, whole. */
-const UNSETTLED = new Set(['pending', 'streaming'])
 /** Room in a push body for everything but the records. */
 const ENVELOPE_BYTES = 64 * 1024
 
@@ -35,7 +35,8 @@ export async function nextOutboxBatch(db: PlugboardDatabase): Promise<OutboxBatc
   let bytes = ENVELOPE_BYTES
   for (const row of rows) {
     const record = records.get(row.key)
-    if (record && row.kind === 'message' && UNSETTLED.has(String(record.status))) continue
+    // a reply still being written is sent once it settles, so a streamed reply travels once, whole
+    if (record && row.kind === 'message' && isWriting(record.status as MessageStatus)) continue
     const body = record ? syncBodyOf(row.kind, record) : null
     const size = body ? JSON.stringify(body).length : 64
     if (size > MAX_RECORD_BYTES) {

@@ -1,3 +1,4 @@
+import { isWriting } from '~/db/message-status'
 import type { MessageRecord } from '~/db/types'
 import { splitMarkdownBlocks } from './markdown-blocks'
 import { isMarkdownCached, renderMarkdownCached } from './markdown-cache'
@@ -16,7 +17,7 @@ export interface PrerenderMarkdownOptions {
 function* blocksToWarm(rows: readonly MessageRecord[]): Generator<string> {
   for (let index = rows.length - 1; index >= 0; index--) {
     const row = rows[index]!
-    if (row.role !== 'assistant' || !row.content || row.status === 'streaming' || row.status === 'pending') continue
+    if (row.role !== 'assistant' || !row.content || isWriting(row.status)) continue
     for (const block of splitMarkdownBlocks(row.content)) if (!isMarkdownCached(block)) yield block
   }
 }

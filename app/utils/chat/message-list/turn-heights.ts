@@ -1,5 +1,5 @@
 import type { MessageTurn } from './message-turns'
-import type { MessageStatus } from '~/db/types'
+import { isWriting } from '~/db/message-status'
 
 /** Heights remembered at most (the oldest are forgotten first). */
 const MAX_REMEMBERED = 20_000
@@ -8,9 +8,6 @@ const MAX_REMEMBERED = 20_000
 const heights = new Map<string, number>()
 const turnByElement = new WeakMap<Element, () => MessageTurn>()
 let observer: ResizeObserver | undefined
-
-/** Rows still being written: not learned from. */
-const WRITING = new Set<MessageStatus>(['pending', 'streaming'])
 
 /** Turns per kind whose error is remembered (the oldest are forgotten first). */
 const CALIBRATION_TURNS = 64
@@ -77,7 +74,7 @@ export function observeTurnHeight(element: Element, turn: () => MessageTurn): ()
       // read the whole reply per frame, and its error says nothing of a finished turn's. Nor does a turn whose blocks
       // are still being shown over frames (a long answer as a chat opens): learned then, its error of minus thousands
       // of pixels made the next long answer's stand-in tiny, and the chat opened far from its newest message.
-      if (!WRITING.has(observed.message.status) && !entry.target.querySelector('[data-rendering]')) learn(observed, height)
+      if (!isWriting(observed.message.status) && !entry.target.querySelector('[data-rendering]')) learn(observed, height)
     }
   })
   turnByElement.set(element, turn)

@@ -1,3 +1,4 @@
+import { isWriting } from '~/db/message-status'
 import type { AttachmentRecord, MessageRecord, MessageStatus, ToolCallStatus } from '~/db/types'
 import { MAX_SHARED_IMAGES_PER_MESSAGE, MAX_SHARED_MESSAGES, SHARED_IMAGE_TYPES } from '#shared/share/share-constants'
 import type { SharedImage, SharedMessage, ShareSnapshot } from '#shared/share/share-snapshot'
@@ -24,7 +25,7 @@ const FINISHED_TOOL_STATUSES = new Set<ToolCallStatus>(['done', 'error', 'cancel
 const NOT_FINISHED = { kind: 'not-finished', message: 'Not finished when this chat was shared.' }
 
 function sharedStatus(status: MessageStatus): SharedMessage['status'] {
-  return status === 'pending' || status === 'streaming' ? 'interrupted' : status
+  return isWriting(status) ? 'interrupted' : status
 }
 
 /**
