@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test'
 import { importChat, type SeededChat } from './support/seed-chat'
-import { storedUserMessages } from './support/stored-rows'
+import { describeStoredMessages, storedUserMessages } from './support/stored-rows'
 
 export const FAKE_URL = `http://127.0.0.1:${process.env.FAKE_OPENROUTER_PORT ?? 3124}`
 export const PROXY_APP_URL = `http://127.0.0.1:${process.env.E2E_PROXY_PORT ?? 3125}`
@@ -47,8 +47,10 @@ export async function sendMessage(page: Page, text: string) {
     }), { timeout: 10_000 }).toBeGreaterThan(before)
   }
   catch (error) {
-    if (lastError === undefined) throw error
-    throw new Error(`${(error as Error).message}\nThe last read of the stored messages failed: ${String(lastError)}`, { cause: error })
+    const store = lastError === undefined
+      ? await describeStoredMessages(page).catch((readError: unknown) => `could not be read: ${String(readError)}`)
+      : `the last read failed: ${String(lastError)}`
+    throw new Error(`${(error as Error).message}\n"${text}" was not found among the stored messages; the store: ${store}`, { cause: error })
   }
 }
 

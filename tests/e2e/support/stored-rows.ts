@@ -61,3 +61,44 @@ export function storedUserMessages(page: Page, text: string): Promise<number> {
     }
   }, text.trim())
 }
+
+/**
+ * What a failed wait for a stored message can say about the store: its row count, the newest user rows (by createdAt,
+ * with their text and time) and whether the page says its chats are kept only in memory.
+ */
+export function describeStoredMessages(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const names = (await indexedDB.databases()).map(database => `${database.name}@${database.version}`)
+    if (!names.some(name => name.startsWith('plugboard@'))) return `no "plugboard" database (databases: ${names.join(', ') || 'none'})`
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('plugboard')
+      request.onsuccess = () => resolve(request.result)
+      request.onerror = () => reject(request.error)
+    })
+    try {
+      const store = db.transaction('messages').objectStore('messages')
+      const count = await new Promise<number>((resolve, reject) => {
+        const request = store.count()
+        request.onsuccess = () => resolve(request.result)
+        request.onerror = () => reject(request.error)
+      })
+      const newest = await new Promise<string[]>((resolve, reject) => {
+        const found: string[] = []
+        const request = store.index('createdAt').openCursor(null, 'prev')
+        request.onsuccess = () => {
+          const cursor = request.result
+          if (!cursor || found.length === 5) return resolve(found)
+          const row = cursor.value as { role: string, content: unknown, createdAt: number }
+          if (row.role === 'user') found.push(`${JSON.stringify(row.content).slice(0, 80)} at ${new Date(row.createdAt).toISOString()}`)
+          cursor.continue()
+        }
+        request.onerror = () => reject(request.error)
+      })
+      const warning = document.querySelector('[data-testid="storage-warning"]')?.textContent?.trim()
+      return `${count} rows stored (databases: ${names.join(', ')}); the newest user rows: ${newest.join('; ') || 'none'}; now ${new Date().toISOString()}${warning ? `; the page says: ${warning}` : ''}`
+    }
+    finally {
+      db.close()
+    }
+  })
+}
