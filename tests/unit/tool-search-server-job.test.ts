@@ -5,6 +5,7 @@ import type { JobStore } from '~~/server/utils/background-jobs/store/job-store-t
 import { createMemoryJobStore } from '~~/server/utils/background-jobs/store/memory-job-store'
 import { startChatJob } from '~~/server/utils/background-jobs/runner/stream-handler'
 import { registerServerTool } from '~~/server/utils/chat/tool-registry'
+import { isEnd, waitForEvent } from './helpers/job-events'
 import { createScriptedModel, textStep, toolCallStep } from './helpers/scripted-model'
 
 const disposers: Array<() => void> = []
@@ -13,12 +14,8 @@ afterEach(() => {
 })
 
 async function waitForEnd(store: JobStore, jobId: string): Promise<LoopEvent[]> {
-  for (let i = 0; i < 2000; i++) {
-    const events = (await store.readEvents<LoopEvent>(jobId, 0)).map(item => item.event)
-    if (events.some(event => event.type === 'finish' || event.type === 'fail')) return events
-    await new Promise(resolve => setImmediate(resolve))
-  }
-  throw new Error('the job never ended')
+  await waitForEvent(store, jobId, isEnd)
+  return (await store.readEvents<LoopEvent>(jobId, 0)).map(item => item.event)
 }
 
 describe('tool search in a server-run chat', () => {
