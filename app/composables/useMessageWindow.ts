@@ -49,10 +49,9 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
     subscriptions = []
   }
 
-  /** `shown`: the rows the part shows now, whose objects its reads keep (a part read again from a new query). */
-  function subscribe(index: number, id: string, query: () => Promise<MessageWindow>, shown?: readonly MessageRecord[]) {
+  function subscribe(index: number, id: string, query: () => Promise<MessageWindow>) {
     subscriptions[index]?.unsubscribe()
-    const reuse = createRowReuse(shown)
+    const reuse = createRowReuse()
     const started = generation
     subscriptions[index] = liveQuery(query).subscribe({
       next: (value) => {
@@ -61,32 +60,9 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
         staging[index] = { rows: reuse(value.rows), hasOlder: value.hasOlder, threadId: id }
         complete ||= staging.every(part => part !== undefined)
         if (complete) parts.value = staging
-        if (index === 0 && complete && staging[0]!.rows.length >= pageSize + initialSize) splitNewest(id)
       },
       error: error => console.error(error),
     })
-  }
-
-  /**
-   * Part 0 re-reads its rows on every write to it (a reply streaming in is a write every 250 ms), and it grows with the
-   * rows written while the chat is open. Once it holds `pageSize + initialSize` rows its oldest `pageSize` become a page
-   * of their own (read again only when they change): 160 rows read in 1.7 ms in Chromium here, 1,060 in 12 ms. The
-   * rows shown stay the same objects until the new parts are read, so nothing on screen moves.
-   */
-  function splitNewest(id: string) {
-    const newest = staging[0]!
-    pages = [newest.rows[pageSize]!.seq, ...pages]
-    pagesByThread.set(id, [...pages])
-    unsubscribeAll()
-    staging = [
-      { ...newest, rows: newest.rows.slice(pageSize) },
-      // the oldest part: `pageSize` rows below the boundary are exactly these, and whether older ones exist is as said
-      { ...newest, rows: newest.rows.slice(0, pageSize) },
-      ...staging.slice(1),
-    ]
-    parts.value = staging
-    subscribeNewest(id, staging[0]!.rows)
-    pages.forEach((_, page) => subscribePage(page, id, staging[page + 1]?.rows))
   }
 
   /**
@@ -95,10 +71,10 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
    * never push a shown row out of the top: the list would lose the turns there (an opened tool card's details, the
    * focus in it, the place the user reads), and every turn below would move.
    */
-  function subscribeNewest(id: string, shown?: readonly MessageRecord[]) {
+  function subscribeNewest(id: string) {
     const from = pages[0]
     if (from !== undefined) {
-      subscribe(0, id, async () => ({ rows: await listMessagesFrom(id, from), hasOlder: true }), shown)
+      subscribe(0, id, async () => ({ rows: await listMessagesFrom(id, from), hasOlder: true }))
       return
     }
     let opened: { id: string, seq: number, hasOlder: boolean } | undefined
@@ -115,7 +91,7 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
     })
   }
 
-  function subscribePage(page: number, id: string, shown?: readonly MessageRecord[]) {
+  function subscribePage(page: number, id: string) {
     const below = pages[page]!
     const current = pages
     // Read when the query runs: once an older page exists, this one reaches down to it. A page is re-read only when
@@ -123,7 +99,7 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
     subscribe(page + 1, id, async () => {
       const from = current[page + 1]
       return from === undefined ? listMessagesBefore(id, below, pageSize) : { rows: await listMessagesBetween(id, from, below), hasOlder: true }
-    }, shown)
+    })
   }
 
   watch(() => toValue(threadId), (id) => {
@@ -203,7 +179,7 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
     staging = [...staging, undefined]
     parts.value = staging
     // The newest part now starts where the first page ends, so rows arriving at the bottom never push rows out.
-    if (pages.length === 1) subscribeNewest(id, parts.value[0]?.rows)
+    if (pages.length === 1) subscribeNewest(id)
     subscribePage(pages.length - 1, id)
   }
 

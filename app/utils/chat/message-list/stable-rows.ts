@@ -19,11 +19,10 @@ export function sameRow(a: MessageRecord, b: MessageRecord): boolean {
  * Keeps row objects the same across reads. Every read of a chat's window (a page of older rows, any write to the
  * thread) gives new objects for every row; handed to the list as they are, each mounted message saw new props and
  * rendered again. `reuse(rows)` returns the rows with each unchanged one replaced by the object it had in the last
- * read, so only rows whose data changed are new. Only the last read is remembered; `shown`: rows shown already, for
- * a new reader of rows another read showed.
+ * read, so only rows whose data changed are new. Only the last read is remembered.
  */
-export function createRowReuse(shown: readonly MessageRecord[] = []) {
-  let known = new Map(shown.map(row => [row.id, row]))
+export function createRowReuse() {
+  let known = new Map<string, MessageRecord>()
   return function reuse(rows: readonly MessageRecord[]): MessageRecord[] {
     const next = new Map<string, MessageRecord>()
     const result = rows.map((row) => {
