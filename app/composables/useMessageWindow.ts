@@ -77,16 +77,15 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
       subscribe(0, id, async () => ({ rows: await listMessagesFrom(id, from), hasOlder: true }))
       return
     }
-    let opened: { id: string, seq: number, hasOlder: boolean } | undefined
+    let opened: { seq: number, hasOlder: boolean } | undefined
     subscribe(0, id, async () => {
       if (opened) {
         const rows = await listMessagesFrom(id, opened.seq)
-        // The oldest row shown is still where it was. If it left the active path (a branch switched there, the row
-        // deleted), the newest rows again, as when the chat opened: an older sibling's rows have lower `seq`s.
-        if (rows[0]?.id === opened.id) return { rows, hasOlder: opened.hasOlder }
+        // every row shown was deleted: the newest rows again, as when the chat opened
+        if (rows.length > 0 || !opened.hasOlder) return { rows, hasOlder: opened.hasOlder }
       }
       const latest = await listLatestMessages(id, initialSize)
-      opened = latest.rows[0] && { id: latest.rows[0].id, seq: latest.rows[0].seq, hasOlder: latest.hasOlder }
+      opened = latest.rows[0] && { seq: latest.rows[0].seq, hasOlder: latest.hasOlder }
       return latest
     })
   }
