@@ -65,29 +65,12 @@ export function useMessageWindow(threadId: MaybeRefOrGetter<string | undefined>,
     })
   }
 
-  /**
-   * Part 0: every row from the first page's upper bound on once pages were read; before that, the newest
-   * `initialSize` rows when the chat opens, then every row from the oldest of them on. Rows arriving at the bottom
-   * never push a shown row out of the top: the list would lose the turns there (an opened tool card's details, the
-   * focus in it, the place the user reads), and every turn below would move.
-   */
+  /** Part 0: the newest `initialSize` rows, or once pages were read, every row from the first page's upper bound on. */
   function subscribeNewest(id: string) {
     const from = pages[0]
-    if (from !== undefined) {
-      subscribe(0, id, async () => ({ rows: await listMessagesFrom(id, from), hasOlder: true }))
-      return
-    }
-    let opened: { seq: number, hasOlder: boolean } | undefined
-    subscribe(0, id, async () => {
-      if (opened) {
-        const rows = await listMessagesFrom(id, opened.seq)
-        // every row shown was deleted: the newest rows again, as when the chat opened
-        if (rows.length > 0 || !opened.hasOlder) return { rows, hasOlder: opened.hasOlder }
-      }
-      const latest = await listLatestMessages(id, initialSize)
-      opened = latest.rows[0] && { seq: latest.rows[0].seq, hasOlder: latest.hasOlder }
-      return latest
-    })
+    subscribe(0, id, from === undefined
+      ? () => listLatestMessages(id, initialSize)
+      : async () => ({ rows: await listMessagesFrom(id, from), hasOlder: true }))
   }
 
   function subscribePage(page: number, id: string) {

@@ -93,36 +93,6 @@ describe('useMessageWindow paging', () => {
     stop()
   })
 
-  it('keeps the rows a chat opened with when new messages arrive, before any page is read', async () => {
-    const chat = await storeLongChat(120)
-    const { window, stop } = openWindow(() => chat.thread.id)
-    await vi.waitFor(() => expect(window.loaded.value).toBe(true))
-    const opened = window.rows.value
-    for (let index = 0; index < 25; index++) await addMessage({ threadId: chat.thread.id, role: 'user', content: `new ${index}`, status: 'complete' })
-    await vi.waitFor(() => expect(window.rows.value.at(-1)!.content).toBe('new 24'))
-    // the same rows, the same objects (no mounted turn renders again), then the new ones
-    expect(window.rows.value).toHaveLength(opened.length + 25)
-    expect(window.rows.value.slice(0, opened.length).every((row, index) => row === opened[index])).toBe(true)
-    expect(window.hasOlder.value).toBe(true)
-    // paging on from there still reaches the first row, every row once
-    while (window.hasOlder.value) await pageIn(window)
-    expect(ids(window.rows.value)).toEqual(ids(await listMessages(chat.thread.id)))
-    stop()
-  })
-
-  it('shows the newest rows again when every row it showed was deleted', async () => {
-    const chat = await storeLongChat(120)
-    const { window, stop } = openWindow(() => chat.thread.id)
-    await vi.waitFor(() => expect(window.loaded.value).toBe(true))
-    const oldestShown = window.rows.value[0]!
-    await deleteMessagesAfter(chat.thread.id, oldestShown.seq - 1)
-    const stored = await listMessages(chat.thread.id)
-    await vi.waitFor(() => expect(window.rows.value.at(-1)!.id).toBe(stored.at(-1)!.id))
-    expect(ids(window.rows.value)).toEqual(ids(stored).slice(-window.rows.value.length))
-    expect(window.rows.value.length).toBeGreaterThan(0)
-    stop()
-  })
-
   it('shows a change to a row of an older page, and rows deleted there go away without doubles', async () => {
     const chat = await storeLongChat(120)
     const { window, stop } = openWindow(() => chat.thread.id)
