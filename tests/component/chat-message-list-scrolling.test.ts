@@ -41,3 +41,62 @@ describe('ChatMessageList while it scrolls', () => {
     wrapper.unmount()
   })
 })
+
+describe('ChatMessageList following the newest message', () => {
+  /** The scroller as a laid-out browser would have it: jsdom lays nothing out. */
+  function layOut(scroller: HTMLElement) {
+    const box = { clientHeight: 521, scrollHeight: 6548, scrollTop: 6027 }
+    Object.defineProperty(scroller, 'clientHeight', { configurable: true, get: () => box.clientHeight })
+    Object.defineProperty(scroller, 'scrollHeight', { configurable: true, get: () => box.scrollHeight })
+    Object.defineProperty(scroller, 'scrollTop', { configurable: true, get: () => box.scrollTop, set: (value: number) => { box.scrollTop = Math.min(value, box.scrollHeight - box.clientHeight) } })
+    scroller.scrollTo = ((options: ScrollToOptions) => { scroller.scrollTop = options.top ?? 0 }) as typeof scroller.scrollTo
+    return box
+  }
+
+  async function mountAtTheBottom() {
+    vi.stubGlobal('ResizeObserver', SilentResizeObserver)
+    ;(document.defaultView as unknown as { ResizeObserver: unknown }).ResizeObserver = SilentResizeObserver
+    const messages = Array.from({ length: 6 }, (_, index) => row({ role: index % 2 ? 'assistant' : 'user', content: `Message ${index}` }))
+    const wrapper = await mountSuspended(ChatMessageList, { props: { messages } })
+    const scroller = wrapper.find('[data-testid="message-list"]').element as HTMLElement
+    await nextFrame()
+    await nextFrame()
+    const box = layOut(scroller)
+    const scrolled = async () => {
+      scroller.dispatchEvent(new Event('scroll'))
+      await nextTick()
+    }
+    await scrolled()
+    expect(wrapper.find('[data-testid="jump-to-latest"]').exists()).toBe(false)
+    return { wrapper, scroller, box, scrolled, jumpShown: () => wrapper.find('[data-testid="jump-to-latest"]').exists() }
+  }
+
+  it('still follows when the list grows taller at the bottom (the composer emptied by a send) and the browser lowers its scroll position', async () => {
+    const { wrapper, box, scrolled, jumpShown } = await mountAtTheBottom()
+    // The composer's second line is gone: the list is a line taller, and at the bottom the browser scrolls up by
+    // as much. The new question is added in the same frame, before the scroll event is dispatched.
+    box.clientHeight += 24
+    box.scrollTop = box.scrollHeight - box.clientHeight
+    box.scrollHeight += 145
+    await scrolled()
+    expect(jumpShown()).toBe(false)
+    wrapper.unmount()
+  })
+
+  it('stops following when the user scrolls up, with or without the list being resized at that moment', async () => {
+    const { wrapper, box, scrolled, jumpShown } = await mountAtTheBottom()
+    box.scrollTop -= 400
+    await scrolled()
+    expect(jumpShown()).toBe(true)
+    wrapper.unmount()
+
+    const second = await mountAtTheBottom()
+    // a wheel turned while the composer shrank: the scroll up is the user's
+    second.scroller.dispatchEvent(new Event('wheel'))
+    second.box.clientHeight += 24
+    second.box.scrollTop -= 300
+    await second.scrolled()
+    expect(second.jumpShown()).toBe(true)
+    second.wrapper.unmount()
+  })
+})

@@ -43,6 +43,9 @@ function distanceFromBottom(element: HTMLElement): number {
  */
 export function useListScrollFollow({ following, scroller, virtualizer, turns, threadKey, messages }: ListScrollFollowOptions) {
   let lastScrollTop = 0
+  /** The list's height at the last scroll event, and whether the user turned a wheel or swiped since. */
+  let lastClientHeight = 0
+  let gesture = false
 
   /** Scrolls to the newest message and follows the stream again. */
   function scrollToBottom(behavior: ScrollBehavior = 'auto') {
@@ -162,13 +165,28 @@ export function useListScrollFollow({ following, scroller, virtualizer, turns, t
     return indexOf(after.turnId) < indexOf(before.turnId)
   }
 
-  /** The list scrolled: scrolling up stops following, reaching the bottom follows again. */
+  /** A wheel turned or a swipe over the list: the next scroll up is the user's even if the list was resized. */
+  function onUserGesture() {
+    gesture = true
+  }
+
+  /**
+   * The list scrolled: scrolling up stops following, reaching the bottom follows again. A scroll up that came with
+   * the list growing taller is the browser's, not the user's: at the bottom, a list that grows (the composer emptied
+   * by a send shrinks by a line) lowers the scroll position by as much. Taken for the user scrolling up, a message
+   * sent stopped the list following its own reply.
+   */
   function onScroll(element: HTMLElement) {
     const before = anchor
     anchor = readAnchor()
-    if (element.scrollTop < lastScrollTop - 2 && viewMovedUp(before, anchor)) following.value = false
+    const grewBy = element.clientHeight - lastClientHeight
+    const up = lastScrollTop - element.scrollTop
+    const listGrew = lastClientHeight > 0 && grewBy > 0 && up <= grewBy + 2
+    if (up > 2 && (gesture || !listGrew) && viewMovedUp(before, anchor)) following.value = false
     if (distanceFromBottom(element) <= BOTTOM_SLACK) following.value = true
     lastScrollTop = element.scrollTop
+    lastClientHeight = element.clientHeight
+    gesture = false
   }
 
   onMounted(() => {
@@ -179,5 +197,5 @@ export function useListScrollFollow({ following, scroller, virtualizer, turns, t
     saveScroll(threadKey.value)
   })
 
-  return { scrollToBottom, follow, onScroll, restoredCache }
+  return { scrollToBottom, follow, onScroll, onUserGesture, restoredCache }
 }
