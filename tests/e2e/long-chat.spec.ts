@@ -136,6 +136,43 @@ test.describe('a long chat', () => {
     expect(await distanceFromBottom(page)).toBeLessThan(40)
   })
 
+  test('a turn scrolled out of the list comes back as the user left it: opened details open, an edit and its draft kept', async ({ page }) => {
+    const chat = longChat('e2e-view-state', 200)
+    await openSeededChat(page, chat)
+    // the last tool card's details opened, the last question being edited with a new draft
+    const toggle = page.locator('[data-testid="tool-details-toggle"]').last()
+    await toggle.click()
+    const cardTurn = await toggle.evaluate(element => element.closest('[data-turn-id]')!.getAttribute('data-turn-id')!)
+    const question = page.locator(`[data-message-id="${chat.messages.findLast(row => row.role === 'user')!.id}"]`)
+    await question.hover()
+    await question.getByTestId('message-edit').click()
+    await page.getByTestId('message-editor-input').fill('A better question, half written')
+    // The user goes to the composer and scrolls up until both turns are out of the list (unmounted).
+    await page.getByTestId('composer-input').focus()
+    await expect.poll(async () => {
+      await list(page).evaluate((element) => { element.scrollTop = 0 })
+      return page.locator(`[data-turn-id="${cardTurn}"]`).count()
+    }, { timeout: 30_000 }).toBe(0)
+    await expect(question).toHaveCount(0)
+
+    // back down, the focus staying in the composer
+    await expect.poll(async () => {
+      await list(page).evaluate((element) => { element.scrollTop = element.scrollHeight })
+      return page.getByTestId('message-editor-input').count()
+    }, { timeout: 30_000 }).toBe(1)
+    await expect(page.locator(`[data-turn-id="${cardTurn}"] [data-testid="tool-details"]`)).toBeVisible()
+    await expect(page.locator(`[data-turn-id="${cardTurn}"] [data-testid="tool-details-toggle"]`)).toHaveAttribute('aria-expanded', 'true')
+    await expect(page.getByTestId('message-editor-input')).toHaveValue('A better question, half written')
+    // coming back into view, the editor does not take the focus from where the user is
+    await expect(page.getByTestId('composer-input')).toBeFocused()
+    // Cancel ends the edit and forgets the draft: the next edit starts from the message as sent.
+    await page.getByTestId('message-editor-cancel').click()
+    await question.hover()
+    await question.getByTestId('message-edit').click()
+    await expect(page.getByTestId('message-editor-input')).toHaveValue(chat.messages.findLast(row => row.role === 'user')!.content)
+    await expect(page.getByTestId('message-editor-input')).toBeFocused()
+  })
+
   test('keeps the focus on a tool card\'s details while a reply streams in and scrolls it away', async ({ page }) => {
     // the demo's long reply streams for 10 to 30 s on a loaded machine
     test.setTimeout(90_000)
