@@ -136,6 +136,42 @@ test.describe('a long chat', () => {
     expect(await distanceFromBottom(page)).toBeLessThan(40)
   })
 
+  test('while it follows a streaming reply, the list keeps the turns above the view mounted instead of mounting them again and again', async ({ page }) => {
+    await openSeededChat(page, longChat('e2e-follow-mounts', 200), PROXY_APP_URL)
+    const marker = `mounts test ${test.info().testId}-${test.info().repeatEachIndex}-${test.info().retry}`
+    await page.getByTestId('composer-input').fill(`Keep talking until I say so: the ${marker}`)
+    await page.getByTestId('composer-input').press('Enter')
+    await expect(page.getByTestId('stop-button')).toBeVisible()
+    await replyGrows(page)
+    // From here on: every turn the list mounts again after it had unmounted it.
+    await list(page).evaluate((element) => {
+      const gone = new Set<string>()
+      const again: string[] = []
+      ;(window as unknown as { mountedAgain: string[] }).mountedAgain = again
+      const turnOf = (node: Node) => node instanceof Element ? (node.matches('[data-turn-id]') ? node : node.querySelector('[data-turn-id]')) : null
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.removedNodes) {
+            const id = turnOf(node)?.getAttribute('data-turn-id')
+            if (id) gone.add(id)
+          }
+          for (const node of record.addedNodes) {
+            const id = turnOf(node)?.getAttribute('data-turn-id')
+            if (id && gone.has(id)) again.push(id)
+          }
+        }
+      }).observe(element, { childList: true, subtree: true })
+    })
+    for (let growth = 0; growth < 6; growth++) {
+      await replyGrows(page)
+      await expect.poll(() => distanceFromBottom(page)).toBeLessThan(40)
+    }
+    await releaseHeldReply(marker)
+    await waitForIdle(page)
+    // before: about 19 turns a second were unmounted by each follow scroll and mounted again when it ended
+    expect(await page.evaluate(() => (window as unknown as { mountedAgain: string[] }).mountedAgain)).toEqual([])
+  })
+
   test('a turn scrolled out of the list comes back as the user left it: opened details open, an edit and its draft kept', async ({ page }) => {
     const chat = longChat('e2e-view-state', 200)
     await openSeededChat(page, chat)
