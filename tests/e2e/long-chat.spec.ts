@@ -136,6 +136,28 @@ test.describe('a long chat', () => {
     expect(await distanceFromBottom(page)).toBeLessThan(40)
   })
 
+  test('typing a long message at the bottom of a chat: the composer grows up to 12 lines and the newest message stays in view', async ({ page }) => {
+    await openSeededChat(page, longChat('e2e-long-message', 40))
+    await expect.poll(() => distanceFromBottom(page)).toBeLessThan(40)
+    const input = page.getByTestId('composer-input')
+    const oneLine = await input.evaluate(element => element.getBoundingClientRect().height)
+    await input.click()
+    await input.pressSequentially('First line')
+    for (let line = 2; line <= 6; line++) await input.press('Shift+Enter')
+    await input.pressSequentially('sixth line')
+    // Each line the composer took, the list gave up; it stayed at the bottom, and still follows.
+    await expect.poll(() => input.evaluate(element => element.getBoundingClientRect().height)).toBeGreaterThan(oneLine + 4 * 20)
+    await expect.poll(() => distanceFromBottom(page)).toBeLessThan(40)
+    await expect(page.getByTestId('jump-to-latest')).toHaveCount(0)
+    // No higher than 12 lines: then the text scrolls inside it.
+    for (let line = 7; line <= 20; line++) await input.press('Shift+Enter')
+    const height = await input.evaluate(element => element.getBoundingClientRect().height)
+    expect(height).toBeLessThan(oneLine * 13)
+    expect(await input.evaluate(element => element.scrollHeight > element.clientHeight)).toBe(true)
+    await expect.poll(() => distanceFromBottom(page)).toBeLessThan(40)
+    await expect(page.getByTestId('jump-to-latest')).toHaveCount(0)
+  })
+
   test('while it follows a streaming reply, the list keeps the turns above the view mounted instead of mounting them again and again', async ({ page }) => {
     await openSeededChat(page, longChat('e2e-follow-mounts', 200), PROXY_APP_URL)
     const marker = `mounts test ${test.info().testId}-${test.info().repeatEachIndex}-${test.info().retry}`
