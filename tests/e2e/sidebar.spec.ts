@@ -31,6 +31,8 @@ function longChatWithUsage(id: string, count: number): SeededChat {
 }
 
 async function seriousViolations(page: Page, selector: string) {
+  // colours read mid-transition (the colour mode just switched, a row's hover fading) are neither mode's
+  await page.evaluate(() => Promise.all(document.getAnimations().map(animation => animation.finished.catch(() => undefined))))
   const results = await new AxeBuilder({ page }).include(selector).analyze()
   return results.violations
     .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
@@ -96,6 +98,42 @@ test.describe('the sidebar', () => {
     await expect(row(page, 'e2e-old').getByTestId('thread-pin')).toHaveAccessibleName('Unpin “Chat of March 2025”')
     await row(page, 'e2e-old').getByTestId('thread-pin').click()
     await expect(headings).toHaveText(['Today', 'Yesterday', 'March 2025'])
+  })
+
+  test('a message being written stays with its chat when the user switches chats, the new-chat screen\'s too', async ({ page }) => {
+    await openApp(page)
+    const now = await page.evaluate(() => Date.now())
+    await importChat(page, smallChat('e2e-draft-a', 'Chat A', now))
+    await importChat(page, smallChat('e2e-draft-b', 'Chat B', now - 1000))
+    await openApp(page)
+    const input = page.getByTestId('composer-input')
+    const open = async (threadId: string) => {
+      await row(page, threadId).getByRole('button').first().click()
+      await expect(page).toHaveURL(new RegExp(`thread=${threadId}`))
+    }
+
+    await input.fill('Half a thought for the new chat')
+    await open('e2e-draft-a')
+    await expect(input).toHaveValue('')
+    await input.fill('A question for A, not sent yet')
+    await open('e2e-draft-b')
+    await expect(input).toHaveValue('')
+    await input.fill('And one for B')
+    await open('e2e-draft-a')
+    await expect(input).toHaveValue('A question for A, not sent yet')
+    await open('e2e-draft-b')
+    await expect(input).toHaveValue('And one for B')
+    await page.getByTestId('new-thread').click()
+    await expect(input).toHaveValue('Half a thought for the new chat')
+
+    // Sent from the new-chat screen, the message goes with the chat it makes, and no draft is left behind.
+    await sendMessage(page, 'Half a thought for the new chat, finished')
+    await waitForIdle(page)
+    await expect(input).toHaveValue('')
+    await page.getByTestId('new-thread').click()
+    await expect(input).toHaveValue('')
+    await open('e2e-draft-a')
+    await expect(input).toHaveValue('A question for A, not sent yet')
   })
 
   test('the sidebar with groups and search results has no serious axe violations, in light and dark mode', async ({ page }) => {

@@ -13,6 +13,9 @@ export interface ComposerSendOptions {
   ensureThread: () => Promise<string>
 }
 
+/** Drafts kept for chats switched away from: the oldest goes first. */
+const MAX_DRAFTS = 50
+
 /**
  * What the composer sends: a message with its files, a suggestion, a slash command (its tool runs at once) or an MCP
  * server's prompt. Offline, or when a send fails, the text and files stay in the composer.
@@ -27,14 +30,40 @@ export function useComposerSend({ threadId, chat, ensureThread }: ComposerSendOp
   watch(online, (isOnline) => {
     if (isOnline) sendRefusedOffline.value = false
   })
-  watch(threadId, () => {
-    input.value = ''
+  // A message being written stays with its chat: switching chats keeps it, and brings back the one written in the
+  // other chat ('' is the new-chat screen's), for the page's life. Switching used to empty the composer.
+  const drafts = new Map<string, string>()
+  /** The new-chat screen made its chat (a send, a command, Chat settings saved): what is written goes with it. */
+  let intoNewChat = false
+  watch(threadId, (next, previous) => {
+    if (previous === undefined && intoNewChat) {
+      intoNewChat = false
+      return
+    }
+    const left = previous ?? ''
+    drafts.delete(left)
+    if (input.value.trim()) drafts.set(left, input.value)
+    if (drafts.size > MAX_DRAFTS) drafts.delete(drafts.keys().next().value!)
+    input.value = drafts.get(next ?? '') ?? ''
+    drafts.delete(next ?? '')
   })
   // Files waiting in the composer: a refused one is named with the reason.
   const attachments = useComposerAttachments(threadId, {
     onRefused: messages => toast.add({ title: t('chat.filesNotAttached', { count: messages.length }, messages.length), description: messages.join('\n'), color: 'warning', icon: 'i-lucide-paperclip', ui: { description: 'whitespace-pre-line' } }),
   })
   useMcpResourceHandoff(attachments)
+
+  /** The open chat's id; on the new-chat screen, a new stored chat opened first, taking the text being written. */
+  async function intoChat(): Promise<string> {
+    intoNewChat = !threadId.value
+    try {
+      return await ensureThread()
+    }
+    catch (error) {
+      intoNewChat = false
+      throw error
+    }
+  }
 
   async function onSend(text: string) {
     const files = attachments.pending.value
@@ -45,7 +74,7 @@ export function useComposerSend({ threadId, chat, ensureThread }: ComposerSendOp
       sendRefusedOffline.value = true
       return
     }
-    await ensureThread()
+    await intoChat()
     // The text and files are cleared only once the message is stored, so nothing the user gave is lost.
     if (await chat.send(text, files)) {
       input.value = ''
@@ -58,7 +87,7 @@ export function useComposerSend({ threadId, chat, ensureThread }: ComposerSendOp
     if (chat.streaming.value || chat.busyElsewhere.value) return
     const failed = (error: Error) => toast.add({ title: t('chat.errors.command', { command: command.line.split(/\s/)[0] }), description: error.message, color: 'error' })
     if (command.prompt) return sendMcpPrompt(command, command.prompt, onSend).catch(failed)
-    const id = await ensureThread()
+    const id = await intoChat()
     // the executor loads with the first command: the first screen does not need it
     await import('~/utils/chat/catalog/run-tool-command')
       .then(({ runToolCommand }) => runToolCommand({
@@ -68,5 +97,5 @@ export function useComposerSend({ threadId, chat, ensureThread }: ComposerSendOp
       .catch(failed)
   }
 
-  return { input, online, sendRefusedOffline, attachments, onSend, onCommand }
+  return { input, online, sendRefusedOffline, attachments, onSend, onCommand, ensureThread: intoChat }
 }
