@@ -41,9 +41,13 @@ export async function addMessage(message: NewMessage): Promise<MessageRecord> {
     const last = await threadRange(message.threadId).last()
     const now = Date.now()
     const { parentId: askedParent, ...fields } = message
-    const parentId = askedParent === undefined ? thread.activeLeafId : askedParent ?? undefined
+    let parentId = askedParent === undefined ? thread.activeLeafId : askedParent ?? undefined
     if (parentId && (await db.messages.get(parentId))?.threadId !== thread.id) {
-      throw new StorageError(`Message ${parentId} is not in chat ${thread.id}.`, { operation: 'add message' })
+      if (askedParent !== undefined) throw new StorageError(`Message ${parentId} is not in chat ${thread.id}.`, { operation: 'add message' })
+      // The chat's record came from another device before the rows it names (sync brings them in pages): the
+      // message goes at the end of the branch this device shows. Refused, the message typed was lost to an error.
+      parentId = (await db.messages.where('[threadId+onPath+seq]').between([thread.id, 1, Dexie.minKey], [thread.id, 1, Dexie.maxKey]).last())?.id
+        ?? last?.id
     }
     // Under the leaf the branch simply grows; anywhere else the path is worked out again from the parent links.
     const extendsPath = parentId === thread.activeLeafId

@@ -56,6 +56,21 @@ describe('addMessage', () => {
     expect((await getThread(thread.id))?.title).toBe('New chat')
   })
 
+  it('puts a message at the end of the branch shown when the chat\'s active leaf has not arrived from another device yet', async () => {
+    const thread = await createThread()
+    const question = await addMessage({ threadId: thread.id, role: 'user', content: 'Keep my ferry notes', status: 'complete' })
+    const answer = await addMessage({ threadId: thread.id, role: 'assistant', content: 'Kept.', status: 'complete' })
+    // sync wrote the chat's record, naming a reply whose row is still on its way
+    await database().threads.update(thread.id, { activeLeafId: 'reply-from-the-laptop' })
+    const next = await addMessage({ threadId: thread.id, role: 'user', content: 'When does the ferry leave?', status: 'complete' })
+    expect(next.parentId).toBe(answer.id)
+    expect((await listMessages(thread.id)).map(row => [row.content, row.onPath])).toEqual([[question.content, 1], [answer.content, 1], ['When does the ferry leave?', 1]])
+    expect((await getThread(thread.id))?.activeLeafId).toBe(next.id)
+    // a parent asked for by name must exist
+    await expect(addMessage({ threadId: thread.id, parentId: 'reply-from-the-laptop', role: 'user', content: 'x', status: 'complete' }))
+      .rejects.toMatchObject({ name: 'StorageError', operation: 'add message' })
+  })
+
   it('refuses a message for a thread that does not exist', async () => {
     await expect(addMessage({ threadId: 'missing', role: 'user', content: 'x', status: 'complete' }))
       .rejects.toMatchObject({ name: 'StorageError', operation: 'add message' })

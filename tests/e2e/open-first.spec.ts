@@ -81,8 +81,10 @@ test.describe('the composer, a plain textarea with Nuxt UI\'s classes', () => {
       await page.keyboard.press('Shift+Enter')
       await page.keyboard.type(`line ${line}`)
     }
-    // capped at 12 lines: the box scrolls instead of growing
-    await expect(input).toHaveAttribute('rows', '12')
+    // capped at 12 lines: the box scrolls instead of growing (grown by CSS here, by Nuxt UI's rows elsewhere)
+    const lineHeight = await input.evaluate(element => Number.parseFloat(getComputedStyle(element).lineHeight))
+    await expect.poll(async () => (await input.boundingBox())!.height).toBeGreaterThan(11 * lineHeight)
+    expect((await input.boundingBox())!.height).toBeLessThan(13 * lineHeight)
     expect(await input.evaluate(element => element.scrollHeight > element.clientHeight)).toBe(true)
     // the Send button has the primary colour's rules from the stylesheet
     expect(await send.evaluate(element => getComputedStyle(element).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)')

@@ -30,6 +30,11 @@ function statusOf(page: Page, path: string, method = 'GET', body?: string): Prom
 
 const status = (page: Page) => page.getByTestId('sync-status')
 const threadRow = (page: Page, text: string) => page.getByTestId('thread-item').filter({ hasText: text })
+/** Opens the chat from the sidebar and waits until it is the open one: a message typed before that belongs to the chat left. */
+async function openThreadRow(page: Page, text: string) {
+  await threadRow(page, text).click({ timeout: 10_000 })
+  await expect(threadRow(page, text).locator('[aria-current="page"]')).toHaveCount(1)
+}
 const userMessages = (page: Page) => page.locator('[data-testid="message"][data-role="user"]')
 
 let laptop: Device
@@ -133,7 +138,7 @@ test('a Markdown file attached on the laptop is searchable on the phone: the mod
 
   // Passages do not travel: the phone builds them from the file once it has fetched it.
   await expect.poll(() => passageDocuments(phone.page), { timeout: 30_000 }).toContain('ferry.md')
-  await threadRow(phone.page, 'Keep my ferry notes').click({ timeout: 10_000 })
+  await openThreadRow(phone.page, 'Keep my ferry notes')
   await sendMessage(phone.page, 'Does the attached file say when the ferry leaves?')
   await waitForIdle(phone.page)
   await expect(phone.page.locator('[data-testid="tool-card"][data-tool="search_documents"]').first()).toBeVisible()
