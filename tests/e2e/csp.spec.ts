@@ -48,6 +48,8 @@ test('a full session runs with zero CSP violations, and the policy is strict', a
   await page.getByTestId('model-picker').click()
   await page.getByRole('option', { name: /Fake: recorded text/ }).click()
   await page.getByTestId('settings-save').click()
+  // the panel is a modal: until it has closed, its focus trap keeps the typing from the composer
+  await expect(page.getByTestId('settings-panel')).toHaveCount(0)
   await sendMessage(page, 'Name two pets')
   await waitForIdle(page)
   await expect(lastAssistant(page)).toContainText('Pebbles and Skipper')
