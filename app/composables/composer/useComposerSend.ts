@@ -5,6 +5,7 @@ import { getToolRegistry } from '~/utils/chat/registry/tool-registry-singleton'
 import type { useChat } from '~/composables/useChat'
 import { useComposerAttachments } from '~/composables/useComposerAttachments'
 import { sendMcpPrompt, useMcpResourceHandoff } from '~/composables/mcp/useMcpHandoffs'
+import { setNewest } from '~/utils/chat/recent-map'
 
 export interface ComposerSendOptions {
   threadId: Ref<string | undefined>
@@ -41,9 +42,8 @@ export function useComposerSend({ threadId, chat, ensureThread }: ComposerSendOp
       return
     }
     const left = previous ?? ''
-    drafts.delete(left)
-    if (input.value.trim()) drafts.set(left, input.value)
-    if (drafts.size > MAX_DRAFTS) drafts.delete(drafts.keys().next().value!)
+    if (input.value.trim()) setNewest(drafts, left, input.value, MAX_DRAFTS)
+    else drafts.delete(left)
     input.value = drafts.get(next ?? '') ?? ''
     drafts.delete(next ?? '')
   })

@@ -6,6 +6,7 @@
  * height keeps the turn the size the list measured.
  */
 import type { McpAppRecord } from '~/db/types'
+import { setNewest } from '~/utils/chat/recent-map'
 
 /** Heights the frame may take inline; an app asking for more scrolls inside it. */
 export const MCP_APP_MIN_HEIGHT = 48
@@ -24,9 +25,7 @@ export function boundedMcpAppHeight(height: unknown): number | undefined {
 }
 
 export function rememberMcpAppHeight(callId: string, height: number): void {
-  heights.delete(callId)
-  heights.set(callId, height)
-  while (heights.size > MAX_KEPT) heights.delete(heights.keys().next().value!)
+  setNewest(heights, callId, height, MAX_KEPT)
 }
 
 /** The height a call's frame starts at: this tab's last, else the row's, else the default. */

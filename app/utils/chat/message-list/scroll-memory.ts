@@ -1,4 +1,5 @@
 import type { CacheSnapshot } from 'virtua'
+import { setNewest } from '~/utils/chat/recent-map'
 
 /** Where the user left a chat's message list, so switching back shows the same place. */
 export interface ListScrollMemory {
@@ -24,7 +25,5 @@ export function recallListScroll(threadId: string | undefined): ListScrollMemory
 /** Remembers a chat's position (the oldest of more than 50 chats is forgotten). */
 export function rememberListScroll(threadId: string | undefined, position: ListScrollMemory): void {
   if (!threadId) return
-  memory.delete(threadId)
-  memory.set(threadId, position)
-  if (memory.size > MAX_REMEMBERED) memory.delete(memory.keys().next().value!)
+  setNewest(memory, threadId, position, MAX_REMEMBERED)
 }

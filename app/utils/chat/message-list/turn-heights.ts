@@ -1,5 +1,6 @@
 import type { MessageTurn } from './message-turns'
 import { isWriting } from '~/db/message-status'
+import { setNewest } from '~/utils/chat/recent-map'
 
 /** Heights remembered at most (the oldest are forgotten first). */
 const MAX_REMEMBERED = 20_000
@@ -51,9 +52,7 @@ function learn(turn: MessageTurn, height: number) {
 }
 
 function remember(id: string, height: number) {
-  heights.delete(id)
-  heights.set(id, height)
-  if (heights.size > MAX_REMEMBERED) heights.delete(heights.keys().next().value!)
+  setNewest(heights, id, height, MAX_REMEMBERED)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { inject, provide, shallowRef, watch, type InjectionKey, type ShallowRef } from 'vue'
+import { setNewest } from '~/utils/chat/recent-map'
 
 /**
  * What the user changed in a turn's view (a tool card's details opened, a message being edited and its draft),
@@ -20,11 +21,7 @@ export function createTurnViewState(maxKept = MAX_KEPT): TurnViewState {
   return {
     has: key => values.has(key),
     get: key => values.get(key),
-    set(key, value) {
-      values.delete(key)
-      values.set(key, value)
-      if (values.size > maxKept) values.delete(values.keys().next().value!)
-    },
+    set: (key, value) => setNewest(values, key, value, maxKept),
     delete: key => void values.delete(key),
   }
 }
