@@ -1,13 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { expect, test } from '@playwright/test'
 import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations
-    .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
-}
+import { seriousViolations } from './support/axe'
 
 test.describe('accessibility', () => {
   test('a conversation with tool cards has no serious axe violations, in light and dark mode', async ({ page }) => {

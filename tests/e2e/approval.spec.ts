@@ -1,12 +1,12 @@
 import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type OwnUpstream } from './support/own-upstream'
 import type { Page } from '@playwright/test'
 import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle, waitForReady } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
+import { seriousViolations } from './support/axe'
 
 // The built app with a server key pointed at the fake OpenRouter, whose fake/fetch-page model calls fetch_web_page
 // (a tool that acts outside the app, so it asks first) with the URL of the user's message, then answers with what
@@ -211,23 +211,17 @@ test.describe('approval before a tool runs', () => {
   test('the card waiting for approval, and the popover with its policy controls, have no serious axe violations', async ({ page }) => {
     // two axe passes (light and dark) beside other workers: 30 s ran out on a loaded machine
     test.slow()
-    const serious = (results: Awaited<ReturnType<AxeBuilder['analyze']>>) =>
-      results.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical').map(violation => violation.id)
     await openWithFetchTool(page)
     await page.getByTestId('tool-popover-trigger').click()
     await expect(page.getByTestId('tool-policy-fetch_web_page')).toBeVisible()
-    // the popover fades in: colours are only final once its animation ended
-    await page.waitForFunction(() => document.getAnimations().every(animation => animation.playState !== 'running'))
-    expect(serious(await new AxeBuilder({ page }).include('[data-testid="tool-popover-content"]').analyze())).toEqual([])
+    expect(await seriousViolations(page, { include: '[data-testid="tool-popover-content"]' })).toEqual([])
     await page.keyboard.press('Escape')
 
     await askToRead(page)
-    expect(serious(await new AxeBuilder({ page }).include('[data-testid="tool-card"]').analyze())).toEqual([])
+    expect(await seriousViolations(page, { include: '[data-testid="tool-card"]' })).toEqual([])
     await page.getByTestId('color-mode').click()
     await expect(page.locator('html')).toHaveClass(/dark/)
-    // the buttons' colours change with a transition: axe reads them once it ended, as for the popover above
-    await page.waitForFunction(() => document.getAnimations().every(animation => animation.playState !== 'running'))
-    expect(serious(await new AxeBuilder({ page }).include('[data-testid="tool-card"]').analyze())).toEqual([])
+    expect(await seriousViolations(page, { include: '[data-testid="tool-card"]' })).toEqual([])
   })
 })
 

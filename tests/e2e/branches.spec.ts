@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { expect, test, type OwnUpstream } from './support/own-upstream'
-import AxeBuilder from '@axe-core/playwright'
 import { lastAssistant, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
+import { seriousViolations } from './support/axe'
 
 // The build with the server's key, pointed at the fake OpenRouter: fake/echo numbers its replies and quotes the
 // last user message, so a regenerated reply and an edited question can be told apart, and every request is recorded.
@@ -200,9 +200,3 @@ test.describe('branches: edit, regenerate, switch, fork, delete', () => {
   })
 })
 
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations
-    .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
-}

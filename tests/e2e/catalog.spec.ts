@@ -1,17 +1,10 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { openApp } from './helpers'
 import { startApp, type AppInstance } from './support/app-instance'
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations
-    .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
-}
+import { seriousViolations } from './support/axe'
 
 /** Opens the catalog from the chat's header (a client-side navigation: tools registered from the console stay). */
 async function openCatalog(page: Page) {

@@ -1,22 +1,15 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/own-upstream'
-import AxeBuilder from '@axe-core/playwright'
 import { storedRows } from './support/stored-rows'
 import { demoLongReply } from '../../server/utils/demo-model/demo-replies'
 import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
+import { seriousViolations } from './support/axe'
 
 // The demo model's long reply (about 830 chunks 15 ms apart on the server: 12.5 s at best) streams twice in a test;
 // beside other workers a whole one took over 20 s.
 test.describe.configure({ timeout: 120_000 })
 /** Waiting for the demo's long reply to end. */
 const LONG_REPLY = { timeout: 60_000 }
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations
-    .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
-}
 
 /** The chat holds the question and one reply, the demo model's long reply whole: nothing lost, nothing repeated. */
 async function expectWholeLongReply(page: Page, question: string) {

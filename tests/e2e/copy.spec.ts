@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
 import { demoMarkdownReply } from '../../server/utils/demo-model/demo-replies'
 import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { seriousViolations } from './support/axe'
 
 const GREET = 'function greet(name: string): string {\n  return `Hello, ${name}!`\n}'
 
@@ -11,13 +11,6 @@ const GREET = 'function greet(name: string): string {\n  return `Hello, ${name}!
  */
 async function expectClipboard(page: Page, text: string) {
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 10_000 }).toBe(text)
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations
-    .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
 }
 
 /** Asks the demo model for its markdown sample (a ts and a bash code block) and waits for the whole reply. */

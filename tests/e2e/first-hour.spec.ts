@@ -1,11 +1,7 @@
 // What a newcomer meets in the first hour: a page that does not exist, and the demo model asked like a person would.
-import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { lastAssistant, openApp, sendMessage, waitForIdle, waitForReady, watchCspViolations } from './helpers'
-
-const seriousAxe = async (page: Page) => (await new AxeBuilder({ page }).analyze()).violations
-  .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-  .map(violation => violation.id)
+import { seriousViolations } from './support/axe'
 
 test.describe('the 404 page', () => {
   for (const scheme of ['light', 'dark'] as const) {
@@ -18,7 +14,7 @@ test.describe('the 404 page', () => {
       await expect(error).toHaveAttribute('data-status', '404')
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('This page does not exist')
       await expect(page).toHaveTitle(/Page not found/)
-      expect(await seriousAxe(page)).toEqual([])
+      expect(await seriousViolations(page)).toEqual([])
       await page.getByTestId('error-home').click()
       await expect(page).toHaveURL(/\/$/)
       await waitForReady(page)

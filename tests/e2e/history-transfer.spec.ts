@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
 import type { MessageRecord, ThreadRecord } from '../../app/db/types'
 import { openApp, openSeededChat } from './helpers'
 import type { SeededChat } from './support/seed-chat'
+import { seriousViolations } from './support/axe'
 
 const SHOTS = '/tmp/shots-export'
 mkdirSync(SHOTS, { recursive: true })
@@ -79,7 +79,7 @@ test.describe('export and import of chats', () => {
     await page.getByTestId('history-menu').click()
     await expect(page.getByRole('menuitem', { name: 'Export as JSON (all branches)' })).toBeVisible()
     await page.screenshot({ path: `${SHOTS}/menu-desktop-light.png` })
-    expect((await new AxeBuilder({ page }).analyze()).violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
     const download = page.waitForEvent('download')
     await page.getByRole('menuitem', { name: 'Export as JSON (all branches)' }).click()
     const file = await download
@@ -120,7 +120,7 @@ test.describe('export and import of chats', () => {
     await page.screenshot({ path: `${SHOTS}/menu-desktop-dark.png` })
     // The import's toast may still be up: Nuxt UI's toaster puts focus-guard spans inside its <ol>, which axe reports
     // whenever a toast shows. This check is of the menu and the page, so the toaster's region is left out.
-    expect((await new AxeBuilder({ page }).exclude('[role="region"]').analyze()).violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([])
+    expect(await seriousViolations(page, { exclude: '[role="region"]' })).toEqual([])
   })
 
   test('ChatGPT\'s conversations.json imports with its branches, hidden system messages skipped', async ({ page }) => {

@@ -1,10 +1,10 @@
 // The app in the user's language: it follows the browser's, Settings → Language picks another (kept across
 // reloads), and each language's first screen is accessible, in light and dark, under the strict CSP.
-import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Browser } from '@playwright/test'
 import { openApp, waitForReady, watchCspViolations } from './helpers'
 import { freePort, startApp } from './support/app-instance'
 import { addVirtualDevice } from './support/virtual-passkeys'
+import { seriousViolations } from './support/axe'
 
 const LANGUAGES = [
   { browser: 'en-US', lang: 'en-US', placeholder: 'Message Plugboard…', settings: 'Settings', empty: 'Ask something that needs a tool' },
@@ -16,13 +16,6 @@ const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ] as const
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations
-    .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
-}
 
 async function openIn(browser: Browser, options: { locale: string, colorScheme?: 'light' | 'dark', viewport?: { width: number, height: number } }) {
   const context = await browser.newContext({ ...options, baseURL: test.info().project.use.baseURL })

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { openApp, sendMessage, waitForIdle, watchCspViolations } from './helpers'
@@ -7,6 +6,7 @@ import type { AppInstance } from './support/app-instance'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import type { McpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import { addMcpServer } from './support/mcp-settings'
+import { seriousViolations } from './support/axe'
 
 // A real MCP server whose tools ask the user (elicitation) and report progress, reached through the app's relay;
 // the demo model calls the tool the message names. The question is answered on the call's card, within the call.
@@ -73,8 +73,7 @@ test.describe('MCP servers that ask and report', () => {
     await form.getByRole('checkbox', { name: 'olives' }).check()
     await page.setViewportSize({ width: 1280, height: 900 })
     await card.screenshot({ path: '/tmp/elicit-form-desktop.png' })
-    const axe = await new AxeBuilder({ page }).include('[data-testid="mcp-elicitation"]').analyze()
-    expect(axe.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical').map(violation => violation.id)).toEqual([])
+    expect(await seriousViolations(page, { include: '[data-testid="mcp-elicitation"]' })).toEqual([])
     await form.getByTestId('mcp-elicitation-accept').click()
     await finishedReply(page)
     await expect(card).toHaveAttribute('data-status', 'done')

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { lastAssistant, openApp, sendMessage, waitForReady } from './helpers'
@@ -7,6 +6,7 @@ import type { AppInstance } from './support/app-instance'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import type { McpTestServer } from '../fixtures/mcp-server/mcp-test-server'
 import { addMcpServer, waitForReplyAllowingCalls } from './support/mcp-settings'
+import { seriousViolations } from './support/axe'
 
 // Real MCP servers (the SDK's, on loopback ports) and the built app with the relay allowed for one of them and an
 // operator server configured. The demo model calls the tool the message names ("call notes__echo with {...}").
@@ -172,8 +172,7 @@ test.describe('MCP servers', () => {
     // the section, with a connected and a failed server and a form error, has no serious axe violations
     await page.getByTestId('mcp-add').click()
     await expect(page.getByTestId('mcp-add-form')).toContainText('Give the server a name')
-    const axe = await new AxeBuilder({ page }).include('[data-testid="mcp-servers"]').analyze()
-    expect(axe.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical').map(violation => `${violation.id}: ${violation.nodes.map(node => node.html.slice(0, 120) + ' ' + node.failureSummary?.slice(0, 160)).join(' | ')}`)).toEqual([])
+    expect(await seriousViolations(page, { include: '[data-testid="mcp-servers"]' })).toEqual([])
     await kept.getByTestId('mcp-server-remove').click()
     await expect(kept).toHaveCount(0)
     await closeSettings(page)

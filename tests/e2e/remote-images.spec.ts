@@ -4,9 +4,9 @@ import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { compatibleProvider, FAKE_URL, lastAssistant, openApp, sendMessage, storeSettings, waitForIdle } from './helpers'
+import { seriousViolations } from './support/axe'
 
 // The image host stands in for an attacker's server: a loopback HTTPS server run by this file (HTTPS because the
 // page's CSP allows remote images only over https:; self-signed, so this browser context ignores certificate
@@ -51,13 +51,6 @@ async function useRemoteImageModel(page: Page) {
   await openApp(page)
 }
 
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).include('[data-testid="message"][data-role="assistant"]').analyze()
-  return results.violations
-    .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
-}
-
 test('a remote image in a reply is fetched only when its "Load image from host" button is pressed, and only that one', async ({ page }, testInfo) => {
   served.length = 0
   const requested: string[] = []
@@ -85,11 +78,11 @@ test('a remote image in a reply is fetched only when its "Load image from host" 
 
   // Looks deliberate and passes axe in both colour modes.
   await reply.screenshot({ path: testInfo.outputPath('placeholder-light.png') })
-  expect(await seriousViolations(page)).toEqual([])
+  expect(await seriousViolations(page, { include: '[data-testid="message"][data-role="assistant"]' })).toEqual([])
   await page.getByTestId('color-mode').click()
   await expect(page.locator('html')).toHaveClass(/dark/)
   await reply.screenshot({ path: testInfo.outputPath('placeholder-dark.png') })
-  expect(await seriousViolations(page)).toEqual([])
+  expect(await seriousViolations(page, { include: '[data-testid="message"][data-role="assistant"]' })).toEqual([])
   expect(requested).toEqual([])
 
   // From the keyboard: the placeholder is a real button, Enter loads the image in its place.

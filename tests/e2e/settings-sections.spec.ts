@@ -1,7 +1,7 @@
 // Settings in sections that each save one way: Model with Cancel/Save, the others at once (and saying so).
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { openApp, sendMessage, waitForIdle } from './helpers'
+import { seriousViolations } from './support/axe'
 
 const SECTIONS = ['settings-model', 'settings-presets', 'settings-tools-section', 'settings-mcp', 'settings-user-tools', 'settings-data-section']
 
@@ -78,8 +78,7 @@ test.describe('Settings sections', () => {
       await openApp(page)
       await openSettings(page)
       await expect(page.getByTestId('settings-tools').locator('li').first()).toBeVisible()
-      const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze()
-      expect(results.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical').map(violation => violation.id)).toEqual([])
+      expect(await seriousViolations(page, { include: '[role="dialog"]' })).toEqual([])
     })
   }
 })

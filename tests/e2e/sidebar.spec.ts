@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/own-upstream'
-import AxeBuilder from '@axe-core/playwright'
 import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 import { importChat, longChat, type SeededChat } from './support/seed-chat'
+import { seriousViolations } from './support/axe'
 
 // Seeding and paging through a long chat takes a while on a shared 2-core machine.
 test.setTimeout(120_000)
@@ -28,15 +28,6 @@ function longChatWithUsage(id: string, count: number): SeededChat {
     ? { ...message, model: 'fake/priced', usage: { promptTokens: 1_000 + message.seq, completionTokens: 20, totalTokens: 1_020 + message.seq, cost: 0.0001 } }
     : message))
   return chat
-}
-
-async function seriousViolations(page: Page, selector: string) {
-  // colours read mid-transition (the colour mode just switched, a row's hover fading) are neither mode's
-  await page.evaluate(() => Promise.all(document.getAnimations().map(animation => animation.finished.catch(() => undefined))))
-  const results = await new AxeBuilder({ page }).include(selector).analyze()
-  return results.violations
-    .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
 }
 
 test.describe('the sidebar', () => {
@@ -145,15 +136,15 @@ test.describe('the sidebar', () => {
     await row(page, 'e2e-axe-1').getByTestId('thread-pin').click()
     await expect(page.getByTestId('thread-group-heading').first()).toHaveText('Pinned')
     const sidebar = 'nav[aria-label="Conversations"]'
-    expect(await seriousViolations(page, sidebar)).toEqual([])
+    expect(await seriousViolations(page, { include: sidebar })).toEqual([])
     await page.getByTestId('thread-filter').fill('tokyo')
     await expect(page.getByTestId('message-result')).toHaveCount(1, { timeout: 20_000 })
-    expect(await seriousViolations(page, sidebar)).toEqual([])
+    expect(await seriousViolations(page, { include: sidebar })).toEqual([])
     await page.getByTestId('color-mode').click()
     await expect(page.locator('html')).toHaveClass(/dark/)
-    expect(await seriousViolations(page, sidebar)).toEqual([])
+    expect(await seriousViolations(page, { include: sidebar })).toEqual([])
     await page.getByTestId('thread-filter').fill('')
-    expect(await seriousViolations(page, sidebar)).toEqual([])
+    expect(await seriousViolations(page, { include: sidebar })).toEqual([])
   })
 })
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
 import { lastAssistant, openApp, savedSettings, sendMessage, waitForIdle } from './helpers'
+import { seriousViolations } from './support/axe'
 
 /** Tool rows of this tool in the open chat, read from IndexedDB (the app's own database). */
 async function toolRowCount(page: Page, toolName: string): Promise<number> {
@@ -184,8 +184,6 @@ test.describe('tools', () => {
   test('the tool popover has no serious accessibility violations', async ({ page }) => {
     await openApp(page)
     await openToolPopover(page)
-    const results = await new AxeBuilder({ page }).analyze()
-    const serious = results.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    expect(serious.map(violation => `${violation.id}: ${violation.help} at ${violation.nodes.map(node => `${node.target.join(' ')} (${node.failureSummary})`).join('; ')}`)).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
   })
 })

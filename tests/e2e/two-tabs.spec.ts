@@ -1,16 +1,9 @@
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
 import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, releaseHeldReply, sendMessage, waitForIdle } from './helpers'
 import { storedRows } from './support/stored-rows'
+import { seriousViolations } from './support/axe'
 
 const NOTICE = 'A reply is being written in another tab'
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations
-    .filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)
-}
 
 function threadPath(page: Page) {
   const url = new URL(page.url())

@@ -2,8 +2,8 @@
 // calling them, and hostile handlers (imported as a file) failing with a message while the page keeps answering.
 import { readFile } from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
 import { lastAssistant, openApp, sendMessage, waitForIdle } from './helpers'
+import { seriousViolations } from './support/axe'
 
 /** Collects what the browser says about Content-Security-Policy, so a blocked worker or wasm cannot go unnoticed. */
 function watchCspReports(page: Page): string[] {
@@ -284,9 +284,7 @@ test.describe('tools written in the app', () => {
     const editor = page.getByTestId('user-tool-editor')
     await expect(editor.getByTestId('user-tool-name')).toHaveValue('greet')
     // The editor is usable with assistive technology: no serious axe violations in the dialog.
-    const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze()
-    expect(axe.violations.filter(violation => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(violation => `${violation.id}: ${violation.nodes.map(node => node.target.join(' ')).join(', ')}`)).toEqual([])
+    expect(await seriousViolations(page, { include: '[role="dialog"]' })).toEqual([])
     await editor.getByTestId('user-tool-code').fill('return "Bonjour, " + args.who')
     await editor.getByTestId('user-tool-save').click()
     await expect(editor).toHaveCount(0)
