@@ -40,6 +40,7 @@ test.describe('Continue a cut reply', () => {
 
     await continueButton.focus()
     await page.keyboard.press('Enter')
+    await expect(page.getByTestId('stop-button')).toBeVisible()
     await waitForIdle(page, LONG_REPLY)
     await expectWholeLongReply(page, 'Tell me something long')
     await expect(page.getByTestId('cut-reply-actions')).toHaveCount(0)
@@ -56,6 +57,7 @@ test.describe('Continue a cut reply', () => {
     await expect(cut).not.toContainText('That is the end of the long reply.')
 
     await cut.getByTestId('continue-reply-button').click()
+    await expect(page.getByTestId('stop-button')).toBeVisible()
     await waitForIdle(page, LONG_REPLY)
     await expectWholeLongReply(page, 'Write something long please')
   })
@@ -67,6 +69,8 @@ test.describe('Continue a cut reply', () => {
     await page.getByTestId('stop-button').click()
     await waitForIdle(page)
     await lastAssistant(page).getByTestId('retry-reply-button').click()
+    // the new reply has begun (the long one streams for 12 s at least): an idle page before it is not the one awaited
+    await expect(page.getByTestId('stop-button')).toBeVisible()
     await waitForIdle(page, LONG_REPLY)
     await expectWholeLongReply(page, 'Tell me something long')
   })

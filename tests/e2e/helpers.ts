@@ -69,17 +69,26 @@ export function lastAssistant(page: Page) {
 }
 
 /**
- * Waits until the reply (and every tool run) is over: the last message is a settled assistant reply, and then the
- * page says nothing is streaming (a step's reply is settled while the loop still runs tools and the next step).
+ * Waits until the reply (and every tool run) is over: the last message is a settled assistant reply, the page says
+ * nothing is streaming (a step's reply is settled while the loop still runs tools and the next step), no Stop button,
+ * and no reply still being shown over a few frames (one that arrived in a burst). All read at once on each poll:
+ * read one after another, a reply that started between two reads (Retry, Continue) passed the first on the old reply
+ * and failed the last on the new one.
  */
 export async function waitForIdle(page: Page, { timeout = 20_000 }: { timeout?: number } = {}) {
-  const last = page.locator('[data-testid="message"]').last()
-  await expect(last).toHaveAttribute('data-role', 'assistant', { timeout })
-  await expect(last).toHaveAttribute('data-status', /complete|stopped|error|interrupted/, { timeout })
-  await expect(page.locator('main')).toHaveAttribute('data-streaming', 'false', { timeout })
-  await expect(page.getByTestId('stop-button')).toHaveCount(0)
-  // A reply that arrived in a burst is shown over a few frames.
-  await expect(page.locator('[data-rendering]')).toHaveCount(0, { timeout })
+  // a read that meets the page mid-reload counts as "not yet"
+  await expect.poll(() => page.evaluate(() => {
+    const messages = document.querySelectorAll('[data-testid="message"]')
+    const last = messages[messages.length - 1]
+    return {
+      lastRole: last?.getAttribute('data-role') ?? 'none',
+      lastStatus: last?.getAttribute('data-status') ?? 'none',
+      streaming: document.querySelector('main')?.getAttribute('data-streaming') ?? 'none',
+      stopButton: document.querySelector('[data-testid="stop-button"]') !== null,
+      rendering: document.querySelector('[data-rendering]') !== null,
+    }
+  }).then(state => ({ ...state, lastStatus: /^(complete|stopped|error|interrupted)$/.test(state.lastStatus) ? 'settled' : state.lastStatus }), () => 'reloading'), { timeout })
+    .toEqual({ lastRole: 'assistant', lastStatus: 'settled', streaming: 'false', stopButton: false, rendering: false })
 }
 
 /** The provider settings the settings panel stores (`plugboard:provider:v1`). */
