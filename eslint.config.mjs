@@ -24,7 +24,8 @@ const nuxt = createConfigForNuxt({
 })
 
 export default nuxt.append(
-  { ignores: ['bench/results/**', 'tests/fixtures/corpora/**', 'tool-registry.generated.json'] },
+  // .nuxt-*: the build folders of `npm test`'s build and of the dev-server test (scripts/test.mjs)
+  { ignores: ['bench/results/**', 'tests/fixtures/corpora/**', 'tool-registry.generated.json', '**/.nuxt-*'] },
   {
     name: 'plugboard/house-style',
     rules: {

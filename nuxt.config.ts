@@ -4,6 +4,9 @@ export default defineNuxtConfig({
   // not Nuxt plugins. tests/unit/nuxt-config.test.ts fails if this changes.
   future: { compatibilityVersion: 4 },
   compatibilityDate: '2025-07-15',
+  // `npm test` builds in a folder of its own while vitest's component tests and the type check read `.nuxt`, and the
+  // dev-server test runs `nuxt dev` in another, so no step rewrites what another reads (scripts/test.mjs).
+  ...(process.env.PLUGBOARD_NUXT_BUILD_DIR ? { buildDir: process.env.PLUGBOARD_NUXT_BUILD_DIR } : {}),
   modules: ['@nuxt/ui', 'nuxt-auth-utils'],
   css: ['~/assets/css/main.css'],
   app: {

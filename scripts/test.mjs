@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules) beside the unit, DOM,
-// component and type tests (vitest), the type check beside the unit tests again on Node 24, the build, then the built
-// app in real Chromium (Playwright). Installs Debian's chromium-headless-shell, redis-server and
+// `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules), the unit, DOM, component
+// and type tests (vitest), the type check and the build side by side, then the built app in real Chromium
+// (Playwright), with the unit tests again on Node 24 in the background. Installs Debian's chromium-headless-shell, redis-server and
 // postgresql when missing and we can (root + apt-get).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
@@ -17,32 +17,40 @@ function run(command, args, options = {}) {
   return result.status ?? 1
 }
 
+/** `nice` where there is one: a step started with `background` yields the cores to the others whenever they want them. */
+const NICE = ['/usr/bin/nice', '/bin/nice'].find(path => existsSync(path))
+
 /**
- * Runs the steps at once (the machine's cores do two things while one waits on I/O) and prints each step's output
- * in one piece when it ends, so the log reads like a sequential one. Resolves with the first failing status, or 0.
+ * Starts a step without waiting for it; resolves with its exit status. Its output is kept and printed in one piece
+ * when it ends (so the log reads like a sequential one), or passed through as it comes (`live`). `background` runs it
+ * at the lowest priority, on the cycles the other steps leave idle.
  */
-async function runTogether(steps) {
+function start({ label, command, args, env, live = false, background = false }) {
   const started = Date.now()
-  const statuses = await Promise.all(steps.map(({ command, args, env }) => new Promise((resolve) => {
-    const stepStarted = Date.now()
-    const child = spawn(command, args, { env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const [file, argv] = background && NICE ? [NICE, ['-n', '19', command, ...args]] : [command, args]
+  if (live) console.log(`\n$ ${command} ${args.join(' ')}`)
+  return new Promise((resolve) => {
+    const child = spawn(file, argv, { env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1', ...env }, stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'] })
     const output = []
-    child.stdout.on('data', chunk => output.push(chunk))
-    child.stderr.on('data', chunk => output.push(chunk))
+    child.stdout?.on('data', chunk => output.push(chunk))
+    child.stderr?.on('data', chunk => output.push(chunk))
     child.on('error', (error) => {
       output.push(Buffer.from(`${error.message}\n`))
     })
     child.on('close', (code) => {
-      const ms = Date.now() - stepStarted
-      timings.push([`${command} ${args.join(' ')}`, ms])
-      console.log(`\n$ ${command} ${args.join(' ')}   (${(ms / 1000).toFixed(0)} s, alongside other steps)`)
-      process.stdout.write(Buffer.concat(output))
+      const ms = Date.now() - started
+      timings.push([`${label}: ${command} ${args.join(' ')}${background ? '  (in the background)' : ''}`, ms])
+      if (!live) {
+        console.log(`\n$ ${command} ${args.join(' ')}   (${(ms / 1000).toFixed(0)} s, beside other steps)`)
+        process.stdout.write(Buffer.concat(output))
+      }
       resolve(code ?? 1)
     })
-  })))
-  timings.push([`  together: ${steps.map(step => step.label).join(' + ')}`, Date.now() - started])
-  return statuses.find(status => status !== 0) ?? 0
+  })
 }
+
+/** The first failing status among `statuses`, or 0. */
+const firstFailure = statuses => statuses.find(status => status !== 0) ?? 0
 
 /** Each Playwright run also writes a JSON report here, so the end of the log can name what failed or needed a retry. */
 const e2eReports = []
@@ -160,37 +168,37 @@ ensureRedisServer()
 ensurePostgres()
 const chromium = ensureChromium()
 const started = Date.now()
-// Two steps at a time, paired so that no step writes what the other reads: ESLint reads no generated file,
-// the type check's `nuxt prepare` rewrites .nuxt, and vitest writes nothing there.
-let status = await runTogether([
-  { label: 'eslint', command: npx, args: ['eslint', '.'] },
-  { label: 'vitest', command: npx, args: ['vitest', 'run'] },
-])
-if (status !== 0) finish(status)
-const node24 = unitTestsOnNode24()
-status = await runTogether([
-  { label: 'typecheck', command: npx, args: ['nuxi', 'typecheck'] },
-  ...(node24 ? [node24] : []),
-])
-if (status !== 0) finish(status)
 
-// Alone: the build empties and rewrites .nuxt, which the type check and some tests read.
-if (process.env.PLUGBOARD_SKIP_BUILD !== '1' || !existsSync('.output/server/index.mjs')) {
-  status = run(npx, ['nuxt', 'build'])
-  if (status !== 0) finish(status)
-}
+// First the checks that need no build, beside the build. Nothing rewrites what another step reads: vitest's component
+// tests write and read .nuxt, so the type check (whose `nuxt prepare` rewrites .nuxt) waits for vitest, and the build
+// works in a folder of its own (PLUGBOARD_NUXT_BUILD_DIR) at a lower priority, on what vitest leaves idle.
+const vitest = start({ label: 'vitest', command: npx, args: ['vitest', 'run'] })
+const build = process.env.PLUGBOARD_SKIP_BUILD === '1' && existsSync('.output/server/index.mjs')
+  ? Promise.resolve(0)
+  : start({ label: 'build', command: npx, args: ['nuxt', 'build'], env: { PLUGBOARD_NUXT_BUILD_DIR: '.nuxt-test-build' }, background: true })
+const lintThenTypes = start({ label: 'eslint', command: npx, args: ['eslint', '.'] })
+  .then(async eslint => firstFailure([eslint, await vitest]) === 0 ? firstFailure([eslint, await start({ label: 'typecheck', command: npx, args: ['nuxi', 'typecheck'] })]) : eslint)
+let status = firstFailure(await Promise.all([vitest, lintThenTypes, build]))
+if (status !== 0) finish(status)
+timings.push(['  checks and build, side by side', Date.now() - started])
+
+// The unit tests on Node 24 run beside the browser tests at the lowest priority: on the cycles the browser tests leave
+// idle (the one-at-a-time specs leave half the machine idle), without slowing the specs that time something.
+const node24 = unitTestsOnNode24()
+const node24Done = node24 ? start({ ...node24, background: true }) : Promise.resolve(0)
 
 // Most spec files run side by side; the ones that share state run one at a time afterwards, even if some above
 // failed (`--no-deps`), so one run reports every failure.
-const e2eEnv = { ...process.env, CHROMIUM_PATH: chromium }
+const e2eEnv = { CHROMIUM_PATH: chromium }
 mkdirSync('.data', { recursive: true })
 function playwright(project) {
   const report = `.data/e2e-report-${project}.json`
   e2eReports.push(report)
   // each project its own results folder: a run empties its folder first, so the second would delete the first's traces
-  return run(npx, ['playwright', 'test', '--project', project, ...(project === 'chromium' ? [] : ['--no-deps']), '--reporter', 'list,json', '--output', `test-results/${project}`], { env: { ...e2eEnv, PLAYWRIGHT_JSON_OUTPUT_FILE: report } })
+  return start({ label: `browser tests, ${project}`, command: npx, args: ['playwright', 'test', '--project', project, ...(project === 'chromium' ? [] : ['--no-deps']), '--reporter', 'list,json', '--output', `test-results/${project}`], env: { ...e2eEnv, PLAYWRIGHT_JSON_OUTPUT_FILE: report }, live: true })
 }
-const parallel = playwright('chromium')
-const oneAtATime = playwright('one-at-a-time')
+const parallel = await playwright('chromium')
+const oneAtATime = await playwright('one-at-a-time')
+status = firstFailure([parallel, oneAtATime, await node24Done])
 timings.push(['all of `npm test`', Date.now() - started])
-finish(parallel || oneAtATime)
+finish(status)

@@ -41,7 +41,8 @@ test.beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`
   dev = spawn(process.execPath, [resolve(root, 'node_modules/nuxt/bin/nuxt.mjs'), 'dev', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: root,
-    env: { ...process.env, NUXT_TELEMETRY_DISABLED: '1', PORT: String(port) },
+    // its own build folder: `npm test` runs the unit tests beside this spec, and one reads what Nuxt writes in .nuxt
+    env: { ...process.env, NUXT_TELEMETRY_DISABLED: '1', PORT: String(port), PLUGBOARD_NUXT_BUILD_DIR: '.nuxt-dev-reload' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   dev.stdout!.on('data', chunk => devLog.push(String(chunk)))
