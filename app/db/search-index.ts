@@ -76,7 +76,10 @@ function scheduleFlush(db: PlugboardDatabase, queue: Queue): void {
   queue.timer = setTimeout(() => {
     queue.timer = undefined
     if (queue.holds > 0) return
-    whenIdle(() => flushQueued(db).catch(error => console.warn('[plugboard] could not update the search index', error)))
+    whenIdle(() => flushQueued(db).catch((error: unknown) => {
+      // a database closed meanwhile (the page going away, or a test's fresh database) has nothing left to write into
+      if ((error as Error | undefined)?.name !== 'DatabaseClosedError') console.warn('[plugboard] could not update the search index', error)
+    }))
   }, FLUSH_DELAY_MS)
 }
 
