@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules), the unit, DOM, component
 // and type tests (vitest), the type check and the build side by side, then the built app in real Chromium
-// (Playwright), with the unit tests again on Node 24 in the background. Installs Debian's chromium-headless-shell, redis-server and
+// (Playwright), with the unit tests again on Node 24 beside the browser tests that run one at a time. Installs Debian's chromium-headless-shell, redis-server and
 // postgresql when missing and we can (root + apt-get).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
@@ -182,11 +182,6 @@ let status = firstFailure(await Promise.all([vitest, lintThenTypes, build]))
 if (status !== 0) finish(status)
 timings.push(['  checks and build, side by side', Date.now() - started])
 
-// The unit tests on Node 24 run beside the browser tests at the lowest priority: on the cycles the browser tests leave
-// idle (the one-at-a-time specs leave half the machine idle), without slowing the specs that time something.
-const node24 = unitTestsOnNode24()
-const node24Done = node24 ? start({ ...node24, background: true }) : Promise.resolve(0)
-
 // Most spec files run side by side; the ones that share state run one at a time afterwards, even if some above
 // failed (`--no-deps`), so one run reports every failure.
 const e2eEnv = { CHROMIUM_PATH: chromium }
@@ -198,6 +193,10 @@ function playwright(project) {
   return start({ label: `browser tests, ${project}`, command: npx, args: ['playwright', 'test', '--project', project, ...(project === 'chromium' ? [] : ['--no-deps']), '--reporter', 'list,json', '--output', `test-results/${project}`], env: { ...e2eEnv, PLAYWRIGHT_JSON_OUTPUT_FILE: report }, live: true })
 }
 const parallel = await playwright('chromium')
+// The unit tests on Node 24 run beside the one-at-a-time specs, at the lowest priority: those specs leave half the
+// machine idle, and a background step takes only what they leave. Beside the parallel specs it made them 28 s slower.
+const node24 = unitTestsOnNode24()
+const node24Done = node24 ? start({ ...node24, background: true }) : Promise.resolve(0)
 const oneAtATime = await playwright('one-at-a-time')
 status = firstFailure([parallel, oneAtATime, await node24Done])
 timings.push(['all of `npm test`', Date.now() - started])
