@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules), the unit, DOM, component
 // and type tests (vitest), the type check and the build side by side, then the built app in real Chromium
-// (Playwright), with the unit tests again on Node 24 beside the browser tests that run one at a time. Installs Debian's chromium-headless-shell, redis-server and
-// postgresql when missing and we can (root + apt-get).
+// (Playwright), with the unit tests again on Node 24 beside the browser tests that run one at a time (decision 0035).
+// Installs Debian's chromium-headless-shell, redis-server and postgresql when missing and we can (root + apt-get).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 
@@ -185,9 +185,12 @@ const vitest = start({ label: 'vitest', command: npx, args: ['vitest', 'run'] })
 const build = process.env.PLUGBOARD_SKIP_BUILD === '1' && existsSync('.output/server/index.mjs')
   ? Promise.resolve(0)
   : start({ label: 'build', command: npx, args: ['nuxt', 'build'], env: { PLUGBOARD_NUXT_BUILD_DIR: '.nuxt-test-build' }, background: true })
-const lintThenTypes = start({ label: 'eslint', command: npx, args: ['eslint', '.'] })
-  .then(async eslint => firstFailure([eslint, await vitest]) === 0 ? firstFailure([eslint, await start({ label: 'typecheck', command: npx, args: ['nuxi', 'typecheck'] })]) : eslint)
-let status = firstFailure(await Promise.all([vitest, lintThenTypes, build]))
+async function lintThenTypeCheck() {
+  const eslint = await start({ label: 'eslint', command: npx, args: ['eslint', '.'] })
+  if (firstFailure([eslint, await vitest]) !== 0) return eslint
+  return firstFailure([eslint, await start({ label: 'typecheck', command: npx, args: ['nuxi', 'typecheck'] })])
+}
+let status = firstFailure(await Promise.all([vitest, lintThenTypeCheck(), build]))
 if (status !== 0) finish(status)
 timings.push(['  checks and build, side by side', Date.now() - started])
 
