@@ -1,4 +1,8 @@
 // https://nuxt.com/docs/api/configuration/nuxt-config
+
+/** The Nitro part of the config (its type lists neither compressPublicAssets nor headers in routeRules: cast). */
+type NitroOptions = NonNullable<Parameters<typeof defineNuxtConfig>[0]['nitro']>
+
 export default defineNuxtConfig({
   // compatibilityVersion 4 makes `app/` the srcDir, so the root `plugins/` folder holds tool plugins,
   // not Nuxt plugins. tests/unit/nuxt-config.test.ts fails if this changes.
@@ -165,7 +169,7 @@ export default defineNuxtConfig({
       '/sw.js': { headers: { 'cache-control': 'no-cache' } },
       '/manifest.webmanifest': { headers: { 'content-type': 'application/manifest+json', 'cache-control': 'no-cache' } },
     },
-  } as NonNullable<Parameters<typeof defineNuxtConfig>[0]['nitro']>,
+  } as NitroOptions,
   $production: {
     nitro: {
       // Bundled into the server's code (minified, only what is used) rather than copied with all their files: mathjs
@@ -174,7 +178,7 @@ export default defineNuxtConfig({
       // it would ship it twice. In the build only: `nuxt dev` reads them from node_modules, and bundling them there made
       // its server build 16-27 s instead of 6-7 s (the first page 23-36 s after start instead of 12-13 s).
       externals: { inline: ['mathjs', 'drizzle-orm', 're2js'] },
-    } as NonNullable<Parameters<typeof defineNuxtConfig>[0]['nitro']>,
+    } as NitroOptions,
   },
   vite: {
     optimizeDeps: { include: ['dexie', 'markdown-it', 'dompurify', 'eventsource-parser', '@cfworker/json-schema', 're2js'] },
