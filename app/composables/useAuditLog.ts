@@ -15,22 +15,28 @@ export interface UseAuditLogOptions {
  */
 export function useAuditLog(filter: MaybeRefOrGetter<AuditFilter>, options: UseAuditLogOptions = {}) {
   const { pageSize = 25 } = options
-  /** Where each page shown so far starts (undefined: the newest run); the last one is the page shown. */
+  /** Where each page asked for so far starts (undefined: the newest run); the last one is the page asked for. */
   const starts = shallowRef<(AuditCursor | undefined)[]>([undefined])
-  const page = computed(() => starts.value.length - 1)
   // a new filter starts on the first page
   watch(() => JSON.stringify(toValue(filter)), () => { starts.value = [undefined] })
 
-  const rows = useLiveQuery<AuditRecord[]>(
-    () => listAuditPage(toValue(filter), { after: starts.value.at(-1), limit: pageSize }),
+  // The rows and the number of the page they are: the page number shown changes with its rows, not before them (a
+  // Details button pressed in between opened a run of the page before, whose rows then went away under it).
+  const shown = useLiveQuery<{ page: number, rows: AuditRecord[] }>(
+    () => {
+      const asked = starts.value.length - 1
+      return listAuditPage(toValue(filter), { after: starts.value.at(-1), limit: pageSize }).then(rows => ({ page: asked, rows }))
+    },
     [() => JSON.stringify(toValue(filter)), starts],
-    [],
+    { page: 0, rows: [] },
   )
+  const rows = computed(() => shown.value?.rows ?? [])
+  const page = computed(() => shown.value?.page ?? 0)
   const total = useLiveQuery<number>(() => countAudit(toValue(filter)), () => JSON.stringify(toValue(filter)), 0)
   const toolNames = useLiveQuery<string[]>(() => listAuditToolNames(), undefined, [])
   /** Ids of the chats of this page that still exist (a run's chat may have been deleted). */
   const existingThreadIds = useLiveQuery<Set<string>>(async () => {
-    const ids = [...new Set((rows.value ?? []).map(row => row.threadId).filter((id): id is string => Boolean(id)))]
+    const ids = [...new Set(rows.value.map(row => row.threadId).filter((id): id is string => Boolean(id)))]
     const threads = await getDatabase().threads.bulkGet(ids)
     return new Set(threads.filter(thread => thread !== undefined).map(thread => thread!.id))
   }, () => rows.value, new Set())
@@ -40,7 +46,7 @@ export function useAuditLog(filter: MaybeRefOrGetter<AuditFilter>, options: UseA
   watch(rows, (list) => {
     if (page.value > 0 && list?.length === 0) starts.value = [undefined]
   })
-  const hasOlder = computed(() => (rows.value?.length ?? 0) === pageSize && (page.value + 1) * pageSize < (total.value ?? 0))
+  const hasOlder = computed(() => rows.value.length === pageSize && (page.value + 1) * pageSize < (total.value ?? 0))
 
   return {
     rows,
@@ -52,13 +58,14 @@ export function useAuditLog(filter: MaybeRefOrGetter<AuditFilter>, options: UseA
     pageSize,
     hasOlder,
     /** The next page of older runs. */
+    // both go from the page shown: pressed twice before the rows came, they ask for the same page twice
     next: () => {
-      const last = rows.value?.at(-1)
-      if (hasOlder.value && last) starts.value = [...starts.value, { startedAt: last.startedAt, id: last.id }]
+      const last = rows.value.at(-1)
+      if (hasOlder.value && last) starts.value = [...starts.value.slice(0, page.value + 1), { startedAt: last.startedAt, id: last.id }]
     },
     /** Back to the page of newer runs. */
     previous: () => {
-      if (starts.value.length > 1) starts.value = starts.value.slice(0, -1)
+      if (page.value > 0) starts.value = starts.value.slice(0, page.value)
     },
   }
 }
