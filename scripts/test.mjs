@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules), the unit, DOM, component
-// and type tests (vitest), the type check and the build side by side, then the built app in real Chromium
-// (Playwright), with the unit tests again on Node 24 beside the browser tests that run one at a time (decision 0035).
+// `npm test`: every test there is. The linter (ESLint with ARCHITECTURE.md's layer rules), the DOM, component and type
+// tests (vitest), the type check and the build side by side, then the built app in real Chromium (Playwright), with the
+// unit tests on Node 24 beside the browser tests that run one at a time (on Node 24 or later, with the rest of vitest;
+// decision 0035).
 // Installs Debian's chromium-headless-shell, redis-server and postgresql when missing and we can (root + apt-get).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
