@@ -181,7 +181,8 @@ const chromium = ensureChromium()
 const started = Date.now()
 
 // First the checks that need no build, beside the build. Nothing rewrites what another step reads: vitest's component
-// tests write and read .nuxt, so the type check (whose `nuxt prepare` rewrites .nuxt) waits for vitest, and the build
+// tests write and read .nuxt, so the type check (whose `nuxt prepare` rewrites .nuxt) waits for vitest (with the unit
+// tests on Node 24, it waits until the one-at-a-time specs, whose idle time it takes), and the build
 // works in a folder of its own (PLUGBOARD_NUXT_BUILD_DIR). The build runs at the same priority as the rest: it is the
 // longest of the three (one core for about a minute alone), and at the lowest priority it ended last, alone.
 // The unit tests run once: on Node 24 when this machine's Node is older (they run beside the one-at-a-time specs,
@@ -192,10 +193,12 @@ const vitest = start({ label: 'vitest', command: npx, args: ['vitest', 'run', ..
 const build = process.env.PLUGBOARD_SKIP_BUILD === '1' && existsSync('.output/server/index.mjs')
   ? Promise.resolve(0)
   : start({ label: 'build', command: npx, args: ['nuxt', 'build'], env: { PLUGBOARD_NUXT_BUILD_DIR: '.nuxt-test-build' } })
+const typeCheck = ({ background = false } = {}) => start({ label: 'typecheck', command: npx, args: ['nuxi', 'typecheck'], background })
 async function lintThenTypeCheck() {
   const eslint = await start({ label: 'eslint', command: npx, args: ['eslint', '.'] })
-  if (firstFailure([eslint, await vitest]) !== 0) return eslint
-  return firstFailure([eslint, await start({ label: 'typecheck', command: npx, args: ['nuxi', 'typecheck'] })])
+  // with the unit tests on Node 24, the type check runs later, in the one-at-a-time specs' idle time (below)
+  if (node24 || firstFailure([eslint, await vitest]) !== 0) return eslint
+  return firstFailure([eslint, await typeCheck()])
 }
 let status = firstFailure(await Promise.all([vitest, lintThenTypeCheck(), build]))
 if (status !== 0) finish(status)
@@ -212,11 +215,16 @@ function playwright(project) {
   return start({ label: `browser tests, ${project}`, command: npx, args: ['playwright', 'test', '--project', project, ...(project === 'chromium' ? [] : ['--no-deps']), '--reporter', 'list,json', '--output', `test-results/${project}`], env: { ...e2eEnv, PLAYWRIGHT_JSON_OUTPUT_FILE: report }, live: true })
 }
 const parallel = await playwright('chromium')
-// The unit tests on Node 24 run beside the one-at-a-time specs, at the lowest priority: those specs leave half the
-// machine idle, and a background step takes only what they leave. Beside the parallel specs it slowed them (468 s
+// The type check, then the unit tests on Node 24, run beside the one-at-a-time specs, at the lowest priority: those
+// specs leave half the machine idle, and a background step takes only what they leave. The type check comes first: its
+// `nuxt prepare` rewrites .nuxt, which a unit test reads. Beside the parallel specs the unit tests slowed them (468 s
 // against 402-440 s); the unit tests on this machine's Node there too made them 499 s, and starved a unit test's
 // time limit.
-const node24Done = node24 ? start({ ...node24, background: true }) : Promise.resolve(0)
+async function typeCheckThenNode24() {
+  const typeChecked = await typeCheck({ background: true })
+  return firstFailure([typeChecked, await start({ ...node24, background: true })])
+}
+const node24Done = node24 ? typeCheckThenNode24() : Promise.resolve(0)
 const oneAtATime = await playwright('one-at-a-time')
 status = firstFailure([parallel, oneAtATime, await node24Done])
 timings.push(['all of `npm test`', Date.now() - started])
