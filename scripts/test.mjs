@@ -180,23 +180,23 @@ ensurePostgres()
 const chromium = ensureChromium()
 const started = Date.now()
 
-// First the checks that need no build, beside the build. Nothing rewrites what another step reads: vitest's component
-// tests write and read .nuxt, so the type check (whose `nuxt prepare` rewrites .nuxt) waits for vitest (with the unit
-// tests on Node 24, it waits until the one-at-a-time specs, whose idle time it takes), and the build
-// works in a folder of its own (PLUGBOARD_NUXT_BUILD_DIR). The build runs at the same priority as the rest: it is the
-// longest of the three (one core for about a minute alone), and at the lowest priority it ended last, alone.
-// The unit tests run once: on Node 24 when this machine's Node is older (they run beside the one-at-a-time specs,
-// below), else here with the rest. This machine's Node still builds the app, serves it to every browser test and runs
-// the DOM, component and type tests (decision 0035).
+// First the checks that need no build, beside the build (decision 0035). Nothing rewrites what another step reads:
+// - vitest's component tests write and read .nuxt, so the type check (whose `nuxt prepare` rewrites .nuxt) waits for
+//   vitest; with the unit tests on Node 24 it waits until the one-at-a-time specs, and takes their idle time (below);
+// - the build works in a folder of its own (PLUGBOARD_NUXT_BUILD_DIR), at the same priority as the rest: at the lowest
+//   it ended last, alone, 40 s after them.
+// The unit tests run once: on Node 24 when this machine's Node is older (beside the one-at-a-time specs), else here
+// with the rest. This machine's Node still builds the app, serves it to every browser test and runs the DOM, component
+// and type tests.
 const node24 = unitTestsOnNode24()
 const vitest = start({ label: 'vitest', command: npx, args: ['vitest', 'run', ...(node24 ? ['--project=!unit*'] : [])] })
 const build = process.env.PLUGBOARD_SKIP_BUILD === '1' && existsSync('.output/server/index.mjs')
   ? Promise.resolve(0)
   : start({ label: 'build', command: npx, args: ['nuxt', 'build'], env: { PLUGBOARD_NUXT_BUILD_DIR: '.nuxt-test-build' } })
 const typeCheck = ({ background = false } = {}) => start({ label: 'typecheck', command: npx, args: ['nuxi', 'typecheck'], background })
+/** ESLint, then the type check here unless it runs beside the one-at-a-time specs. */
 async function lintThenTypeCheck() {
   const eslint = await start({ label: 'eslint', command: npx, args: ['eslint', '.'] })
-  // with the unit tests on Node 24, the type check runs later, in the one-at-a-time specs' idle time (below)
   if (node24 || firstFailure([eslint, await vitest]) !== 0) return eslint
   return firstFailure([eslint, await typeCheck()])
 }
