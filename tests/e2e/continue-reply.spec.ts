@@ -5,7 +5,7 @@ import { demoLongReply } from '../../server/utils/demo-model/demo-replies'
 import { lastAssistant, openApp, openAppWith, openRouterProvider, sendMessage, waitForIdle } from './helpers'
 import { seriousViolations } from './support/axe'
 
-// The demo model's long reply (about 830 chunks 15 ms apart on the server: 12.5 s at best) streams twice in a test;
+// The demo model's long reply (about 210 chunks 60 ms apart on the server: 12.5 s at best) streams twice in a test;
 // beside other workers a whole one took over 20 s.
 test.describe.configure({ timeout: 120_000 })
 /** Waiting for the demo's long reply to end. */

@@ -17,7 +17,7 @@ async function rowsOf(page: Page) {
 
 test.describe('one reply per chat at a time, across tabs', () => {
   test('tab 2 cannot send while tab 1 streams, sees the reply live, and sends after it ended; nothing interleaves', async ({ context }) => {
-    // Two pages render the demo's long reply (about 830 chunks, 15 ms apart on the server: 12.5 s at best) at once;
+    // Two pages render the demo's long reply (about 210 chunks, 60 ms apart on the server: 12.5 s at best) at once;
     // with other workers rendering beside them it took over 20 s in CI.
     test.setTimeout(120_000)
     const one = await context.newPage()

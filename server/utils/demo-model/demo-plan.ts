@@ -165,7 +165,9 @@ export function planDemoReply(request: DemoRequest): DemoPlan {
   if (/\berror\b/i.test(prompt)) {
     return textPlan('error', 'Starting a reply that will fail part-way through, as a provider sometimes does', { reasoning, streamError: { ...DEMO_STREAM_ERROR } })
   }
-  if (/\blong\b/i.test(prompt)) return textPlan('long', demoLongReply(), { reasoning, chunkDelayMs: 15, wordsPerChunk: 3 })
+  // 2,500 words over 12.5 s, long enough to stop, reload or scroll mid-reply. In 12-word chunks 60 ms apart: 3 words every
+  // 15 ms made the page render about 830 times for the same stream, at 10.5 CPU-s against 7 (2-core machine).
+  if (/\blong\b/i.test(prompt)) return textPlan('long', demoLongReply(), { reasoning, chunkDelayMs: 60, wordsPerChunk: 12 })
   if (/\bmarkdown\b/i.test(prompt)) return textPlan('markdown', demoMarkdownReply(), { reasoning })
   return textPlan('intro', demoIntroReply(), { reasoning })
 }
