@@ -228,7 +228,16 @@ describe('demo model stream', () => {
     const result = accumulate(reply.frames)
     expect(result.text).toBe(reply.plan.text)
     expect(result.finish).toBe('stop')
-    expect(reply.frames.length).toBeGreaterThan(20)
+    expect(reply.frames.length).toBeGreaterThan(10)
+  })
+
+  it('streams the introduction over about a second, six words at a time', () => {
+    const { plan, frames } = prepareDemoReply(ask('hello'), 0)
+    expect(plan.scenario).toBe('intro')
+    expect(plan.wordsPerChunk).toBe(6)
+    // a second or so, as a model answers: long enough to see it written, and to press Stop
+    expect(frames.length * plan.chunkDelayMs).toBeGreaterThan(800)
+    expect(frames.length * plan.chunkDelayMs).toBeLessThan(2_000)
   })
 
   it('sends an error object mid-stream for "error", after some text and without [DONE]', () => {

@@ -89,8 +89,10 @@ function toolMessagesSinceLastUser(request: DemoRequest): number {
   return count
 }
 
+// Six words every 36 ms (the introduction: about a second). Two words every 12 ms, the same pace, had the page render
+// three times as often: a reply to "hello" cost 1.2–1.4 CPU-s against 0.9–1.1 (median of 8, 2-core machine).
 function textPlan(scenario: DemoScenario, text: string, extra: Partial<DemoPlan> = {}): DemoPlan {
-  return { scenario, text, toolCalls: [], chunkDelayMs: 12, wordsPerChunk: 2, ...extra }
+  return { scenario, text, toolCalls: [], chunkDelayMs: 36, wordsPerChunk: 6, ...extra }
 }
 
 function toolCallsFrom(calls: { name: string, arguments: Record<string, unknown> }[], seed: string): DemoToolCall[] {
