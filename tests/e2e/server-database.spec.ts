@@ -58,8 +58,11 @@ test('a workflow saved in the Workflows panel is still there after the server re
   app = await launch(env, { port })
   await openApp(page, app.url)
   await page.getByTestId('workflows-open').click()
-  await expect(page.getByTestId('workflows-panel').getByTestId('workflow-item')).toHaveCount(1)
-  await expect(page.getByTestId('workflows-panel').getByTestId('workflow-item')).toContainText('Kept across restarts')
+  // the restarted server opens its database on the first request: the panel says it is loading until the list comes
+  const list = page.getByTestId('workflows-panel').getByTestId('workflows-list')
+  await expect(list).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 })
+  await expect(list.getByTestId('workflow-item')).toHaveCount(1)
+  await expect(list.getByTestId('workflow-item')).toContainText('Kept across restarts')
 })
 
 test('two instances on one Postgres share a session\'s workflows and its cap of 50, however the creates race', async () => {

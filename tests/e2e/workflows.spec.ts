@@ -52,8 +52,24 @@ test('the workflow routes are validated, bounded and bound to the session that m
 
 test('a workflow made in the Workflows panel runs on the server and its chat opens as a thread', async ({ page }) => {
   await openApp(page)
+  // Until the server's list arrives the panel says it is loading, not that there are none.
+  let answerList!: () => void
+  const listAnswered = new Promise<void>((resolve) => {
+    answerList = resolve
+  })
+  await page.route('**/api/workflows', async (route) => {
+    if (route.request().method() === 'GET') await listAnswered
+    await route.fallback()
+  })
   await page.getByTestId('workflows-open').click()
   const panel = page.getByTestId('workflows-panel')
+  const list = panel.getByTestId('workflows-list')
+  await expect(list).toHaveAttribute('aria-busy', 'true')
+  await expect(list).toContainText('Loading your workflows…')
+  answerList()
+  await expect(list).toHaveAttribute('aria-busy', 'false')
+  await expect(list).toContainText('No workflows yet.')
+  await page.unroute('**/api/workflows')
   await panel.getByTestId('workflow-name').fill('Sum check')
   await panel.getByTestId('workflow-model').fill('fake/tools')
   await panel.getByTestId('workflow-system').fill('Use the calculator.')
