@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, releaseHeldReply, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, newAppContext, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, releaseHeldReply, sendMessage, waitForIdle } from './helpers'
 
 // The build with the server's key pointed at the fake OpenRouter: with that key, a chat runs on the server by
 // default. fake/slow-tools calls calculate, then answers in 20 chunks 150 ms apart; asked to "talk until I say so", the
@@ -44,7 +44,7 @@ test.describe('chats that keep running on the server', () => {
 
     // The same session reads the job; another browser session is told it does not exist.
     expect(await again.evaluate(async id => (await fetch(`/api/chats/${id}`)).status, jobId)).toBe(200)
-    const stranger = await browser.newContext({ baseURL: PROXY_APP_URL })
+    const stranger = await newAppContext(browser, { baseURL: PROXY_APP_URL })
     const strangerPage = await stranger.newPage()
     await openApp(strangerPage)
     expect(await strangerPage.evaluate(async id => (await fetch(`/api/chats/${id}/events`)).status, jobId)).toBe(404)

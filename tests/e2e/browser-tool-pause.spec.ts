@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { lastAssistant, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
+import { lastAssistant, newAppContext, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle } from './helpers'
 
 // A chat running on the server (the server's key, the default) calls read_page_note, a tool only the user's tab
 // has: the job pauses with the card "waiting for this browser" until a tab of the session answers, or the user
@@ -42,7 +42,7 @@ test.describe('a browser-only tool pausing a chat that runs on the server', () =
     await expect(noteCard(page)).toHaveAttribute('data-status', 'running')
 
     // Another browser session that learned the job's id can neither answer nor cancel the call, nor stop the job.
-    const stranger = await browser.newContext({ baseURL: PROXY_APP_URL })
+    const stranger = await newAppContext(browser, { baseURL: PROXY_APP_URL })
     const strangerPage = await stranger.newPage()
     await openApp(strangerPage)
     const statuses = await strangerPage.evaluate(async (id) => {

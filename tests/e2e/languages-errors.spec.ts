@@ -2,13 +2,13 @@
 // user reads them in German (the English stays in the answer for logs, the model and older clients).
 import { expect, test } from '@playwright/test'
 import type { Browser } from '@playwright/test'
-import { FAKE_URL, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle, watchCspViolations } from './helpers'
+import { FAKE_URL, newAppContext, openApp, openAppWith, openRouterProvider, PROXY_APP_URL, sendMessage, waitForIdle, watchCspViolations } from './helpers'
 import { freePort, startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { addVirtualDevice } from './support/virtual-passkeys'
 
 async function openGerman(browser: Browser, url: string) {
-  const context = await browser.newContext({ locale: 'de-DE', baseURL: test.info().project.use.baseURL })
+  const context = await newAppContext(browser, { locale: 'de-DE', baseURL: test.info().project.use.baseURL })
   const page = await context.newPage()
   const violations = await watchCspViolations(page)
   await openApp(page, url)
@@ -51,7 +51,7 @@ test.describe('errors in the user\'s language', () => {
   })
 
   test('a rate-limited reply reads in German, with the provider\'s own words kept behind Details', async ({ browser }) => {
-    const context = await browser.newContext({ locale: 'de-DE' })
+    const context = await newAppContext(browser, { locale: 'de-DE' })
     const page = await context.newPage()
     // the instance with a server key, pointed at the fake OpenRouter, whose fake/429 answers 429 with retry-after: 7
     await openAppWith(page, { provider: openRouterProvider('fake/429') }, PROXY_APP_URL)
@@ -82,7 +82,7 @@ test.describe('errors in the user\'s language', () => {
     expect(body.message).toBe('This link was revoked: its owner no longer shares this chat.')
     expect(body.data).toEqual({ code: 'server.share.revoked', params: {} })
 
-    const german = await browser.newContext({ locale: 'de-DE', baseURL: test.info().project.use.baseURL })
+    const german = await newAppContext(browser, { locale: 'de-DE', baseURL: test.info().project.use.baseURL })
     const visitor = await german.newPage()
     const response = await visitor.goto(created.path)
     expect(response?.status()).toBe(410)
@@ -92,7 +92,7 @@ test.describe('errors in the user\'s language', () => {
     await german.close()
 
     // a link that never was, for a visitor who chose Spanish in the app (its cookie wins over the browser's language)
-    const spanish = await browser.newContext({ locale: 'de-DE', baseURL: test.info().project.use.baseURL })
+    const spanish = await newAppContext(browser, { locale: 'de-DE', baseURL: test.info().project.use.baseURL })
     await spanish.addCookies([{ name: 'plugboard_locale', value: 'es', url: new URL(page.url()).origin }])
     const other = await spanish.newPage()
     expect((await other.goto(`/s/${'A'.repeat(43)}`))?.status()).toBe(404)
@@ -107,7 +107,7 @@ test.describe('errors in the user\'s language', () => {
     const port = await freePort()
     const site = `http://localhost:${port}`
     const accounts = await startApp({ NUXT_ACCOUNTS: 'passkeys', NUXT_ACCOUNTS_ORIGIN: site }, { port })
-    const context = await browser.newContext({ locale: 'de-DE' })
+    const context = await newAppContext(browser, { locale: 'de-DE' })
     try {
       const page = await context.newPage()
       await addVirtualDevice(page)
@@ -127,7 +127,7 @@ test.describe('errors in the user\'s language', () => {
   test('a wrong access password is refused in Spanish on the sign-in page', async ({ browser }) => {
     test.setTimeout(90_000)
     const guarded = await startApp({ NUXT_ACCESS_PASSWORD: 'correct horse battery staple' })
-    const context = await browser.newContext({ locale: 'es-ES' })
+    const context = await newAppContext(browser, { locale: 'es-ES' })
     try {
       const page = await context.newPage()
       const violations = await watchCspViolations(page)
@@ -167,7 +167,7 @@ test.describe('errors in the user\'s language', () => {
   test('a session past its cap on server-run replies reads the failed reply in German', async ({ browser }) => {
     test.setTimeout(120_000)
     const capped = await startApp({ NUXT_OPENROUTER_API_KEY: 'sk-or-test-server-key', NUXT_OPENROUTER_BASE_URL: `${FAKE_URL}/api/v1`, NUXT_PUBLIC_DEFAULT_MODEL: 'fake/fetch-page', NUXT_JOB_MAX_ACTIVE_PER_SESSION: '2' })
-    const context = await browser.newContext({ locale: 'de-DE' })
+    const context = await newAppContext(browser, { locale: 'de-DE' })
     try {
       const page = await context.newPage()
       await openAppWith(page, { provider: openRouterProvider('fake/fetch-page'), runOnServer: true, toolStates: { fetch_web_page: true } }, capped.url)
@@ -195,7 +195,7 @@ test.describe('errors in the user\'s language', () => {
   test('a sync push the server refuses is explained in Spanish under the chat list', async ({ browser }) => {
     test.setTimeout(120_000)
     const synced = await startApp({ NUXT_SYNC: 'on' })
-    const context = await browser.newContext({ locale: 'es-ES' })
+    const context = await newAppContext(browser, { locale: 'es-ES' })
     try {
       // this device's clock is an hour ahead: the server refuses its changes, which would win every later write
       await context.addInitScript(() => {

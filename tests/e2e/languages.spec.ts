@@ -1,7 +1,7 @@
 // The app in the user's language: it follows the browser's, Settings → Language picks another (kept across
 // reloads), and each language's first screen is accessible, in light and dark, under the strict CSP.
 import { expect, test, type Browser } from '@playwright/test'
-import { openApp, waitForReady, watchCspViolations } from './helpers'
+import { newAppContext, openApp, waitForReady, watchCspViolations } from './helpers'
 import { freePort, startApp } from './support/app-instance'
 import { addVirtualDevice } from './support/virtual-passkeys'
 import { seriousViolations } from './support/axe'
@@ -18,7 +18,7 @@ const SIZES = [
 ] as const
 
 async function openIn(browser: Browser, options: { locale: string, colorScheme?: 'light' | 'dark', viewport?: { width: number, height: number } }) {
-  const context = await browser.newContext({ ...options, baseURL: test.info().project.use.baseURL })
+  const context = await newAppContext(browser, { ...options, baseURL: test.info().project.use.baseURL })
   const page = await context.newPage()
   const violations = await watchCspViolations(page)
   await openApp(page)
@@ -67,7 +67,7 @@ test.describe('languages', () => {
     await german.context.close()
 
     // a page opened directly waits for its part of the catalog: no key is ever shown in place of its text
-    const spanish = await browser.newContext({ locale: 'es-ES', baseURL: test.info().project.use.baseURL })
+    const spanish = await newAppContext(browser, { locale: 'es-ES', baseURL: test.info().project.use.baseURL })
     const page = await spanish.newPage()
     const violations = await watchCspViolations(page)
     await page.goto('/audit', { waitUntil: 'commit' })
@@ -139,7 +139,7 @@ test.describe('languages', () => {
     const port = await freePort()
     const site = `http://localhost:${port}`
     const app = await startApp({ NUXT_ACCOUNTS: 'passkeys', NUXT_ACCOUNTS_ORIGIN: site }, { port })
-    const context = await browser.newContext({ locale: 'en-US' })
+    const context = await newAppContext(browser, { locale: 'en-US' })
     try {
       const page = await context.newPage()
       await addVirtualDevice(page)

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import type { FrameLocator, Locator, Page } from '@playwright/test'
-import { openApp, sendMessage } from './helpers'
+import { newAppContext, openApp, sendMessage } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpTestServer } from '../fixtures/mcp-server/mcp-test-server'
@@ -228,7 +228,7 @@ test.describe('MCP Apps', () => {
 
   test('phone screenshots, light and dark', async ({ browser }) => {
     test.setTimeout(60_000)
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+    const context = await newAppContext(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
     const page = await context.newPage()
     await openApp(page, app.url)
     await addAppsServer(page)

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { lastAssistant, openApp, sendMessage, watchCspViolations } from './helpers'
+import { lastAssistant, newAppContext, openApp, sendMessage, watchCspViolations } from './helpers'
 import { startApp } from './support/app-instance'
 import type { AppInstance } from './support/app-instance'
 import { startMcpOAuthTestServer } from '../fixtures/mcp-server/mcp-oauth-test-server'
@@ -117,7 +117,7 @@ test.describe('MCP servers that ask for OAuth', () => {
   })
 
   test('the Sign in and signed-in states on a phone', async ({ browser }, testInfo) => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+    const context = await newAppContext(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
     const page = await context.newPage()
     await openApp(page, app.url)
     const server = await addMcpServer(page, 'Phone', oauth.url, { connected: false })

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import type { Browser, Page } from '@playwright/test'
-import { openApp, sendMessage, waitForIdle, watchCspViolations } from './helpers'
+import { newAppContext, openApp, sendMessage, waitForIdle, watchCspViolations } from './helpers'
 
 /** Requests a shared page must never make: chats, tools, MCP. */
 const FORBIDDEN_REQUEST = /\/api\/(?:chats|tools|mcp|workflows|openrouter|demo)\b/
 
 /** A fresh browser (no session, no stored chats) opening `url`, with what it requests and any CSP violation kept. */
 async function openAsStranger(browser: Browser, url: string, options: { viewport?: { width: number, height: number }, colorScheme?: 'light' | 'dark' } = {}) {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' })
+  const context = await newAppContext(browser, { viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' })
   const page = await context.newPage()
   const requests: string[] = []
   page.on('request', request => requests.push(new URL(request.url()).pathname))
@@ -102,7 +102,7 @@ test.describe('sharing a chat', () => {
     const linkId = String(created.body!.id)
     const path = String(created.body!.path)
 
-    const other = await browser.newContext()
+    const other = await newAppContext(browser)
     const otherPage = await other.newPage()
     await openApp(otherPage)
     expect((await listLinks(otherPage)).links.map(link => link.id)).not.toContain(linkId)
@@ -162,7 +162,7 @@ test.describe('sharing a chat', () => {
     const created = await postSnapshot(page, JSON.stringify({ snapshot }))
     expect(created.status).toBe(201)
 
-    const context = await browser.newContext()
+    const context = await newAppContext(browser)
     const shared = await context.newPage()
     const dialogs: string[] = []
     shared.on('dialog', async (dialog) => {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import type { Browser } from '@playwright/test'
-import { openApp, sendMessage, waitForIdle } from './helpers'
+import { newAppContext, openApp, sendMessage, waitForIdle } from './helpers'
 import { freePort, startApp } from './support/app-instance'
 import { syncDevices, syncStatusOf, threadRow } from './support/sync-devices'
 import type { AppInstance } from './support/app-instance'
@@ -106,7 +106,7 @@ test('a browser that already has chats asks once before uploading them, then the
   const port = await freePort()
   const env = { NUXT_SESSION_PASSWORD: 'sync-consent-test-session-password-0123456789' }
   let plain: AppInstance | undefined = await startApp(env, { port })
-  const context = await browser.newContext()
+  const context = await newAppContext(browser)
   devices.adopt(context)
   const laptop = await context.newPage()
   try {
@@ -128,7 +128,7 @@ test('a browser that already has chats asks once before uploading them, then the
     // The first sync request of this instance opens its database.
     await expect(status(laptop)).toHaveAttribute('data-state', 'synced', { timeout: 60_000 })
     const cookie = (await context.cookies()).find(item => item.name === 'plugboard-session')!
-    const phoneContext = await browser.newContext({ storageState: { cookies: [cookie], origins: [] } })
+    const phoneContext = await newAppContext(browser, { storageState: { cookies: [cookie], origins: [] } })
     devices.adopt(phoneContext)
     const phone = await phoneContext.newPage()
     await openApp(phone, synced.url)

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { lastAssistant, openApp, PROXY_APP_URL, waitForIdle } from './helpers'
+import { lastAssistant, newAppContext, openApp, PROXY_APP_URL, waitForIdle } from './helpers'
 
 // Background workflows on the build with the server's key (pointed at the fake OpenRouter): saved recipes per
 // browser session, run as background chats whose chat opens in the browser like any server-run chat.
@@ -32,7 +32,7 @@ test('the workflow routes are validated, bounded and bound to the session that m
   expect((await api(page, `/api/chats/${run.body.id}`)).body).toMatchObject({ threadId: 'wf-thread' })
 
   // Another browser session: the workflow, its run and its chat do not exist for it.
-  const stranger = await browser.newContext({ baseURL: PROXY_APP_URL })
+  const stranger = await newAppContext(browser, { baseURL: PROXY_APP_URL })
   const strangerPage = await stranger.newPage()
   await openApp(strangerPage)
   expect((await api(strangerPage, '/api/workflows')).body).toEqual({ workflows: [] })

@@ -4,6 +4,7 @@ import { freePort, startApp } from './app-instance'
 import type { AppInstance } from './app-instance'
 import { addVirtualDevice } from './virtual-passkeys'
 import type { VirtualDevice } from './virtual-passkeys'
+import { newAppContext } from '../helpers'
 
 /** A browser with its own virtual authenticator: one person's device. */
 export interface PasskeyDevice { page: Page, device: VirtualDevice }
@@ -37,7 +38,7 @@ export function passkeyApp(env: Record<string, string> = {}) {
       return site
     },
     async newDevice(browser: Browser, options: { viewport?: { width: number, height: number }, colorScheme?: 'light' | 'dark' } = {}): Promise<PasskeyDevice> {
-      const context = await browser.newContext(options)
+      const context = await newAppContext(browser, options)
       contexts.push(context)
       const page = await context.newPage()
       return { page, device: await addVirtualDevice(page) }

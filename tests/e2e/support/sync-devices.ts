@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test'
-import { openApp } from '../helpers'
+import { newAppContext, openApp } from '../helpers'
 
 /**
  * Devices of one owner for the sync specs: each its own browser context (its own IndexedDB) carrying the owner's
@@ -10,7 +10,7 @@ export function syncDevices() {
   return {
     async open(browser: Browser, url: string, cookie: string): Promise<Page> {
       const [name, value] = cookie.split('=') as [string, string]
-      const context = await browser.newContext({ storageState: { cookies: [{ name, value, domain: '127.0.0.1', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }], origins: [] } })
+      const context = await newAppContext(browser, { storageState: { cookies: [{ name, value, domain: '127.0.0.1', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }], origins: [] } })
       contexts.push(context)
       const page = await context.newPage()
       await openApp(page, url)
