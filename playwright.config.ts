@@ -23,6 +23,11 @@ const ONE_AT_A_TIME = [
 // Three at once on a 2-core machine: most of a browser test waits (paced replies, page loads, app starts). The
 // `chromium` project took 1,234 s at 3 workers against about 1,440 s at 2 (E2E_WORKERS sets another count).
 const WORKERS = Number(process.env.E2E_WORKERS ?? 3)
+// A whole run (CI, or `npm test`, which sets PLUGBOARD_WHOLE_SUITE) retries a failed test once and records a trace on
+// that retry only; a run of a few specs records one for every test and keeps those that fail. Recording one for every
+// test cost a quarter of the browser tests' CPU (41 tests: 340 CPU-s with, 244 without): `npm test` without CI=true
+// took the `chromium` project from 15.7 to 27.1 minutes on a slower 2-core VM, and 3 tests ran out of time.
+const WHOLE_SUITE = Boolean(process.env.CI || process.env.PLUGBOARD_WHOLE_SUITE)
 
 const chromium = {
   ...devices['Desktop Chrome'],
@@ -40,13 +45,12 @@ const chromium = {
 export default defineConfig({
   testDir: './tests/e2e',
   workers: WORKERS,
-  retries: process.env.CI ? 1 : 0,
+  retries: WHOLE_SUITE ? 1 : 0,
   timeout: 30_000,
   globalSetup: './tests/e2e/support/global-setup.ts',
   reporter: process.env.CI ? 'list' : [['list']],
-  // A trace (DOM snapshots and a screencast of every action) is recorded on CI's retry of a failed test only: recording
-  // one for every test cost a quarter of the browser tests' CPU (41 tests: 340 CPU-s with, 244 without).
-  use: { baseURL: `http://127.0.0.1:${PORT}`, trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure' },
+  // A trace: DOM snapshots and a screencast of every action (WHOLE_SUITE above says when).
+  use: { baseURL: `http://127.0.0.1:${PORT}`, trace: WHOLE_SUITE ? 'on-first-retry' : 'retain-on-failure' },
   projects: [
     { name: 'chromium', testIgnore: ONE_AT_A_TIME, use: chromium, workers: WORKERS },
     // `npm test` runs this project on its own afterwards (with --no-deps), so a failure above does not hide these.

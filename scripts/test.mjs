@@ -206,7 +206,8 @@ timings.push(['  checks and build, side by side', Date.now() - started])
 
 // Most spec files run side by side; the ones that share state run one at a time afterwards, even if some above
 // failed (`--no-deps`), so one run reports every failure.
-const e2eEnv = { CHROMIUM_PATH: chromium }
+// a whole run, with or without CI=true: one retry, and a trace recorded on the retry only (playwright.config.ts)
+const e2eEnv = { CHROMIUM_PATH: chromium, PLUGBOARD_WHOLE_SUITE: '1' }
 mkdirSync('.data', { recursive: true })
 function playwright(project) {
   const report = `.data/e2e-report-${project}.json`
