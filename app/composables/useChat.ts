@@ -10,6 +10,7 @@ import { indexMessageDocuments } from './index-message-documents'
 import { addEditedMessage, branchAtPromptOf } from '~/db/message-branches'
 import { claimThreadLock } from '~/db/thread-lock'
 import { getThread } from '~/db/threads'
+import { getServerJob } from '~/db/server-jobs'
 import { createLoopRecorder, toStoredError, type LoopRecorder, type LoopRecorderOptions, type StreamingDraft } from '~/db/loop-recorder'
 import { describeLoopFailure } from '#shared/loop/loop-failure'
 import type { ApproveToolCall, ToolApprovalAnswer, ToolPolicyLookup } from '#shared/loop/tool-approval'
@@ -180,7 +181,7 @@ export function useChat(threadId: MaybeRefOrGetter<string | undefined>, options:
 
   /** A chat whose reply the server is still writing (the tab was closed or reloaded): read on from its events. */
   async function resumeServerChat(id: string) {
-    const job = (await getThread(id))?.serverJob
+    const job = await getServerJob(id)
     if (!job || streaming.value) return
     await startRun(id, async (run) => {
       serverJobId = job.id

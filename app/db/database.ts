@@ -1,9 +1,10 @@
 import { Dexie, type EntityTable } from 'dexie'
 import { StorageError } from '#shared/errors/storage-error'
-import type { AttachmentRecord, AuditRecord, DocumentPassageRecord, MessageRecord, PresetRecord, ThreadRecord, UserToolRecord } from './types'
+import type { AttachmentRecord, AuditRecord, DocumentPassageRecord, MessageRecord, PresetRecord, ServerJobRecord, ThreadRecord, UserToolRecord } from './types'
 import { storageStatus } from './storage-status'
 import { installSearchIndexHooks, type SearchIndexRow, type SearchWordRow } from './search-index'
 import { linkRowsInOrder } from './tree-migration'
+import { moveServerJobsOffThreads } from './server-job-migration'
 import { installSyncOutbox } from './sync/sync-outbox'
 import type { SyncOutboxRow, SyncStateRow } from './sync/sync-outbox'
 
@@ -37,6 +38,8 @@ export class PlugboardDatabase extends Dexie {
   syncOutbox!: EntityTable<SyncOutboxRow, 'key'>
   /** Sync's own state: the server cursor, the upload consent. */
   syncState!: EntityTable<SyncStateRow, 'key'>
+  /** The server job each server-run chat follows, and the last of its events recorded here (`server-jobs.ts`). */
+  serverJobs!: EntityTable<ServerJobRecord, 'threadId'>
 
   constructor(name = 'plugboard', options: PlugboardDatabaseOptions = {}) {
     // Pass only what was given: an explicit `undefined` would override Dexie's own defaults.
@@ -72,6 +75,9 @@ export class PlugboardDatabase extends Dexie {
     this.version(8).stores({ documentPassages: 'id, attachmentId, threadId' })
     // Version 9: sync. The outbox by record and in clock order; sync's own state by key.
     this.version(9).stores({ syncOutbox: 'key, hlc', syncState: 'key' })
+    // Version 10: the server job a chat follows leaves the thread row for a table of its own, so the checkpoints of
+    // a server-run reply (4 a second) neither re-read the sidebar nor send the chat to sync again.
+    this.version(10).stores({ serverJobs: 'threadId' }).upgrade(moveServerJobsOffThreads)
     installSearchIndexHooks(this)
     installSyncOutbox(this)
   }

@@ -1,4 +1,5 @@
 import { getDatabase } from './database'
+import { threadsWithServerJobs } from './server-jobs'
 import { busyThreadIds } from './thread-lock'
 import { isWriting, WRITING_STATUSES } from './message-status'
 import type { MessageRecord, ToolCallStatus } from './types'
@@ -24,7 +25,7 @@ export async function markInterrupted(options: MarkInterruptedOptions = {}): Pro
   const skip = new Set(options.skipThreadIds ?? await busyThreadIds())
   const db = getDatabase()
   const now = Date.now()
-  return db.transaction('rw', db.messages, db.threads, async () => {
+  return db.transaction('rw', db.messages, db.serverJobs, async () => {
     const [byStatus, byToolStatus] = await Promise.all([
       db.messages.where('status').anyOf(WRITING_STATUSES).toArray(),
       db.messages.where('toolStatus').anyOf(UNFINISHED_TOOL_STATUSES).toArray(),
@@ -36,8 +37,7 @@ export async function markInterrupted(options: MarkInterruptedOptions = {}): Pro
     if (candidates.size === 0) return 0
     // A reply the server is still writing is not cut off: reopening the chat reads on from the server.
     const threadIds = [...new Set([...candidates.values()].map(row => row.threadId))]
-    const threads = await db.threads.bulkGet(threadIds)
-    const serverRun = new Set(threads.filter(thread => thread?.serverJob).map(thread => thread!.id))
+    const serverRun = await threadsWithServerJobs(threadIds)
     const ids = [...candidates.values()].filter(row => !serverRun.has(row.threadId)).map(row => row.id)
     if (ids.length === 0) return 0
     return db.messages.where(':id').anyOf(ids).modify((row) => {

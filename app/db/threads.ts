@@ -53,7 +53,8 @@ export async function setThreadPinned(id: string, pinned: boolean): Promise<void
 /** Deletes a thread and all of its messages, atomically. */
 export async function deleteThread(id: string): Promise<void> {
   const db = getDatabase()
-  await db.transaction('rw', [db.threads, db.messages, db.attachments, db.documentPassages], async () => {
+  await db.transaction('rw', [db.threads, db.messages, db.attachments, db.documentPassages, db.serverJobs], async () => {
+    await db.serverJobs.delete(id)
     await db.messages.where('threadId').equals(id).delete()
     await db.attachments.where('threadId').equals(id).delete()
     await db.documentPassages.where('threadId').equals(id).delete()

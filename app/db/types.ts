@@ -12,11 +12,6 @@ export interface ThreadRecord {
   /** Model used last in this thread, for display. */
   model?: string
   /**
-   * The server job answering this thread (a chat run on the server), and the id of the last of its events
-   * recorded here: reopening the chat reads on from there. Cleared when the job's last event is recorded.
-   */
-  serverJob?: { id: string, lastEventId: number, step?: number }
-  /**
    * This chat's own tool switches, by tool name: only the tools whose switch differs here from All chats (the
    * global switches). A tool not listed follows the global switch. (Issue 9: tool choice per chat.)
    */
@@ -40,6 +35,21 @@ export interface ThreadRecord {
   titleByUser?: boolean
   /** When the model was asked for the chat's title (asked once per chat, after its first reply). */
   titleRequested?: number
+}
+
+/**
+ * The server job answering a thread (a chat run on the server), and the id of the last of its events recorded
+ * here: reopening the chat reads on from there. Deleted when the job's last event is recorded. A table of its own
+ * (`server-jobs.ts`), not a field of the thread: it is written at every checkpoint of a reply, and a thread write
+ * re-reads the sidebar and, with sync on, sends the chat again.
+ */
+export interface ServerJobRecord {
+  threadId: string
+  /** The job's id on the server. */
+  id: string
+  lastEventId: number
+  /** The step the last recorded event belonged to (a takeover may repeat it). */
+  step?: number
 }
 
 /**

@@ -25,7 +25,8 @@ export interface SyncedChange extends SyncChange {
 
 /** Fields of a row that describe this device only and never travel. */
 export const LOCAL_ONLY_FIELDS: Record<SyncKind, readonly string[]> = {
-  // A server-run chat is followed by the tab that started it; another device would follow it twice.
+  // A server-run chat is followed by the tab that started it; another device would follow it twice. Browsers keep
+  // it in a table of its own now (`serverJobs`); a tab from before that still writes it on the thread.
   thread: ['serverJob'],
   // The marks of the active path are derived from the thread's `activeLeafId` on each device.
   message: ['onPath'],

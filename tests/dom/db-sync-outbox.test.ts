@@ -9,6 +9,7 @@ import { applyRemoteChanges } from '~/db/sync/apply-remote-changes'
 import { enqueueEverything, nextOutboxBatch, settleOutbox } from '~/db/sync/outbox-changes'
 import { deviceClock, syncRecording } from '~/db/sync/sync-outbox'
 import { createThread, deleteThread, getThread, renameThread } from '~/db/threads'
+import { getServerJob, setServerJob } from '~/db/server-jobs'
 
 /** The server's side, as the store keeps it: the winning change per record and a growing sequence. */
 function fakeServer() {
@@ -152,10 +153,25 @@ describe('two devices syncing through the server', () => {
     await sync(laptop, server)
     await sync(phone, server)
     expect(await contents(phone, thread.id)).toEqual(['old chat'])
+    // the phone follows a reply the server writes for this chat
+    await on(phone, () => setServerJob(thread.id, { id: 'job-1', lastEventId: 2 }))
     await on(laptop, () => deleteThread(thread.id))
     await sync(laptop, server)
     await sync(phone, server)
     expect(await phone.threads.count()).toBe(0)
     expect(await phone.messages.count()).toBe(0)
+    expect(await phone.serverJobs.count()).toBe(0)
+  })
+
+  it('sends nothing for the checkpoints of a reply the server writes (four a second): they stay on this device', async () => {
+    const server = fakeServer()
+    const laptop = device('checkpoints-laptop')
+    const thread = await on(laptop, () => createThread())
+    await on(laptop, () => addMessage({ threadId: thread.id, role: 'user', content: 'long answer please', status: 'complete' }))
+    await sync(laptop, server)
+    expect((await nextOutboxBatch(laptop)).changes).toEqual([])
+    for (let id = 1; id <= 8; id++) await on(laptop, () => setServerJob(thread.id, { id: 'job-1', lastEventId: id * 10, step: 1 }))
+    expect((await nextOutboxBatch(laptop)).changes).toEqual([])
+    expect(await on(laptop, () => getServerJob(thread.id))).toEqual({ id: 'job-1', lastEventId: 80, step: 1 })
   })
 })

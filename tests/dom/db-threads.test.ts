@@ -4,14 +4,15 @@ import {
   countThreadsWithMessages, createThread, deleteThread, filterThreads, getThread, listThreads, renameThread, touchThread,
 } from '~/db/threads'
 import type { ThreadRecord } from '~/db/types'
+import { getServerJob, setServerJob, threadsWithServerJobs } from '~/db/server-jobs'
 import { useFreshDatabase } from './helpers/fresh-database'
 
 const database = useFreshDatabase('threads-test')
 
 describe('threads', () => {
-  it('declares the version 9 schema with the indexes the queries use', async () => {
+  it('declares the version 10 schema with the indexes the queries use', async () => {
     await database().open()
-    expect(database().verno).toBe(9)
+    expect(database().verno).toBe(10)
     expect(database().attachments.schema.indexes.map(index => index.name).sort()).toEqual(['[threadId+kind]', 'messageId', 'threadId'])
     expect(database().presets.schema.indexes.map(index => index.name)).toEqual(['updatedAt'])
     expect(database().threads.schema.primKey.name).toBe('id')
@@ -23,6 +24,7 @@ describe('threads', () => {
     expect(database().searchWords.schema.primKey.name).toBe('word')
     expect(database().syncOutbox.schema.indexes.map(index => index.name)).toEqual(['hlc'])
     expect(database().syncState.schema.primKey.name).toBe('key')
+    expect(database().serverJobs.schema.primKey.name).toBe('threadId')
   })
 
   it('creates a thread called New chat by default', async () => {
@@ -64,6 +66,20 @@ describe('threads', () => {
     expect(await listMessages(doomed.id)).toEqual([])
     expect(await database().messages.where('threadId').equals(doomed.id).count()).toBe(0)
     expect((await listMessages(kept.id)).map(message => message.content)).toEqual(['stay'])
+  })
+
+  it('forgets the server job a deleted chat followed, and stores none for it afterwards', async () => {
+    const doomed = await createThread()
+    const kept = await createThread()
+    await setServerJob(doomed.id, { id: 'job-1', lastEventId: 3 })
+    await setServerJob(kept.id, { id: 'job-2', lastEventId: 5, step: 2 })
+    await deleteThread(doomed.id)
+    expect(await getServerJob(doomed.id)).toBeUndefined()
+    // the tab that deleted the chat leaves it, and its last checkpoint comes after the delete
+    await setServerJob(doomed.id, { id: 'job-1', lastEventId: 9 })
+    expect(await database().serverJobs.count()).toBe(1)
+    expect(await getServerJob(kept.id)).toEqual({ id: 'job-2', lastEventId: 5, step: 2 })
+    expect(await threadsWithServerJobs([doomed.id, kept.id])).toEqual(new Set([kept.id]))
   })
 
   it('counts the threads that hold messages, leaving out the given one', async () => {

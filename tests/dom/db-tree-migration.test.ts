@@ -52,7 +52,7 @@ describe('the upgrade from flat chats (v4) to trees (v5)', () => {
     opened = new PlugboardDatabase('tree-migration', { indexedDB, IDBKeyRange })
     await opened.open()
     setDatabase(opened)
-    expect(opened.verno).toBe(9)
+    expect(opened.verno).toBe(10)
 
     const rows = await opened.messages.toArray()
     expect(rows).toHaveLength(6)

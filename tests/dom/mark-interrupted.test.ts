@@ -3,7 +3,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PlugboardDatabase, setDatabase } from '~/db/database'
 import { markInterrupted, TOOL_CLOSED_RESULT } from '~/db/mark-interrupted'
-import type { MessageRecord, ThreadRecord } from '~/db/types'
+import type { MessageRecord, ServerJobRecord, ThreadRecord } from '~/db/types'
 
 // Start-up marks what the last reload cut off. It must find those rows in databases written by every earlier
 // schema version, and find them without reading the whole message table (12,000 rows made start-up a long task).
@@ -26,7 +26,7 @@ const row = (id: string, threadId: string, seq: number, fields: Partial<MessageR
 })
 
 /** A chat cut off by a reload, a chat still running on the server, and `finished` finished rows. */
-function storedChats(finished: number): { threads: ThreadRecord[], messages: MessageRecord[] } {
+function storedChats(finished: number): { threads: ThreadRecord[], jobs: ServerJobRecord[], messages: MessageRecord[] } {
   const messages: MessageRecord[] = []
   for (let seq = 1; seq <= finished; seq++) messages.push(row(`old-${seq}`, 't-old', seq, { role: seq % 2 ? 'user' : 'assistant', content: `message ${seq}` }))
   messages.push(
@@ -41,9 +41,9 @@ function storedChats(finished: number): { threads: ThreadRecord[], messages: Mes
   const threads: ThreadRecord[] = [
     { id: 't-old', title: 'Old', createdAt: 1, updatedAt: 1 },
     { id: 't-cut', title: 'Cut', createdAt: 1, updatedAt: 1 },
-    { id: 't-server', title: 'On the server', createdAt: 1, updatedAt: 1, serverJob: { id: 'job-1', lastEventId: 7 } },
+    { id: 't-server', title: 'On the server', createdAt: 1, updatedAt: 1 },
   ]
-  return { threads, messages }
+  return { threads, jobs: [{ threadId: 't-server', id: 'job-1', lastEventId: 7 }], messages }
 }
 
 async function expectMarked(db: PlugboardDatabase) {
@@ -59,12 +59,13 @@ async function expectMarked(db: PlugboardDatabase) {
 
 describe('markInterrupted on a database written by an earlier version', () => {
   for (const version of [1, 2, 3]) {
-    it(`upgrades version ${version} to 5 with every row kept, then marks what the reload cut off`, async () => {
+    it(`upgrades version ${version} to 10 with every row kept, then marks what the reload cut off`, async () => {
       const indexedDB = new IDBFactory()
       const old = new Dexie(`v${version}`, { indexedDB, IDBKeyRange })
       for (let number = 1; number <= version; number++) old.version(number).stores(SCHEMAS[number - 1]!)
-      const { threads, messages } = storedChats(50)
-      await old.table('threads').bulkPut(threads)
+      const { threads, jobs, messages } = storedChats(50)
+      // Before version 10 the job a chat followed was a field of its thread row.
+      await old.table('threads').bulkPut(threads.map(thread => ({ ...thread, ...(thread.id === 't-server' && { serverJob: { id: 'job-1', lastEventId: 7 } }) })))
       await old.table('messages').bulkPut(messages)
       old.close()
 
@@ -72,8 +73,10 @@ describe('markInterrupted on a database written by an earlier version', () => {
       opened.push(db)
       setDatabase(db)
       await db.open()
-      expect(db.verno).toBe(9)
+      expect(db.verno).toBe(10)
       expect(await db.messages.count()).toBe(messages.length)
+      expect(await db.serverJobs.toArray()).toEqual(jobs)
+      expect(await db.threads.get('t-server')).not.toHaveProperty('serverJob')
       expect(await db.messages.where('toolStatus').equals('running').primaryKeys()).toEqual(expect.arrayContaining(['cut-tool', 'server-tool']))
 
       expect(await markInterrupted({ skipThreadIds: [] })).toBe(3)
@@ -131,8 +134,9 @@ describe('markInterrupted at start-up', () => {
       }),
     })
     setDatabase(db)
-    const { threads, messages } = storedChats(5_000)
+    const { threads, jobs, messages } = storedChats(5_000)
     await db.threads.bulkPut(threads)
+    await db.serverJobs.bulkPut(jobs)
     await db.messages.bulkPut(messages)
     rowsRead = 0
 
@@ -146,8 +150,9 @@ describe('markInterrupted at start-up', () => {
     const db = new PlugboardDatabase('busy', { indexedDB: new IDBFactory(), IDBKeyRange })
     opened.push(db)
     setDatabase(db)
-    const { threads, messages } = storedChats(3)
+    const { threads, jobs, messages } = storedChats(3)
     await db.threads.bulkPut(threads)
+    await db.serverJobs.bulkPut(jobs)
     await db.messages.bulkPut(messages)
     expect(await markInterrupted({ skipThreadIds: ['t-cut'] })).toBe(0)
     expect(await db.messages.get('cut-reply')).toMatchObject({ status: 'streaming' })

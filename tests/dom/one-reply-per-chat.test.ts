@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { effectScope } from 'vue'
 import { listMessages } from '~/db/messages'
 import { createThread } from '~/db/threads'
-import { getDatabase } from '~/db/database'
+import { setServerJob } from '~/db/server-jobs'
 import { useChat } from '~/composables/useChat'
 import { toolSetFromArray } from '#shared/tools/tool-set'
 import { createScriptedModel, textStep, type ScriptedModel } from '../unit/helpers/scripted-model'
@@ -74,7 +74,7 @@ describe('one reply per chat at a time, across tabs', () => {
   })
 
   it('leaves a server-run chat to the tab that follows it, and follows it itself once that tab lets go', async () => {
-    await getDatabase().threads.update(threadId, { serverJob: { id: 'job-1', lastEventId: 4 } })
+    await setServerJob(threadId, { id: 'job-1', lastEventId: 4 })
     const release = await locks.holdElsewhere(lockName())
     const chat = startChat(createScriptedModel([]))
     await expect.poll(() => chat.busyElsewhere.value).toBe(true)

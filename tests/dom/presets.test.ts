@@ -104,7 +104,7 @@ describe('opening a version 5 database', () => {
     opened = new PlugboardDatabase('v5-to-v6', { indexedDB, IDBKeyRange })
     setDatabase(opened)
     await opened.open()
-    expect(opened.verno).toBe(9)
+    expect(opened.verno).toBe(10)
     expect(await getThread('a')).toEqual({ id: 'a', title: 'Old chat', createdAt: 1, updatedAt: 2, activeLeafId: 'm1' })
     expect(await getThreadChatSettings('a')).toEqual({ systemPrompt: undefined, parameters: undefined, chatModel: undefined })
     expect(await listMessages('a')).toHaveLength(1)

@@ -143,7 +143,7 @@ describe('a database from before the search index', () => {
     setDatabase(upgraded)
     try {
       expect(await found('azores')).toEqual(['m-old'])
-      expect(upgraded.verno).toBe(9)
+      expect(upgraded.verno).toBe(10)
       expect(await upgraded.searchIndex.count()).toBe(1)
     }
     finally {

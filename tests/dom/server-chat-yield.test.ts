@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LoopEvent } from '#shared/loop/loop-event'
 import type { LoopRecorder } from '~/db/loop-recorder'
-import { createThread, getThread } from '~/db/threads'
-import { followServerChat, setServerJob } from '~/utils/chat/server-chats/server-chat'
+import { createThread } from '~/db/threads'
+import { getServerJob, setServerJob } from '~/db/server-jobs'
+import { followServerChat } from '~/utils/chat/server-chats/server-chat'
 import { BUSY_SLICE_MS } from '~/utils/chat/scheduling/yield-to-page'
 import { vanishedJobEvent } from '~~/server/utils/background-jobs/runner/job-ending'
 import { useFreshDatabase } from './helpers/fresh-database'
@@ -108,7 +109,7 @@ describe('followServerChat', () => {
     const runs = [...pageTurns, recorded.length].map((count, index, counts) => count - (counts[index - 1] ?? 0))
     expect(Math.max(...runs)).toBeLessThanOrEqual(BUSY_SLICE_MS + 2)
     // The job's last event was recorded: the thread no longer follows it.
-    expect((await getThread(thread.id))?.serverJob).toBeUndefined()
+    expect(await getServerJob(thread.id)).toBeUndefined()
   })
 
   it('reads on from the last event it got when the connection drops, without losing or repeating one', async () => {
@@ -139,7 +140,7 @@ describe('followServerChat', () => {
     await vi.advanceTimersByTimeAsync(3000)
     expect(await following).toBe('gone')
     expect(recorded).toEqual(['step-start', 'word0 ', 'word1 ', 'fail: The server lost this reply before it finished. Press Retry.'])
-    expect((await getThread(thread.id))?.serverJob).toBeUndefined()
+    expect(await getServerJob(thread.id)).toBeUndefined()
   })
 
   it('says why when the server refuses the stream for too many of them (429), in the server\'s words', async () => {
@@ -160,7 +161,7 @@ describe('followServerChat', () => {
     expect(await followServerChat({ threadId: thread.id, jobId: 'job-1', afterId: 0, recorder, signal: new AbortController().signal })).toBe('ended')
     expect(recorded).toEqual(['step-start', expect.stringMatching(/^fail: The server no longer has this reply: its record was deleted .*Press Retry\.$/)])
     expect(urls).toHaveLength(1)
-    expect((await getThread(thread.id))?.serverJob).toBeUndefined()
+    expect(await getServerJob(thread.id)).toBeUndefined()
   })
 
   it('skips a frame that is not a LoopEvent, and refuses an event that never ends instead of buffering it', async () => {
@@ -207,11 +208,11 @@ describe('followServerChat', () => {
     const leave = new AbortController()
     const following = followServerChat({ threadId: thread.id, jobId: 'job-1', afterId: 0, recorder, signal: leave.signal })
     // A reload reads on from the event recorded last.
-    await vi.waitFor(async () => expect((await getThread(thread.id))?.serverJob).toMatchObject({ id: 'job-1', lastEventId: 1, step: 1 }))
+    await vi.waitFor(async () => expect(await getServerJob(thread.id)).toMatchObject({ id: 'job-1', lastEventId: 1, step: 1 }))
     leave.abort()
     expect(await following).toBe('closed')
     expect(recorded).toEqual(['step-start'])
     expect(vi.mocked(fetch).mock.calls[0]![1]!.signal!.aborted).toBe(true)
-    expect((await getThread(thread.id))?.serverJob).toMatchObject({ id: 'job-1', lastEventId: 1 })
+    expect(await getServerJob(thread.id)).toMatchObject({ id: 'job-1', lastEventId: 1 })
   })
 })

@@ -22,7 +22,7 @@ function branchedChat(): { thread: ThreadRecord, messages: MessageRecord[] } {
     row({ id: 'q2', seq: 5, role: 'user', content: 'What is 6*8?', onPath: 1 }),
     row({ id: 'a3', seq: 6, parentId: 'q2', role: 'assistant', content: '48', onPath: 1 }),
   ]
-  const thread = { id: threadId, title: 'Arithmetic', createdAt: T, updatedAt: T + 6, activeLeafId: 'a3', model: 'demo', toolChoices: { calculate: true }, serverJob: { id: 'job', lastEventId: 3 }, systemPrompt: 'Be exact.', parameters: { temperature: 0.2 } } as ThreadRecord
+  const thread = { id: threadId, title: 'Arithmetic', createdAt: T, updatedAt: T + 6, activeLeafId: 'a3', model: 'demo', toolChoices: { calculate: true }, systemPrompt: 'Be exact.', parameters: { temperature: 0.2 } } as ThreadRecord
   return { thread, messages }
 }
 
@@ -30,7 +30,7 @@ function branchedChat(): { thread: ThreadRecord, messages: MessageRecord[] } {
 function canonical(chat: { thread: ThreadRecord, messages: MessageRecord[] }) {
   const order = [...chat.messages].sort((a, b) => a.seq - b.seq)
   const name = new Map(order.map((row, index) => [row.id, `#${index + 1}`]))
-  const { id: _id, serverJob: _job, ...thread } = chat.thread
+  const { id: _id, ...thread } = chat.thread
   return {
     thread: { ...thread, activeLeafId: thread.activeLeafId && name.get(thread.activeLeafId) },
     messages: order.map(({ threadId: _thread, id, parentId, ...fields }) => ({ ...fields, id: name.get(id), ...(parentId ? { parentId: name.get(parentId) } : {}) })),
@@ -55,7 +55,11 @@ describe('the history file', () => {
     const stored = toStoredChat(parsed.chats[0]!, freshId)
     expect(canonical(stored)).toEqual(canonical(original))
     expect((stored.thread as unknown as { systemPrompt: string }).systemPrompt).toBe('Be exact.')
-    expect(stored.thread.serverJob).toBeUndefined()
+    // a server job named in a file is not taken: it belongs to the tab that followed it
+    const withJob = JSON.parse(exportHistoryJson([original]))
+    withJob.chats[0].thread.serverJob = { id: 'job', lastEventId: 3 }
+    const imported = toStoredChat(parseHistoryFile(JSON.stringify(withJob)).chats[0]!, freshId)
+    expect(imported.thread).not.toHaveProperty('serverJob')
   })
 
   it('carries an MCP App kept on a tool row (its HTML and last state), so an imported chat shows it again', () => {

@@ -49,7 +49,7 @@ function tableOf(db: PlugboardDatabase, kind: SyncKind) {
  * page costs a few bulk reads and writes whatever its size.
  */
 export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonly SyncedChange[], cursor: number): Promise<void> {
-  await db.transaction('rw', [db.threads, db.messages, db.presets, db.attachments, db.documentPassages, db.syncOutbox, db.syncState], async () => {
+  await db.transaction('rw', [db.threads, db.messages, db.presets, db.attachments, db.documentPassages, db.serverJobs, db.syncOutbox, db.syncState], async () => {
     const pending = await outboxRowsOf(db, changes)
     const winners: SyncedChange[] = []
     const settled: string[] = []
@@ -94,6 +94,8 @@ export async function applyRemoteChanges(db: PlugboardDatabase, changes: readonl
         if (kind === 'message') touchedThreads.get(String(row.threadId))?.set(String(row.id), row as unknown as MessageRecord)
       })
       await table.bulkDelete(removed)
+      // A chat deleted on another device stops being followed here (its job, if any, goes on on the server).
+      if (kind === 'thread' && removed.length > 0) await db.serverJobs.bulkDelete(removed)
       // A removed message (a deleted branch or chat) takes its files with it on this device too.
       if (kind === 'message' && removed.length > 0) {
         const files = await db.attachments.where('messageId').anyOf(removed).primaryKeys()

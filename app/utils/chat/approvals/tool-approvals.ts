@@ -9,7 +9,7 @@
  */
 import type { ToolApprovalAnswer } from '#shared/loop/tool-approval'
 import { busyThreadIds } from '~/db/thread-lock'
-import { getThread } from '~/db/threads'
+import { getServerJob } from '~/db/server-jobs'
 import { getToolPolicies } from './tool-policies'
 
 export interface ToolApprovalRequest {
@@ -75,7 +75,7 @@ export async function answerToolApproval(request: ToolApprovalRequest): Promise<
   if (request.answer.decision === 'always-allowed') getToolPolicies().setPolicy(request.toolName, 'auto')
   const local = waiting.get(request.callId)
   if (local) return local(request.answer)
-  const job = (await getThread(request.threadId))?.serverJob
+  const job = await getServerJob(request.threadId)
   if (job) return postServerApproval(job.id, request)
   if ((await busyThreadIds()).has(request.threadId) && approvalChannel()) {
     approvalChannel()!.postMessage({ callId: request.callId, answer: request.answer })

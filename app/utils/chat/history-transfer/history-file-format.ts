@@ -18,8 +18,8 @@ import type { ExportedAttachment } from './attachment-transfer'
 export const HISTORY_FILE_FORMAT = 'plugboard.chats'
 export const HISTORY_FILE_VERSION = 1
 
-/** A thread as written: everything but the server job that was answering it (it does not outlive the tab's session). */
-export type ExportedThread = Omit<ThreadRecord, 'serverJob'>
+/** A thread as written: all of it (the server job a chat follows is kept apart, in `serverJobs`). */
+export type ExportedThread = ThreadRecord
 /** A row as written: its thread is the chat it sits in, and the path marks are worked out again on import. */
 export type ExportedMessage = Omit<MessageRecord, 'threadId' | 'onPath'>
 
@@ -43,14 +43,11 @@ export function exportHistoryJson(chats: readonly { thread: ThreadRecord, messag
     format: HISTORY_FILE_FORMAT,
     version: HISTORY_FILE_VERSION,
     exportedAt: now.toISOString(),
-    chats: chats.map(({ thread, messages, attachments }) => {
-      const { serverJob: _job, ...threadFields } = thread
-      return {
-        thread: threadFields,
-        messages: [...messages].sort((a, b) => a.seq - b.seq).map(({ threadId: _thread, onPath: _path, ...fields }) => fields),
-        ...(attachments?.length && { attachments: [...attachments] }),
-      }
-    }),
+    chats: chats.map(({ thread, messages, attachments }) => ({
+      thread: { ...thread },
+      messages: [...messages].sort((a, b) => a.seq - b.seq).map(({ threadId: _thread, onPath: _path, ...fields }) => fields),
+      ...(attachments?.length && { attachments: [...attachments] }),
+    })),
   }
   return `${JSON.stringify(file, null, 1)}\n`
 }

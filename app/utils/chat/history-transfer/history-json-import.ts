@@ -58,6 +58,7 @@ const messageSchema = z.looseObject({
 })
 
 /** Stored per chat, never taken from a file: the running job, the chat a row sits in, the path marks. */
+// `serverJob`: files written before version 10 of the database could not hold it, but a hand-made one may
 const THREAD_DROPPED = ['id', 'serverJob'] as const
 const MESSAGE_DROPPED = ['threadId', 'onPath'] as const
 const THREAD_KNOWN = new Set([...Object.keys(threadSchema.shape), ...THREAD_DROPPED])

@@ -12,7 +12,7 @@ export type ImportedMessage = Omit<MessageRecord, 'threadId' | 'onPath'>
 
 export interface ImportedChat {
   /** The thread's fields (the file's `activeLeafId` is a row id of the file). */
-  thread: Omit<ThreadRecord, 'id' | 'serverJob'>
+  thread: Omit<ThreadRecord, 'id'>
   messages: ImportedMessage[]
   /** The files of its messages (ours only; checked against the rows that list them). */
   attachments?: ImportedAttachment[]

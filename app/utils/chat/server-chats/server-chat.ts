@@ -7,7 +7,7 @@ import type { ToolSet } from '#shared/tools/tool-types'
 import type { ToolApprovalPolicy } from '#shared/types/server-tools'
 import type { ModelMessage, ToolCall } from '#shared/types/chat'
 import type { MessageRecord } from '~/db/types'
-import { getDatabase } from '~/db/database'
+import { getServerJob, setServerJob } from '~/db/server-jobs'
 import type { LoopRecorder } from '~/db/loop-recorder'
 import { WAITING_FOR_BROWSER } from '#shared/types/background-chats'
 import { openJobEventSource } from './job-event-source'
@@ -79,11 +79,6 @@ export async function stopServerChat(jobId: string): Promise<void> {
   await fetch(`/api/chats/${encodeURIComponent(jobId)}/stop`, { method: 'POST' }).catch(() => {})
 }
 
-/** The job a thread follows: the last event recorded, and the step it belonged to (a takeover may repeat it). */
-export function setServerJob(threadId: string, serverJob: { id: string, lastEventId: number, step?: number } | undefined) {
-  return getDatabase().threads.update(threadId, { serverJob })
-}
-
 export interface FollowServerChatOptions {
   threadId: string
   jobId: string
@@ -111,7 +106,7 @@ export function waitingBrowserCalls(rows: MessageRecord[]): ToolCall[] {
 
 /** Cancel on a card waiting for this browser: the job's call ends 'cancelled' and the chat goes on without it. */
 export async function cancelBrowserCall(threadId: string, callId: string): Promise<void> {
-  const jobId = (await getDatabase().threads.get(threadId))?.serverJob?.id
+  const jobId = (await getServerJob(threadId))?.id
   if (!jobId) throw new Error('This chat is no longer running on the server.')
   const response = await fetch(`/api/chats/${encodeURIComponent(jobId)}/tool-results`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ callId, cancelled: true }),

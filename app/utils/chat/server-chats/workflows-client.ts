@@ -1,6 +1,6 @@
 import { addMessage } from '~/db/messages'
 import { createThread } from '~/db/threads'
-import { setServerJob } from './server-chat'
+import { setServerJob } from '~/db/server-jobs'
 import type { ChatParameters } from '#shared/types/chat-parameters'
 import { refusalText } from '#shared/errors/app-messages'
 import type { CodedText } from '#shared/errors/coded-text'
