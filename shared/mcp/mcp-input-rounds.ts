@@ -9,6 +9,7 @@
  * final result.
  */
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
+import { isRecord } from '../types/is-record'
 
 /** Rounds of questions one call may take: a server that never stops asking does not hold the call forever. */
 export const MAX_INPUT_ROUNDS = 8
@@ -28,10 +29,6 @@ interface Call {
 }
 
 type Answer = { result: unknown } | { error: { message: string } }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 export function createInputRounds(deps: InputRoundsDeps) {
   /** Calls in flight, by the JSON-RPC id of their latest round on the wire. */

@@ -4,6 +4,7 @@
  * designations break the spec's rules (empty or non-token names, duplicates, non-primitive parameters) is not offered
  * at all, as the spec asks.
  */
+import { isRecord } from '../types/is-record'
 
 /** Parameter name → header suffix, per tool. */
 export type ParamHeaderMap = Map<string, Record<string, string>>
@@ -11,10 +12,6 @@ export type ParamHeaderMap = Map<string, Record<string, string>>
 /** HTTP token characters (RFC 9110), which a header name must consist of. */
 const TOKEN = /^[!#$%&'*+\-.^`|~\w]+$/
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean'])
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** The tool's designations, {} when it has none, undefined when they are invalid (the tool is refused). */
 export function paramHeadersOf(inputSchema: unknown): Record<string, string> | undefined {

@@ -19,6 +19,7 @@ import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/t
 import { createInputRounds } from './mcp-input-rounds'
 import { paramHeadersFor, readToolHeaders } from './mcp-param-headers'
 import type { ParamHeaderMap } from './mcp-param-headers'
+import { isRecord } from '../types/is-record'
 
 /** The stateless revision this client speaks when a server offers it. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28'
@@ -39,10 +40,6 @@ interface HttpTransport extends Transport {
 }
 
 type ProbeOutcome = { kind: 'result', result: Record<string, unknown> } | { kind: 'error', code: number, data?: unknown }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** The JSON-RPC error inside an HTTP error's body, when the server sent one. */
 function rpcErrorInBody(error: StreamableHTTPError): ProbeOutcome | undefined {

@@ -1,11 +1,12 @@
 import { tryParseJson } from '#shared/security/parse-json'
+import { isRecord } from '#shared/types/is-record'
 import type { ToolCardData } from '../message-list/tool-card'
 import type { ToolCardProps } from './tool-card-registry'
 
 /** A tool's own card's props from the standard card's data: model-written text parsed without prototype keys. */
 export function toolCardProps(card: ToolCardData): ToolCardProps {
   const parsedArgs = card.arguments ? tryParseJson(card.arguments) : undefined
-  const args = parsedArgs?.ok && isObject(parsedArgs.value) ? parsedArgs.value : undefined
+  const args = parsedArgs?.ok && isRecord(parsedArgs.value) ? parsedArgs.value : undefined
   let result: unknown
   if (card.status === 'done' && card.fullResult !== undefined) {
     const parsed = tryParseJson(card.fullResult)
@@ -14,6 +15,3 @@ export function toolCardProps(card: ToolCardData): ToolCardProps {
   return { args, result, status: card.status, statusText: card.statusText, card }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
