@@ -9,6 +9,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { codedTextOfBody } from '../errors/coded-text'
 import type { CodedText } from '../errors/coded-text'
 import { mcpText } from './mcp-messages'
+import { parseJson } from '../security/parse-json'
 
 /** What Settings shows: a sentence for everyone, and the error as it came for the curious. */
 export interface McpErrorText {
@@ -38,7 +39,7 @@ function embeddedJson(text: string): unknown {
   const start = text.indexOf('{')
   if (start === -1) return undefined
   try {
-    return JSON.parse(text.slice(start))
+    return parseJson(text.slice(start))
   }
   catch {
     return undefined

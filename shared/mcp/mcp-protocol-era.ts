@@ -20,6 +20,7 @@ import { createInputRounds } from './mcp-input-rounds'
 import { paramHeadersFor, readToolHeaders } from './mcp-param-headers'
 import type { ParamHeaderMap } from './mcp-param-headers'
 import { isRecord } from '../types/is-record'
+import { parseJson } from '../security/parse-json'
 
 /** The stateless revision this client speaks when a server offers it. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28'
@@ -45,7 +46,7 @@ type ProbeOutcome = { kind: 'result', result: Record<string, unknown> } | { kind
 function rpcErrorInBody(error: StreamableHTTPError): ProbeOutcome | undefined {
   const body = /\{[\s\S]*\}$/.exec(error.message)?.[0]
   try {
-    const parsed = body ? JSON.parse(body) as { error?: { code?: unknown, data?: unknown } } : undefined
+    const parsed = body ? parseJson(body) as { error?: { code?: unknown, data?: unknown } } | undefined : undefined
     return typeof parsed?.error?.code === 'number' ? { kind: 'error', code: parsed.error.code, data: parsed.error.data } : undefined
   }
   catch {

@@ -7,6 +7,7 @@ import { createLocalLock } from '#shared/mcp/oauth/local-lock'
 import { readOAuthRecord } from '#shared/mcp/oauth/mcp-oauth-store'
 import type { McpOAuthRecord } from '#shared/mcp/oauth/mcp-oauth-store'
 import { readSignInMessage } from '#shared/mcp/oauth/mcp-sign-in-answer'
+import { parseJson } from '#shared/security/parse-json'
 import type { McpSignInAnswer } from '#shared/mcp/oauth/mcp-sign-in-answer'
 
 export { MCP_OAUTH_CALLBACK_PATH } from '#shared/mcp/oauth/mcp-sign-in-answer'
@@ -33,7 +34,7 @@ export function createStorageOAuthStore(storage: Pick<Storage, 'getItem' | 'setI
     read() {
       try {
         const raw = storage?.getItem(key)
-        return raw ? readOAuthRecord(JSON.parse(raw)) : storage ? {} : memory
+        return raw ? readOAuthRecord(parseJson(raw)) : storage ? {} : memory
       }
       catch {
         return {}

@@ -1,4 +1,5 @@
 import { isRecord } from '#shared/types/is-record'
+import { parseJson } from '#shared/security/parse-json'
 import type { McpProbeAuthorization } from './probe-types'
 import { readBoundedText } from './read-probe-answer'
 
@@ -41,7 +42,7 @@ export async function discoverAuthorization(
         continue
       }
       const { text, cut } = await readBoundedText(answer, options.maxBytes)
-      const metadata: unknown = cut ? undefined : JSON.parse(text)
+      const metadata: unknown = cut ? undefined : parseJson(text)
       if (!isRecord(metadata)) continue
       const servers = Array.isArray(metadata.authorization_servers) ? metadata.authorization_servers.filter((item): item is string => typeof item === 'string' && URL.canParse(item)) : []
       return { resourceMetadataUrl: candidate, authorizationServers: servers.slice(0, 8), ...(scope && { scope }) }

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser'
 import { isRecord } from '#shared/types/is-record'
+import { tryParseJson } from '#shared/security/parse-json'
 import type { McpProbeText } from './probe-types'
 
 /** One answer of the server, read within the size bound. */
@@ -30,13 +31,10 @@ function firstLines(text: string): string {
   return text.slice(0, 300).trim()
 }
 
+/** The server's JSON, or undefined when it is not JSON. */
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  }
-  catch {
-    return undefined
-  }
+  const parsed = tryParseJson(text)
+  return parsed.ok ? parsed.value : undefined
 }
 
 /** The JSON-RPC answer to request `id` in an event stream's `message` events, or undefined. */
