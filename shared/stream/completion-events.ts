@@ -2,6 +2,7 @@ import { ProviderError } from '../errors/provider-error'
 import type { StreamEvent } from './stream-event'
 import { pushChunkEvents } from './chunk-events'
 import { providerText } from '../errors/provider-messages'
+import { parseJson } from '../security/parse-json'
 
 /**
  * Events for a server that ignored `stream: true` and answered with one JSON completion (some local servers do so
@@ -12,7 +13,7 @@ import { providerText } from '../errors/provider-messages'
 export function eventsFromJsonCompletion(text: string): StreamEvent[] {
   let completion: unknown
   try {
-    completion = JSON.parse(text)
+    completion = parseJson(text)
   }
   catch (error) {
     throw ProviderError.fromText(providerText('provider.notStreamOrJson'), { kind: 'stream', providerMessage: text.slice(0, 200), cause: error })

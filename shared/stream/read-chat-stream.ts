@@ -6,6 +6,7 @@ import { throwIfAborted } from './abort-error'
 import { iterateBody } from './iterate-body'
 import type { ChatStreamBody } from './iterate-body'
 import { providerErrorFromStreamError } from './provider-error-from-response'
+import { tryParseJson } from '../security/parse-json'
 
 export type { ChatStreamBody } from './iterate-body'
 
@@ -13,20 +14,13 @@ export interface ReadChatStreamOptions {
   /** Aborting stops the reader with a DOMException named 'AbortError', even while a read is pending. */
   signal?: AbortSignal
   /**
-   * Called for each `data:` payload that is neither JSON nor `[DONE]`; such lines are skipped (see readChatStream).
+   * Called for each `data:` payload that is neither JSON nor `[DONE]`, with the parser's message; such lines are
+   * skipped (see readChatStream).
    * @default undefined (skipped silently)
    */
-  onMalformedData?: (data: string, error: unknown) => void
+  onMalformedData?: (data: string, error: string) => void
 }
 
-function parseJson(data: string): { ok: true, value: unknown } | { ok: false, error: unknown } {
-  try {
-    return { ok: true, value: JSON.parse(data) }
-  }
-  catch (error) {
-    return { ok: false, error }
-  }
-}
 
 /**
  * Reads an OpenAI-compatible `/chat/completions` SSE body and yields typed {@link StreamEvent}s.
@@ -56,7 +50,7 @@ export async function* readChatStream(body: ChatStreamBody, options: ReadChatStr
     if (stopped) return
     const data = message.data
     if (message.event === 'error') {
-      const parsed = parseJson(data)
+      const parsed = tryParseJson(data)
       const payload = parsed.ok ? parsed.value : { message: data }
       const errorObject = typeof payload === 'object' && payload !== null && 'error' in payload ? payload.error : payload
       queue.push({ type: 'error', error: providerErrorFromStreamError(errorObject) })
@@ -71,7 +65,7 @@ export async function* readChatStream(body: ChatStreamBody, options: ReadChatStr
       stopped = true
       return
     }
-    const parsed = parseJson(data)
+    const parsed = tryParseJson(data)
     if (!parsed.ok) {
       onMalformedData?.(data, parsed.error)
       return

@@ -101,6 +101,8 @@ describe('readChatStream', () => {
     expect(textOf(events)).toBe('ab')
     expect(onMalformedData).toHaveBeenCalledTimes(1)
     expect(onMalformedData.mock.calls[0]?.[0]).toBe('{"choices": [')
+    // the parser's own words for where the text stopped being JSON, as the app's one JSON parser reports them
+    expect(onMalformedData.mock.calls[0]?.[1]).toEqual(expect.stringMatching(/JSON/))
   })
 
   it('follows only choice 0 when several choices stream', async () => {
