@@ -39,7 +39,7 @@ afterEach(() => {
 async function chatWith(count: number) {
   const thread = await createThread()
   for (let index = 0; index < count; index++) {
-    await addMessage({ threadId: thread.id, role: index % 2 ? 'assistant' : 'user', content: `message ${index}` })
+    await addMessage({ threadId: thread.id, role: index % 2 ? 'assistant' : 'user', content: `message ${index}`, status: 'complete' })
   }
   rowsRead = 0
   return thread.id
@@ -74,7 +74,7 @@ describe('the usage figure\'s rows of a chat', () => {
     idle.shift()!.run()
     await expect.poll(() => rows.value.length).toBe(2)
 
-    await addMessage({ threadId: id, role: 'assistant', content: 'a reply' })
+    await addMessage({ threadId: id, role: 'assistant', content: 'a reply', status: 'complete' })
     changed.value++
     await expect.poll(() => rows.value.length).toBe(3)
     expect(idle).toHaveLength(0)

@@ -2,7 +2,8 @@
 // Each check names code by a string it contains, so it holds whatever the build calls its chunks.
 import { gzipSync } from 'node:zlib'
 import { expect, test, type Page } from '@playwright/test'
-import { openApp, sendMessage, waitForIdle } from './helpers'
+import { openApp, openSeededChat, sendMessage, waitForIdle } from './helpers'
+import { longChat } from './support/seed-chat'
 
 /** The first screen's JavaScript, gzip-compressed, as `bench/ui/first-load-bytes.ts` counts it. */
 const FIRST_LOAD_BUDGET_KB = 250
@@ -88,6 +89,17 @@ test.describe('first load', () => {
     await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toContainText('84')
     await expect.poll(() => loaded(scripts, ARGUMENT_VALIDATOR)).toBe(true)
     expect(loaded(scripts, MCP_CLIENT)).toBe(false)
+  })
+
+  test('opening a chat whose tool calls have finished loads no argument validator: only a card waiting for approval needs it', async ({ page }) => {
+    // 40 messages, 10 calculator calls, all done: the cards show their results and offer no form
+    const chat = longChat('e2e-cards-no-validator', 40)
+    const scripts = recordScripts(page)
+    await openSeededChat(page, chat)
+    await expect(page.getByTestId('tool-card').last()).toBeVisible()
+    await expect(page.getByTestId('tool-card').last()).toContainText('Calculator')
+    await expect.poll(() => scripts.length).toBeGreaterThan(0)
+    expect(loaded(scripts, ARGUMENT_VALIDATOR)).toBe(false)
   })
 
   test('the first screen loads no popover, menu or toast code; the tools button loads it on its first press and opens the tool list', async ({ page }) => {
