@@ -60,13 +60,14 @@ test.describe('opening a chat', () => {
     await openApp(page, `/?thread=${chat.thread.id}`)
     await expect(page.locator(`[data-message-id="${chat.messages.at(-1)!.id}"]`)).toBeVisible({ timeout: 20_000 })
     await expect(page.locator('[data-rendering]')).toHaveCount(0, { timeout: 30_000 })
-    // Each mounted answer shows its whole stored text: its bold sum and both list items.
+    // Each mounted answer shows its whole stored text: its bold sum and both list items. Found by id, not by position:
+    // the list widens its buffer above in idle steps after the first paint, so the first answer mounted now may not be
+    // the first one a moment later.
     const answers = page.locator('[data-testid="message"][data-role="assistant"]').filter({ has: page.locator('[data-slot="content"]') })
-    const count = await answers.count()
-    expect(count).toBeGreaterThan(1)
-    for (let index = 0; index < count; index++) {
-      const answer = answers.nth(index)
-      const id = await answer.getAttribute('data-message-id')
+    const ids = await answers.evaluateAll(nodes => nodes.map(node => node.getAttribute('data-message-id')!))
+    expect(ids.length).toBeGreaterThan(1)
+    for (const id of ids) {
+      const answer = page.locator(`[data-message-id="${id}"]`)
       const stored = chat.messages.find(message => message.id === id)!
       const sum = /\*\*(.+?)\*\*/.exec(stored.content)![1]!
       await expect(answer.locator('strong')).toHaveText(sum)
