@@ -21,7 +21,6 @@ export interface ReadChatStreamOptions {
   onMalformedData?: (data: string, error: string) => void
 }
 
-
 /**
  * Reads an OpenAI-compatible `/chat/completions` SSE body and yields typed {@link StreamEvent}s.
  *
